@@ -1,0 +1,1 @@
+"""Food-themed board games server."""

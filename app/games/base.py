@@ -1,0 +1,88 @@
+"""The contract every rules engine implements (see ARCHITECTURE.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypedDict, runtime_checkable
+
+JSON = dict[str, Any]
+
+
+class IllegalAction(Exception):
+    """An action the rules do not allow now; `code` is stable, `message` is for players."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass
+class Applied:
+    """The result of a legal action: the new state and what happened."""
+
+    state: JSON
+    events: list[JSON] = field(default_factory=list)
+    # False once the step revealed hidden information, drew randomly or closed
+    # another player's window.
+    undoable: bool = False
+
+
+class Outcome(TypedDict):
+    """A finished game's result."""
+
+    scores: dict[str, int]
+    ranking: list[list[str]]  # groups of tied seats, best first
+    winners: list[str]
+    details: dict[str, Any]  # per-seat breakdown for the final scoring screen
+
+
+class OptionSpec(TypedDict, total=False):
+    """One lobby option of a game: {"id", "type": "bool"|"choice"|"int", "default", "label", "choices"}."""
+
+    id: str
+    type: str
+    default: Any
+    label: str
+    choices: list[Any]
+
+
+@runtime_checkable
+class Game(Protocol):
+    """A pure rules engine: JSON state in, JSON state out, no I/O."""
+
+    id: str
+    title: str
+    description: str
+    min_players: int
+    max_players: int
+    options: list[OptionSpec]
+
+    def new_game(
+        self, players: Sequence[str], seed: int, options: Mapping[str, Any] | None = None
+    ) -> JSON: ...
+
+    def awaiting(self, state: JSON) -> list[str]: ...
+
+    def actions(self, state: JSON, player: str) -> list[JSON]: ...
+
+    def apply(self, state: JSON, player: str, action: JSON) -> Applied: ...
+
+    def view(self, state: JSON, viewer: str | None) -> JSON: ...
+
+    def outcome(self, state: JSON) -> Outcome | None: ...
+
+    def bot_action(self, state: JSON, player: str, seed: int) -> JSON: ...
+
+
+def rank_by(scores: Mapping[str, Sequence[int]], seats: Sequence[str]) -> list[list[str]]:
+    """Group seats by descending score tuples; equal tuples share a place."""
+    ordered = sorted(seats, key=lambda s: tuple(scores[s]), reverse=True)
+    ranking: list[list[str]] = []
+    for seat in ordered:
+        if ranking and tuple(scores[ranking[-1][0]]) == tuple(scores[seat]):
+            ranking[-1].append(seat)
+        else:
+            ranking.append([seat])
+    return ranking

@@ -1,0 +1,47 @@
+// A tiny declarative DOM builder shared by the shell and the game renderers.
+// h("div", {class: "card", onclick: fn, dataset: {id: 1}}, "text", child, [more])
+// Text is always inserted as text nodes, so user strings are never parsed as HTML.
+
+export function h(tag, props, ...children) {
+  const el = document.createElement(tag);
+  if (props) {
+    for (const [key, value] of Object.entries(props)) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key.startsWith("on") && typeof value === "function") {
+        el.addEventListener(key.slice(2).toLowerCase(), value);
+      } else if (key === "class") {
+        el.className = Array.isArray(value) ? value.filter(Boolean).join(" ") : value;
+      } else if (key === "style" && typeof value === "object") {
+        Object.assign(el.style, value);
+      } else if (key === "dataset") {
+        Object.assign(el.dataset, value);
+      } else if (value === true) {
+        el.setAttribute(key, "");
+      } else {
+        el.setAttribute(key, String(value));
+      }
+    }
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(el, child);
+    else if (child instanceof Node) el.appendChild(child);
+    else el.appendChild(document.createTextNode(String(child)));
+  }
+}
+
+// Replace everything inside `container` with `nodes`.
+export function mount(container, ...nodes) {
+  container.replaceChildren();
+  append(container, nodes);
+}
+
+// Actions from ctx.actions whose fields match `partial` (e.g. {type: "serve"}).
+export function matching(actions, partial) {
+  return actions.filter((a) => Object.entries(partial).every(([k, v]) => a[k] === v));
+}
