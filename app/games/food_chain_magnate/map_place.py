@@ -1,0 +1,264 @@
+"""Where pieces may go: restaurants, new houses, gardens and campaigns (§1.5, §4.3, §5.4, §6.3.5, §6.3.6).
+
+Each `check_*` returns None for a legal placement or a stable error code; each
+`*_placements` lists every legal placement (cells sorted row-major).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Sequence
+from typing import Any
+
+from app.games.food_chain_magnate.map_build import (
+    EMPTY,
+    Cell,
+    Geometry,
+    as_cell,
+    as_cells,
+    geometry,
+    house_cells,
+    tile_key,
+)
+from app.games.food_chain_magnate.map_roads import in_marketing_range
+
+JSON = dict[str, Any]
+EDGES = ("N", "E", "S", "W")
+
+
+def occupied_cells(m: JSON, houses: Iterable[JSON], restaurants: Iterable[JSON],
+                   campaigns: Iterable[JSON]) -> set[Cell]:
+    """Every non-empty square: roads, bridges, drinks, houses, gardens, restaurants, on-board campaigns."""
+    g = geometry(m)
+    out = {(r, c) for r, line in enumerate(g.grid) for c, ch in enumerate(line) if ch != EMPTY}
+    for house in houses:
+        out.update(as_cells(house_cells(house)))
+    for rest in restaurants:
+        out.update(as_cells(rest["cells"]))
+    for camp in campaigns:
+        out.update(as_cells(camp.get("cells") or []))
+    return out
+
+
+def _rect(top: Cell, height: int, width: int) -> list[Cell]:
+    return [(top[0] + dr, top[1] + dc) for dr in range(height) for dc in range(width)]
+
+
+def _is_rect(cells: list[Cell], height: int, width: int) -> bool:
+    if len(cells) != height * width or len(set(cells)) != len(cells):
+        return False
+    top = min(cells)
+    return sorted(cells) == _rect(top, height, width)
+
+
+def _free(g: Geometry, occupied: Collection[Cell], cells: Iterable[Cell]) -> str | None:
+    cells = list(cells)
+    if not all(g.inside(x) for x in cells):
+        return "off_map"
+    if any(x in occupied or g.char(x) != EMPTY for x in cells):
+        return "square_occupied"
+    return None
+
+
+def _by_road(g: Geometry, cells: Iterable[Cell]) -> bool:
+    return any(g.road(n) for x in cells for n in g.neighbours(x))
+
+
+def _occupied_set(occupied: Iterable[Sequence[int]]) -> set[Cell]:
+    return set(as_cells(occupied))
+
+
+def _out(cells: Iterable[Cell]) -> list[list[int]]:
+    return [list(x) for x in sorted(cells)]
+
+
+# ---------------------------------------------------------------- restaurants
+
+
+def check_restaurant(m: JSON, occupied: Iterable[Sequence[int]], cells: Sequence[Sequence[int]],
+                     entrance: Sequence[int], *, entrance_tiles: Iterable[Sequence[int]] | None = None,
+                     forbidden_entrance_tiles: Iterable[Sequence[int]] = ()) -> str | None:
+    """None if a 2x2 restaurant on `cells` with this entrance corner may be placed, else an error code."""
+    g = geometry(m)
+    sq = as_cells(cells)
+    if not _is_rect(sq, 2, 2):
+        return "bad_shape"
+    problem = _free(g, _occupied_set(occupied), sq)
+    if problem:
+        return problem
+    e = as_cell(entrance)
+    if e not in sq:
+        return "entrance_not_corner"
+    if not _by_road(g, [e]):
+        return "entrance_not_by_road"
+    if tile_key(e) in {as_cell(t) for t in forbidden_entrance_tiles}:
+        return "entrance_tile_taken"
+    if entrance_tiles is not None and tile_key(e) not in {as_cell(t) for t in entrance_tiles}:
+        return "out_of_range"
+    return None
+
+
+def restaurant_placements(m: JSON, occupied: Iterable[Sequence[int]], *,
+                          entrance_tiles: Iterable[Sequence[int]] | None = None,
+                          forbidden_entrance_tiles: Iterable[Sequence[int]] = ()) -> list[JSON]:
+    """Every legal {"cells", "entrance"} for a restaurant (setup rule via forbidden_entrance_tiles)."""
+    g = geometry(m)
+    occ = _occupied_set(occupied)
+    allowed = None if entrance_tiles is None else {as_cell(t) for t in entrance_tiles}
+    forbidden = {as_cell(t) for t in forbidden_entrance_tiles}
+    out = []
+    for r in range(g.rows - 1):
+        for c in range(g.cols - 1):
+            sq = _rect((r, c), 2, 2)
+            if _free(g, occ, sq):
+                continue
+            for e in sq:
+                t = tile_key(e)
+                if t in forbidden or (allowed is not None and t not in allowed) or not _by_road(g, [e]):
+                    continue
+                out.append({"cells": _out(sq), "entrance": list(e)})
+    return out
+
+
+# ---------------------------------------------------------------- houses and gardens
+
+
+def garden_sides(house: Sequence[Cell]) -> list[list[Cell]]:
+    """The four 2x1 strips along the sides of a 2x2 house (N, E, S, W), possibly off the board."""
+    r, c = min(house)
+    return [
+        [(r - 1, c), (r - 1, c + 1)],
+        [(r, c + 2), (r + 1, c + 2)],
+        [(r + 2, c), (r + 2, c + 1)],
+        [(r, c - 1), (r + 1, c - 1)],
+    ]
+
+
+def _garden_shape_ok(house: list[Cell], garden: list[Cell]) -> bool:
+    return _is_rect(house, 2, 2) and sorted(garden) in [sorted(s) for s in garden_sides(house)]
+
+
+def check_house(m: JSON, occupied: Iterable[Sequence[int]], cells: Sequence[Sequence[int]],
+                garden: Sequence[Sequence[int]]) -> str | None:
+    """None if a new 2x3 house+garden piece may go on these squares (§6.3.5), else an error code."""
+    g = geometry(m)
+    house, yard = as_cells(cells), as_cells(garden)
+    if not _garden_shape_ok(house, yard):
+        return "bad_shape"
+    problem = _free(g, _occupied_set(occupied), house + yard)
+    if problem:
+        return problem
+    if not _by_road(g, house + yard):
+        return "not_by_road"
+    return None
+
+
+def house_placements(m: JSON, occupied: Iterable[Sequence[int]]) -> list[JSON]:
+    """Every legal {"cells": house squares, "garden": garden squares} for a new house."""
+    g = geometry(m)
+    occ = _occupied_set(occupied)
+    out = []
+    for r in range(g.rows - 1):
+        for c in range(g.cols - 1):
+            house = _rect((r, c), 2, 2)
+            if _free(g, occ, house):
+                continue
+            for yard in garden_sides(house):
+                if not _free(g, occ, yard) and _by_road(g, house + yard):
+                    out.append({"cells": _out(house), "garden": _out(yard)})
+    return out
+
+
+def _printed_numbers(g: Geometry) -> set[int]:
+    return {n for n, _ in g.houses}
+
+
+def check_garden(m: JSON, occupied: Iterable[Sequence[int]], house: JSON,
+                 garden: Sequence[Sequence[int]]) -> str | None:
+    """None if this garden may be added to this printed house (§5.4), else an error code."""
+    g = geometry(m)
+    if house["number"] not in _printed_numbers(g):
+        return "not_printed_house"
+    if house.get("garden"):
+        return "has_garden"
+    if not _garden_shape_ok(as_cells(house["cells"]), as_cells(garden)):
+        return "bad_shape"
+    return _free(g, _occupied_set(occupied), as_cells(garden))
+
+
+def garden_placements(m: JSON, occupied: Iterable[Sequence[int]], house: JSON) -> list[list[list[int]]]:
+    """Every legal garden (2 squares) for a printed house without one; [] otherwise."""
+    g = geometry(m)
+    if house["number"] not in _printed_numbers(g) or house.get("garden"):
+        return []
+    occ = _occupied_set(occupied)
+    return [_out(yard) for yard in garden_sides(as_cells(house["cells"])) if not _free(g, occ, yard)]
+
+
+# ---------------------------------------------------------------- campaigns
+
+
+def _shapes(size: Sequence[int]) -> list[tuple[int, int]]:
+    a, b = size[0], size[1]
+    return [(a, b)] if a == b else [(a, b), (b, a)]
+
+
+def check_campaign(m: JSON, occupied: Iterable[Sequence[int]], cells: Sequence[Sequence[int]],
+                   size: Sequence[int], *, entrances: Iterable[Sequence[int]] | None = None,
+                   reach: int | None = None) -> str | None:
+    """None if an on-board campaign of `size` may cover `cells` (§4.3), else an error code.
+
+    With `entrances` and `reach`, the placement must also be in road range (§7.4).
+    """
+    g = geometry(m)
+    sq = as_cells(cells)
+    if not any(_is_rect(sq, h, w) for h, w in _shapes(size)):
+        return "bad_shape"
+    problem = _free(g, _occupied_set(occupied), sq)
+    if problem:
+        return problem
+    if not _by_road(g, sq):
+        return "not_by_road"
+    if reach is not None and not in_marketing_range(m, entrances or [], sq, reach):
+        return "out_of_range"
+    return None
+
+
+def campaign_placements(m: JSON, occupied: Iterable[Sequence[int]], size: Sequence[int], *,
+                        entrances: Iterable[Sequence[int]] | None = None,
+                        reach: int | None = None) -> list[list[list[int]]]:
+    """Every legal footprint (cells) for an on-board campaign of `size`, optionally within road range."""
+    g = geometry(m)
+    occ = _occupied_set(occupied)
+    ents = list(entrances or [])
+    out = []
+    for h, w in _shapes(size):
+        for r in range(g.rows - h + 1):
+            for c in range(g.cols - w + 1):
+                sq = _rect((r, c), h, w)
+                if _free(g, occ, sq) or not _by_road(g, sq):
+                    continue
+                if reach is not None and not in_marketing_range(m, ents, sq, reach):
+                    continue
+                out.append(_out(sq))
+    return sorted(out)
+
+
+def check_airplane(m: JSON, edge: str, offset: int, covers: int) -> str | None:
+    """None if an airplane beside `edge` flying over `covers` lines from `offset` fits the board."""
+    if edge not in EDGES:
+        return "bad_edge"
+    g = geometry(m)
+    lines = g.cols if edge in ("N", "S") else g.rows
+    if not isinstance(offset, int) or isinstance(offset, bool) or not 0 <= offset <= lines - covers:
+        return "off_map"
+    return None
+
+
+def airplane_placements(m: JSON, covers: int) -> list[JSON]:
+    """Every {"edge", "offset"} where an airplane covering `covers` rows/columns fits (§4.3)."""
+    g = geometry(m)
+    out: list[JSON] = []
+    for edge in EDGES:
+        lines = g.cols if edge in ("N", "S") else g.rows
+        out.extend({"edge": edge, "offset": k} for k in range(lines - covers + 1))
+    return out
