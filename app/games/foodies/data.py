@@ -125,7 +125,7 @@ def _check() -> None:
     _require(sum(s.coins for s in STALLS.values()) == 120, "120 coins on cards")
     _require(sum(s.popularity for s in STALLS.values()) == 40, "40 popularity on cards")
     _require(sum(v for s in STALLS.values() for v in s.half_stars.values()) == 200, "200 half-stars")
-    _require(SPACE_NUMBERS == list(range(1, 10)), "spaces 1-9")
+    _require(list(range(1, 10)) == SPACE_NUMBERS, "spaces 1-9")
     pairs = 0
     for space in SPACES.values():
         for edge, other in space.neighbours.items():
@@ -145,7 +145,7 @@ def _check() -> None:
     _require(len(FLYERS_BY_SEAT) == MAX_PLAYERS == 5 and MIN_PLAYERS == 2, "flyers for 5 seats")
     _require(sum(FLYERS_BY_SEAT) <= _COMPONENTS["flyer_tokens"], "flyers fit the supply")
     _require(set(THRESHOLDS) == set(range(MIN_PLAYERS, MAX_PLAYERS + 1)), "threshold per player count")
-    _require(DIE_FACES == list(range(10)), "die faces 0-9")
+    _require(list(range(10)) == DIE_FACES, "die faces 0-9")
 
 
 _check()
