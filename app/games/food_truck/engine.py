@@ -1,0 +1,111 @@
+"""The Food Truck engine behind the Game contract."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from app.games.base import Applied, OptionSpec, Outcome, rank_by
+from app.games.food_truck import prep, service, setup, trucks
+from app.games.food_truck.data import MAX_PLAYERS, MIN_PLAYERS
+from app.games.food_truck.rules import awaiting, legal_actions, moment, refuse
+from app.games.food_truck.table import JSON, Events, copy_state
+from app.games.food_truck.view import redact
+
+#: steps that only rearrange a player's own secret order, so undoing them hides nothing
+_PRIVATE_STEPS = {"place", "take_back", "rearrange"}
+
+
+class FoodTruck:
+    """Food Truck: order your hand, serve meals nobody else has served, be the last truck standing."""
+
+    id = "food-truck"
+    title = "Food Truck"
+    description = "Stack your meals in secret, then serve what nobody else has served: last truck open wins."
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    options: list[OptionSpec] = [
+        {"id": "first_player", "type": "choice", "default": "random", "label": "First player",
+         "choices": list(setup.FIRST_PLAYER_CHOICES)},
+        {"id": "trucks", "type": "choice", "default": "choose", "label": "Trucks",
+         "choices": list(setup.TRUCK_CHOICES)},
+    ]
+
+    def new_game(self, players: Sequence[str], seed: int, options: Mapping[str, Any] | None = None) -> JSON:
+        """Set up a new game (spec §3)."""
+        return setup.new_game(players, seed, options)
+
+    def awaiting(self, state: JSON) -> list[str]:
+        """Seats whose input is awaited now."""
+        return awaiting(state)
+
+    def actions(self, state: JSON, player: str) -> list[JSON]:
+        """Every legal action for this seat now."""
+        return legal_actions(state, player)
+
+    def apply(self, state: JSON, player: str, action: JSON) -> Applied:
+        """Apply a legal action to a copy of the state; raise IllegalAction otherwise."""
+        if state["phase"] == "over" or action not in legal_actions(state, player):
+            raise refuse(state, player, action)
+        new = copy_state(state)
+        ev: Events = []
+        before = (new["phase"], moment(new), new["turn"])
+        _dispatch(new, player, action, ev)
+        private = action["type"] in _PRIVATE_STEPS and (new["phase"], moment(new), new["turn"]) == before
+        return Applied(new, ev, undoable=private)
+
+    def view(self, state: JSON, viewer: str | None) -> JSON:
+        """What `viewer` may see (None = spectator)."""
+        return redact(state, viewer, self.outcome(state))
+
+    def outcome(self, state: JSON) -> Outcome | None:
+        """None while running; VP scores and each seat's rounds won once someone reaches the target."""
+        if state["phase"] != "over":
+            return None
+        players = state["players"]
+        scores = {p: state["seats"][p]["vp"] for p in players}
+        details = {
+            p: {
+                "vp": scores[p],
+                "rounds_won": [r["round"] for r in state["rounds"] if r["winner"] == p],
+                "cards_owned": len(state["seats"][p]["collection"]),
+            }
+            for p in players
+        }
+        return {
+            "scores": scores,
+            "ranking": rank_by({p: [v] for p, v in scores.items()}, players),
+            "winners": [state["winner"]],
+            "details": details,
+        }
+
+    def bot_action(self, state: JSON, player: str, seed: int) -> JSON:
+        """A sensible legal move for this seat (see bot.py)."""
+        from app.games.food_truck.bot import choose
+
+        return choose(state, player, seed)
+
+
+def _dispatch(state: JSON, player: str, action: JSON, ev: Events) -> None:
+    kind = action["type"]
+    if kind == "choose_truck":
+        setup.choose_truck(state, player, action["truck"], ev)
+    elif kind == "place":
+        prep.place_card(state, player, action["card"], ev)
+    elif kind == "take_back" and state["phase"] == "prep":
+        prep.take_back_card(state, player, ev)
+    elif kind == "take_back":
+        trucks.take_back_rearranged(state, player, ev)
+    elif kind == "rearrange":
+        trucks.place_rearranged(state, player, action["card"], ev)
+    elif kind == "reveal":
+        service.reveal_card(state, ev)
+    elif kind == "resolve":
+        service.resolve_pending(state, ev)
+    elif kind == "play_truck":
+        trucks.play_truck(state, player, action, ev)
+    else:
+        service.take_from_supply(state, player, action["card"], ev)
+
+
+ENGINE = FoodTruck()
