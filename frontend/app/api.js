@@ -1,0 +1,79 @@
+// HTTP client for the documented API (docs/api.md): JSON in, JSON out, errors as ApiError.
+
+const TOKEN_KEY = "fg.token";
+
+/** An API failure: `code` and `message` come from the server's error body when it sent one. */
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/** The bearer token of the signed-in user, or null. */
+export function getToken() {
+  try {
+    return localStorage.getItem(TOKEN_KEY);
+  } catch {
+    return null;
+  }
+}
+
+/** Remember (or forget, with null) the bearer token. */
+export function setToken(token) {
+  try {
+    if (token) localStorage.setItem(TOKEN_KEY, token);
+    else localStorage.removeItem(TOKEN_KEY);
+  } catch {
+    // Private browsing may refuse storage; the session cookie still works.
+  }
+}
+
+/** Call the API; resolves with the parsed body, rejects with ApiError. */
+export async function api(method, path, body) {
+  const headers = { Accept: "application/json" };
+  const token = getToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      credentials: "same-origin",
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError(0, "network", "");
+  }
+  const text = await response.text();
+  let data = null;
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = null;
+    }
+  }
+  if (!response.ok) {
+    const error = (data && data.error) || {};
+    const detail = data && typeof data.detail === "string" ? data.detail : "";
+    throw new ApiError(
+      response.status,
+      error.code || `http_${response.status}`,
+      error.message || detail || response.statusText || `HTTP ${response.status}`,
+    );
+  }
+  return data;
+}
+
+/** Build a query string from an object, skipping empty values. */
+export function query(params) {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== null && value !== undefined && value !== "") search.set(key, String(value));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : "";
+}

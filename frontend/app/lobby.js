@@ -1,0 +1,377 @@
+// The lobby page: sign-in, the games, my tables, public tables (polled).
+
+import { h, mount } from "../lib/dom.js";
+import { api, query } from "./api.js";
+import { t, onLangChange } from "./i18n.js";
+import { me, loadMe } from "./session.js";
+import {
+  toast, errorMessage, renderHeader, signInForm, inviteBox, seatNames, listNames, statusLabel,
+} from "./ui.js";
+
+const POLL_MS = 3000;
+const STATUSES = ["open", "playing", "finished"];
+
+const state = {
+  games: [],
+  gamesError: null,
+  myTables: null,
+  publicTables: { open: null, playing: null, finished: null },
+  listError: null,
+  gameFilter: "",
+  creating: null, // game id whose "new table" form is open
+};
+
+const els = {};
+
+function gameTitle(id) {
+  const game = state.games.find((g) => g.id === id);
+  return game ? game.title : id;
+}
+
+function tableUrl(table) {
+  return `/t/${encodeURIComponent(table.id)}`;
+}
+
+function playersLabel(game) {
+  return game.min_players === game.max_players
+    ? t("lobby.players_same", { min: game.min_players })
+    : t("lobby.players", { min: game.min_players, max: game.max_players });
+}
+
+// ---- create a table -------------------------------------------------------
+
+function optionInput(option) {
+  const id = `opt-${option.id}`;
+  if (option.type === "bool") {
+    return h("label", { class: "check" },
+      h("input", { type: "checkbox", name: option.id, id, checked: Boolean(option.default) }),
+      h("span", null, option.label || option.id));
+  }
+  let input;
+  if (option.type === "choice" && Array.isArray(option.choices)) {
+    input = h("select", { name: option.id, id },
+      option.choices.map((choice, index) => {
+        const value = choice !== null && typeof choice === "object" ? choice.value : choice;
+        const label = choice !== null && typeof choice === "object" ? (choice.label ?? choice.value) : choice;
+        return h("option", { value: String(index), selected: value === option.default }, String(label));
+      }));
+  } else {
+    input = h("input", {
+      type: option.type === "int" ? "number" : "text",
+      name: option.id,
+      id,
+      value: option.default ?? "",
+      min: option.min,
+      max: option.max,
+      step: option.type === "int" ? "1" : null,
+    });
+  }
+  return h("label", { class: "field", for: id }, h("span", null, option.label || option.id), input);
+}
+
+function readOption(option, data) {
+  if (option.type === "bool") return data.get(option.id) === "on";
+  const raw = data.get(option.id);
+  if (option.type === "choice" && Array.isArray(option.choices)) {
+    const choice = option.choices[Number(raw)];
+    return choice !== null && typeof choice === "object" ? choice.value : choice;
+  }
+  if (option.type === "int") return Number.parseInt(String(raw), 10);
+  return raw;
+}
+
+function createForm(game) {
+  const errorLine = h("p", { class: "form-error", role: "alert" });
+  const seatChoices = [];
+  for (let n = game.min_players; n <= game.max_players; n += 1) seatChoices.push(n);
+  const submit = async (event) => {
+    event.preventDefault();
+    const data = new FormData(event.target);
+    const options = {};
+    for (const option of game.options || []) options[option.id] = readOption(option, data);
+    const body = {
+      game: game.id,
+      seats: Number(data.get("seats")),
+      options,
+      visibility: data.get("visibility") === "private" ? "private" : "public",
+    };
+    const name = String(data.get("name") || "").trim();
+    if (name) body.name = name;
+    const button = event.target.querySelector("button[type=submit]");
+    button.disabled = true;
+    try {
+      const table = await api("POST", "/api/tables", body);
+      location.href = tableUrl(table);
+    } catch (error) {
+      errorLine.textContent = errorMessage(error);
+      button.disabled = false;
+    }
+  };
+  return h("form", { class: "create-form stack", onsubmit: submit, "data-testid": "create-form" },
+    h("label", { class: "field" }, h("span", null, t("lobby.seats")),
+      h("select", { name: "seats" }, seatChoices.map((n) => h("option", { value: String(n) }, String(n))))),
+    (game.options || []).map(optionInput),
+    h("label", { class: "field" }, h("span", null, t("lobby.table_name")),
+      h("input", { name: "name", maxlength: "60" })),
+    h("fieldset", { class: "visibility" }, h("legend", null, t("lobby.visibility")),
+      h("label", { class: "check" }, h("input", { type: "radio", name: "visibility", value: "public", checked: true }),
+        h("span", null, t("lobby.public"))),
+      h("label", { class: "check" }, h("input", { type: "radio", name: "visibility", value: "private" }),
+        h("span", null, t("lobby.private")))),
+    errorLine,
+    h("div", { class: "row" },
+      h("button", { type: "submit", class: "primary" }, t("lobby.create")),
+      h("button", { type: "button", class: "ghost", onclick: () => { state.creating = null; drawGames(); } },
+        t("lobby.cancel"))));
+}
+
+function drawGames() {
+  if (state.gamesError) {
+    mount(els.games, h("p", { class: "form-error" }, state.gamesError));
+    return;
+  }
+  if (!state.games.length) {
+    mount(els.games, h("p", { class: "muted" }, t("lobby.loading")));
+    return;
+  }
+  const signedIn = Boolean(me());
+  mount(els.games, state.games.map((game) =>
+    h("article", { class: ["game-card", state.creating === game.id && "expanded"], "data-game": game.id },
+      h("div", { class: "game-card-head" },
+        h("h3", null, game.title),
+        h("span", { class: "pill" }, playersLabel(game))),
+      h("p", { class: "game-desc" }, game.description),
+      state.creating === game.id
+        ? createForm(game)
+        : h("button", {
+          type: "button",
+          class: "primary",
+          disabled: !signedIn,
+          title: signedIn ? null : t("lobby.sign_in_first"),
+          onclick: () => {
+            state.creating = game.id;
+            drawGames();
+            els.games.querySelector(".create-form select, .create-form input")?.focus();
+          },
+        }, t("lobby.new_table")))));
+}
+
+// ---- table lists ------------------------------------------------------------
+
+async function join(table) {
+  try {
+    await api("POST", `/api/tables/${encodeURIComponent(table.id)}/join`, {});
+    location.href = tableUrl(table);
+  } catch (error) {
+    toast(errorMessage(error), "error");
+  }
+}
+
+function seatsTaken(table) {
+  return table.seats.filter((s) => s.user || s.bot).length;
+}
+
+function tableRow(table, { mine }) {
+  const names = seatNames(table);
+  const seated = table.my_seat !== null && table.my_seat !== undefined;
+  const myTurn = seated && table.status === "playing" && (table.awaiting || []).includes(table.my_seat);
+  const free = table.seats.some((s) => !s.user && !s.bot);
+  const actions = [];
+  if (seated || table.is_host) {
+    actions.push(h("a", { class: "button primary", href: tableUrl(table) }, t("lobby.open_table")));
+  } else {
+    if (table.status === "open" && free && me()) {
+      actions.push(h("button", { type: "button", class: "primary", onclick: () => join(table) }, t("lobby.join")));
+    }
+    if (table.status === "finished") {
+      actions.push(h("a", { class: "button secondary", href: `${tableUrl(table)}?replay=0` }, t("lobby.replay")));
+    }
+    actions.push(h("a", { class: "button secondary", href: tableUrl(table) }, t("lobby.watch")));
+  }
+  let turn = null;
+  if (myTurn) {
+    turn = h("span", { class: "badge turn" }, t("lobby.your_turn"));
+  } else if (table.status === "playing" && (table.awaiting || []).length) {
+    turn = h("span", { class: "muted small" },
+      t("lobby.turn_of", { names: listNames(table.awaiting.map((seat) => names[seat] ?? seat)) }));
+  }
+  return h("li", {
+    class: ["table-row", myTurn && "my-turn"],
+    "data-table-id": table.id,
+    "data-status": table.status,
+  },
+    h("div", { class: "table-main" },
+      h("div", { class: "table-title" },
+        h("strong", null, table.name || gameTitle(table.game)),
+        table.name ? h("span", { class: "muted small" }, ` · ${gameTitle(table.game)}`) : null),
+      h("div", { class: "table-meta small" },
+        h("span", { class: ["badge", `status-${table.status}`] }, statusLabel(table.status)),
+        h("span", null, t("lobby.seats_taken", { taken: seatsTaken(table), total: table.seat_count ?? table.seats.length })),
+        table.host ? h("span", { class: "muted" }, t("lobby.host", { name: table.host.name })) : null,
+        turn),
+      h("div", { class: "table-players small muted" },
+        listNames(table.seats.filter((s) => s.user || s.bot).map((s) => names[s.seat]))),
+      mine && table.invite_code && table.status === "open" ? inviteBox(table.id, table.invite_code) : null),
+    h("div", { class: "table-actions" }, actions));
+}
+
+function drawMyTables() {
+  if (!me()) {
+    mount(els.mine, h("p", { class: "muted" }, t("lobby.sign_in_first")));
+    return;
+  }
+  if (state.myTables === null) {
+    mount(els.mine, h("p", { class: "muted" }, t("lobby.loading")));
+    return;
+  }
+  if (!state.myTables.length) {
+    mount(els.mine, h("p", { class: "muted" }, t("lobby.no_my_tables")));
+    return;
+  }
+  const order = { playing: 0, open: 1, finished: 2 };
+  const tables = [...state.myTables].sort((a, b) => (order[a.status] ?? 3) - (order[b.status] ?? 3)
+    || String(b.updated_at || "").localeCompare(String(a.updated_at || "")));
+  mount(els.mine, h("ul", { class: "table-list", "data-testid": "my-tables" }, tables.map((x) => tableRow(x, { mine: true }))));
+}
+
+function drawFilter() {
+  mount(els.filter, h("label", { class: "field inline" }, h("span", null, t("lobby.filter_game")),
+    h("select", {
+      "data-testid": "game-filter",
+      onchange: (event) => {
+        state.gameFilter = event.target.value;
+        STATUSES.forEach((status) => { state.publicTables[status] = null; });
+        drawPublic();
+        refreshLists();
+      },
+    },
+      h("option", { value: "" }, t("lobby.all_games")),
+      state.games.map((g) => h("option", { value: g.id, selected: state.gameFilter === g.id }, g.title)))));
+}
+
+function drawPublic() {
+  const sections = STATUSES.map((status) => {
+    const tables = state.publicTables[status];
+    let body;
+    if (tables === null) body = h("p", { class: "muted small" }, t("lobby.loading"));
+    else if (!tables.length) body = h("p", { class: "muted small" }, t("lobby.none"));
+    else body = h("ul", { class: "table-list" }, tables.map((x) => tableRow(x, { mine: false })));
+    return h("section", { class: "public-section", "data-testid": `public-${status}` },
+      h("h3", null, statusLabel(status), tables && tables.length ? h("span", { class: "count" }, String(tables.length)) : null),
+      body);
+  });
+  mount(els.public,
+    state.listError ? h("p", { class: "form-error" }, state.listError) : null,
+    h("div", { class: "public-grid" }, sections));
+}
+
+let refreshing = false;
+let lastLists = "";
+
+async function refreshLists() {
+  if (refreshing) return;
+  refreshing = true;
+  try {
+    const requests = STATUSES.map((status) =>
+      api("GET", `/api/tables${query({ status, game: state.gameFilter })}`));
+    if (me()) requests.push(api("GET", "/api/me/tables"));
+    const results = await Promise.allSettled(requests);
+    let failure = null;
+    STATUSES.forEach((status, index) => {
+      const result = results[index];
+      if (result.status === "fulfilled") {
+        // The server may ignore an unknown filter; keep only what the section is about.
+        state.publicTables[status] = (result.value || []).filter((x) => x.status === status);
+      } else failure = result.reason;
+    });
+    if (me()) {
+      const result = results[STATUSES.length];
+      if (result.status === "fulfilled") state.myTables = result.value || [];
+      else failure = result.reason;
+    }
+    state.listError = failure ? `${t("lobby.load_failed")} ${errorMessage(failure)}` : null;
+  } finally {
+    refreshing = false;
+  }
+  const snapshot = JSON.stringify([state.myTables, state.publicTables, state.listError]);
+  if (snapshot !== lastLists) {
+    lastLists = snapshot;
+    drawMyTables();
+    drawPublic();
+  }
+}
+
+// ---- page -------------------------------------------------------------------
+
+function drawPage() {
+  renderHeader(els.header, { onChange: () => start() });
+  const user = me();
+  mount(els.intro,
+    h("h1", null, t("app.name")),
+    h("p", { class: "lead" }, t("app.tagline")),
+    user ? null : h("section", { class: "panel signin-panel", "aria-labelledby": "signin-title" },
+      h("h2", { id: "signin-title" }, t("auth.title")),
+      signInForm(() => start())));
+  els.gamesTitle.textContent = t("lobby.games");
+  els.mineTitle.textContent = t("lobby.my_tables");
+  els.publicTitle.textContent = t("lobby.public_tables");
+  els.mineSection.hidden = !user;
+  drawGames();
+  drawFilter();
+  drawMyTables();
+  drawPublic();
+  lastLists = JSON.stringify([state.myTables, state.publicTables, state.listError]);
+}
+
+async function loadGames() {
+  try {
+    state.games = await api("GET", "/api/games");
+    state.gamesError = null;
+  } catch (error) {
+    state.gamesError = errorMessage(error);
+  }
+}
+
+let pollTimer = null;
+
+function schedulePoll() {
+  clearTimeout(pollTimer);
+  pollTimer = setTimeout(async () => {
+    if (!document.hidden) await refreshLists().catch(() => {});
+    schedulePoll();
+  }, POLL_MS);
+}
+
+async function start() {
+  state.myTables = null;
+  try {
+    await loadMe();
+  } catch (error) {
+    toast(errorMessage(error), "error");
+  }
+  drawPage();
+  if (!state.games.length) await loadGames();
+  drawPage();
+  await refreshLists().catch(() => {});
+  schedulePoll();
+}
+
+function init() {
+  els.header = document.getElementById("header");
+  els.intro = document.getElementById("intro");
+  els.games = document.getElementById("games");
+  els.gamesTitle = document.getElementById("games-title");
+  els.mine = document.getElementById("my-tables");
+  els.mineTitle = document.getElementById("my-tables-title");
+  els.mineSection = document.getElementById("my-tables-section");
+  els.public = document.getElementById("public-tables");
+  els.filter = document.getElementById("public-filter");
+  els.publicTitle = document.getElementById("public-tables-title");
+  onLangChange(drawPage);
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden) refreshLists().catch(() => {});
+  });
+  start();
+}
+
+init();

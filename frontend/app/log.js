@@ -1,0 +1,109 @@
+// The game log: plain-word lines from engine events (renderer's describeEvent) with generic fallbacks.
+
+import { h } from "../lib/dom.js";
+import { t } from "./i18n.js";
+
+// Table-level events the server may emit besides the engine's own.
+const SHELL_EVENTS = {
+  seat_joined: "log.joined",
+  player_joined: "log.joined",
+  joined: "log.joined",
+  seat_left: "log.left",
+  player_left: "log.left",
+  left: "log.left",
+  game_started: "log.started",
+  started: "log.started",
+};
+
+function actorOf(event) {
+  for (const key of ["seat", "player", "by", "actor"]) {
+    const value = event[key];
+    if (typeof value === "string" || typeof value === "number") return String(value);
+  }
+  return null;
+}
+
+function humanType(type) {
+  return String(type ?? "?").replace(/[_-]+/g, " ");
+}
+
+/**
+ * One event in words: the renderer's sentence, null when the renderer hides it,
+ * or undefined when nobody knows this event (the caller picks a fallback).
+ */
+export function describe(renderer, event, ctx) {
+  if (renderer && typeof renderer.describeEvent === "function") {
+    try {
+      const line = renderer.describeEvent(event, ctx);
+      if (line === null) return null;
+      if (line !== undefined && line !== "") return String(line);
+    } catch (error) {
+      console.warn("describeEvent failed", error);
+    }
+  }
+  const key = SHELL_EVENTS[event.type];
+  if (key) {
+    const actor = actorOf(event);
+    const name = event.name ?? (actor !== null ? ctx.names[actor] : null) ?? "";
+    return t(key, { name });
+  }
+  return undefined;
+}
+
+function genericEventLine(event, ctx) {
+  const actor = actorOf(event);
+  const name = actor !== null ? ctx.names[actor] ?? actor : null;
+  return name ? `${name}: ${humanType(event.type)}` : humanType(event.type);
+}
+
+/** Lines for a list of events arriving in an update (no action known). */
+export function linesForEvents(renderer, events, ctx) {
+  const lines = [];
+  for (const event of events || []) {
+    if (!event || typeof event !== "object") continue;
+    const line = describe(renderer, event, ctx);
+    if (line === null) continue;
+    lines.push(line === undefined ? genericEventLine(event, ctx) : line);
+  }
+  return lines;
+}
+
+/** Lines for one stored move: its events in words, else "Ana: <action type>". */
+export function linesForMove(renderer, move, ctx) {
+  const lines = [];
+  let hidden = false;
+  for (const event of move.events || []) {
+    if (!event || typeof event !== "object") continue;
+    const line = describe(renderer, event, ctx);
+    if (line === null) hidden = true;
+    else if (line !== undefined) lines.push(line);
+  }
+  if (lines.length || hidden) return lines;
+  const name = move.seat !== null && move.seat !== undefined ? ctx.names[move.seat] ?? move.seat : "";
+  if (!move.action || !move.action.type) return [t("log.secret", { name })];
+  return [name ? `${name}: ${humanType(move.action.type)}` : humanType(move.action.type)];
+}
+
+/** A scrollable log panel; append() keeps it pinned to the newest line unless the reader scrolled up. */
+export class LogPanel {
+  constructor() {
+    this.list = h("ol", { class: "log-list", "aria-live": "polite", "data-testid": "log" });
+    this.empty = h("p", { class: "muted small log-empty" }, t("table.log_empty"));
+    this.el = h("div", { class: "log-scroll", tabindex: "0" }, this.empty, this.list);
+  }
+
+  /** Replace every line. */
+  reset(lines) {
+    this.list.replaceChildren();
+    this.append(lines, true);
+  }
+
+  /** Add lines at the bottom (newest last). */
+  append(lines, force = false) {
+    const atBottom = force || this.el.scrollHeight - this.el.scrollTop - this.el.clientHeight < 40;
+    for (const line of lines) this.list.appendChild(h("li", null, line));
+    this.empty.hidden = this.list.children.length > 0;
+    this.empty.textContent = t("table.log_empty");
+    if (atBottom) this.el.scrollTop = this.el.scrollHeight;
+  }
+}

@@ -1,0 +1,209 @@
+// The live connection to one table: reconnects with exponential back-off, resyncs, heartbeats.
+
+import { getToken } from "./api.js";
+
+const PING_MS = 20000;
+const SILENCE_MS = 45000; // no message (not even a pong) for this long: the link is dead
+const ACT_TIMEOUT_MS = 15000;
+const BACKOFF_BASE_MS = 500;
+const BACKOFF_MAX_MS = 8000;
+
+// Close codes with which the server refuses us for good (auth, not found, forbidden).
+function isFatal(code) {
+  return code >= 4000 && code < 4500 && code !== 4408;
+}
+
+let clientSeq = 0;
+
+function newClientId() {
+  clientSeq += 1;
+  const random = Math.random().toString(36).slice(2, 10);
+  return `c${Date.now().toString(36)}-${random}-${clientSeq}`;
+}
+
+/**
+ * A table's websocket.
+ * onMessage(msg) gets every snapshot/update/error; onStatus(status, info) gets
+ * "connecting" | "online" | "reconnecting" (info.delay ms) | "closed" (info.code, info.reason).
+ */
+export class TableSocket {
+  constructor({ tableId, invite, onMessage, onStatus }) {
+    this.tableId = tableId;
+    this.invite = invite;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    this.version = null; // last version seen, for resync
+    this.ws = null;
+    this.attempts = 0;
+    this.retryTimer = null;
+    this.pingTimer = null;
+    this.lastHeard = 0;
+    this.pending = new Map(); // client_id -> {message, resolve, reject, timer}
+    this.stopped = false;
+    this.status = "connecting";
+  }
+
+  /** Open the connection (and keep it open until stop()). */
+  start() {
+    this.stopped = false;
+    window.addEventListener("online", () => this.reconnectNow());
+    document.addEventListener("visibilitychange", () => {
+      if (!document.hidden) this.reconnectNow();
+    });
+    this.connect();
+  }
+
+  /** Close for good. */
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    clearInterval(this.pingTimer);
+    if (this.ws) this.ws.close(1000);
+  }
+
+  url() {
+    const params = new URLSearchParams();
+    const token = getToken();
+    if (token) params.set("token", token);
+    if (this.invite) params.set("invite", this.invite);
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const search = params.toString();
+    return `${scheme}://${location.host}/ws/tables/${encodeURIComponent(this.tableId)}${search ? `?${search}` : ""}`;
+  }
+
+  setStatus(status, info = {}) {
+    this.status = status;
+    this.onStatus(status, info);
+  }
+
+  connect() {
+    if (this.stopped) return;
+    clearTimeout(this.retryTimer);
+    this.setStatus(this.attempts ? "reconnecting" : "connecting", { delay: 0 });
+    let ws;
+    try {
+      ws = new WebSocket(this.url());
+    } catch {
+      this.scheduleReconnect();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      if (this.ws !== ws) return;
+      this.attempts = 0;
+      this.lastHeard = Date.now();
+      this.setStatus("online");
+      if (this.version !== null) this.send({ type: "resync", version: this.version });
+      // Moves sent just before a drop: the server answers a repeated client_id without re-applying it.
+      for (const [, entry] of this.pending) this.send(entry.message);
+      clearInterval(this.pingTimer);
+      this.pingTimer = setInterval(() => this.heartbeat(), PING_MS);
+    };
+    ws.onmessage = (event) => {
+      if (this.ws !== ws) return;
+      this.lastHeard = Date.now();
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      this.receive(message);
+    };
+    ws.onclose = (event) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      clearInterval(this.pingTimer);
+      if (this.stopped) return;
+      if (isFatal(event.code)) {
+        this.failPending({ code: "closed", message: event.reason || "" });
+        this.setStatus("closed", { code: event.code, reason: event.reason });
+        return;
+      }
+      this.scheduleReconnect();
+    };
+  }
+
+  receive(message) {
+    if (message.type === "pong") return;
+    if (typeof message.version === "number" && (message.type === "snapshot" || message.type === "update")) {
+      if (message.type === "update" && this.version !== null && message.version <= this.version) return;
+      this.version = message.version;
+    }
+    if ((message.type === "ack" || message.type === "error") && message.client_id) {
+      const entry = this.pending.get(message.client_id);
+      if (entry) {
+        this.pending.delete(message.client_id);
+        clearTimeout(entry.timer);
+        if (message.type === "ack") entry.resolve(message);
+        else entry.reject({ code: message.code, message: message.message });
+      }
+    }
+    this.onMessage(message);
+  }
+
+  scheduleReconnect() {
+    if (this.stopped) return;
+    clearTimeout(this.retryTimer);
+    const base = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** this.attempts);
+    const delay = Math.round(base * (0.8 + Math.random() * 0.4)); // jitter: not everyone at once after a restart
+    this.attempts += 1;
+    this.setStatus("reconnecting", { delay });
+    this.retryTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  /** Skip the back-off wait (the browser came back online or the tab became visible). */
+  reconnectNow() {
+    if (this.stopped || this.ws || this.status === "closed") return;
+    this.connect();
+  }
+
+  heartbeat() {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return;
+    if (Date.now() - this.lastHeard > SILENCE_MS) {
+      // Half-open connection: drop it and let onclose schedule the reconnect.
+      this.ws.close(4408, "heartbeat timeout");
+      return;
+    }
+    this.send({ type: "ping" });
+  }
+
+  send(message) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(message));
+      return true;
+    }
+    return false;
+  }
+
+  /** Ask the server for a fresh snapshot. */
+  resync() {
+    this.send({ type: "resync", version: this.version ?? 0 });
+  }
+
+  /** Send a move; resolves on ack, rejects with {code, message}. */
+  act(action, expectedVersion) {
+    return new Promise((resolve, reject) => {
+      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
+        reject({ code: "offline", message: "" });
+        return;
+      }
+      const clientId = newClientId();
+      const message = { type: "act", action, client_id: clientId };
+      if (typeof expectedVersion === "number") message.expected_version = expectedVersion;
+      const timer = setTimeout(() => {
+        if (this.pending.delete(clientId)) reject({ code: "timeout", message: "" });
+      }, ACT_TIMEOUT_MS);
+      this.pending.set(clientId, { message, resolve, reject, timer });
+      this.send(message);
+    });
+  }
+
+  failPending(error) {
+    for (const [, entry] of this.pending) {
+      clearTimeout(entry.timer);
+      entry.reject(error);
+    }
+    this.pending.clear();
+  }
+}

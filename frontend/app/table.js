@@ -1,0 +1,477 @@
+// The table page: seats and host controls before the start, the live game, log, result.
+
+import { h, mount } from "../lib/dom.js";
+import { api, query, ApiError } from "./api.js";
+import { t, getLang, onLangChange } from "./i18n.js";
+import { me, loadMe } from "./session.js";
+import {
+  toast, errorMessage, renderHeader, signInForm, inviteBox, seatNames, listNames, statusLabel,
+} from "./ui.js";
+import { TableSocket } from "./socket.js";
+import { LogPanel, linesForEvents, linesForMove } from "./log.js";
+import { loadRenderer } from "./renderer.js";
+import { runReplay } from "./replay.js";
+
+const params = new URLSearchParams(location.search);
+const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || params.get("id") || "");
+const invite = params.get("invite");
+
+const S = {
+  table: null,
+  view: null,
+  actions: [],
+  awaiting: [],
+  seat: null,
+  events: [],
+  gameTitle: null,
+  renderer: null, // {module, missing, error?} once loaded
+  conn: { status: "connecting", info: {} },
+};
+
+const els = {};
+let socket = null;
+let logPanel = null;
+let logLoading = false;
+let updatesDuringLog = 0;
+let logEpoch = 0;
+
+function tablePath() {
+  return `/api/tables/${encodeURIComponent(tableId)}`;
+}
+
+function isSpectator() {
+  return S.seat === null || S.seat === undefined;
+}
+
+function names() {
+  return S.table ? seatNames(S.table) : {};
+}
+
+function ctx() {
+  return {
+    seat: isSpectator() ? null : S.seat,
+    actions: isSpectator() || S.table?.status !== "playing" ? [] : S.actions,
+    awaiting: S.awaiting,
+    send,
+    names: names(),
+    lang: getLang(),
+    events: S.events,
+  };
+}
+
+// ---- moves ---------------------------------------------------------------------
+
+function localErrorMessage(error) {
+  if (error.code === "offline" || error.code === "closed") return t("errors.offline");
+  if (error.code === "timeout") return t("errors.timeout");
+  return error.message || t("errors.generic");
+}
+
+/** ctx.send: submit an action over the socket; rejects with {code, message} when refused. */
+function send(action) {
+  if (isSpectator()) return Promise.reject({ code: "spectator", message: t("table.spectator") });
+  return socket.act(action, S.table?.version).catch((error) => {
+    // Server refusals arrive as "error" messages and are toasted there; local failures are toasted here.
+    if (["offline", "timeout", "closed"].includes(error.code)) {
+      toast(localErrorMessage(error), "error");
+      drawGame();
+    }
+    throw { code: error.code, message: localErrorMessage(error) };
+  });
+}
+
+async function hostCall(path, body) {
+  try {
+    const table = await api("POST", `${tablePath()}/${path}`, body);
+    if (table && table.id) {
+      S.table = table;
+      if (table.my_seat !== undefined) S.seat = table.my_seat;
+    }
+    drawAll();
+    // The socket was opened before this change of seat; a fresh snapshot brings our view and actions.
+    socket?.resync();
+  } catch (error) {
+    toast(errorMessage(error), "error");
+  }
+}
+
+// ---- drawing -------------------------------------------------------------------
+
+function seatEntry(entry) {
+  const table = S.table;
+  const nameMap = names();
+  const taken = Boolean(entry.user || entry.bot);
+  const mine = !isSpectator() && entry.seat === S.seat;
+  const turn = table.status === "playing" && S.awaiting.includes(entry.seat);
+  const isHostSeat = taken && entry.user && table.host && entry.user.id === table.host.id;
+  const controls = [];
+  if (table.status === "open") {
+    if (!taken && isSpectator() && me()) {
+      controls.push(h("button", {
+        type: "button",
+        class: "primary small-btn",
+        onclick: () => hostCall("join", invite ? { seat: entry.seat, invite_code: invite } : { seat: entry.seat }),
+      }, t("table.join_seat")));
+    }
+    if (table.is_host && !taken) {
+      controls.push(h("button", { type: "button", class: "secondary small-btn", onclick: () => hostCall("bots", { seat: entry.seat }) },
+        t("table.add_bot")));
+    }
+    if (table.is_host && taken && !mine) {
+      controls.push(h("button", { type: "button", class: "ghost small-btn danger", onclick: () => hostCall("kick", { seat: entry.seat }) },
+        t("table.kick")));
+    }
+  }
+  const score = table.outcome && table.outcome.scores ? table.outcome.scores[entry.seat] : undefined;
+  return h("li", {
+    class: ["seat", turn && "turn", mine && "mine", !taken && "empty"],
+    "data-seat": entry.seat,
+    "aria-current": turn ? "true" : null,
+  },
+    h("span", { class: "seat-dot", "aria-hidden": "true" }),
+    h("span", { class: "seat-name" },
+      taken ? nameMap[entry.seat] : h("span", { class: "muted" }, t("table.seat_empty")),
+      entry.bot ? h("span", { class: "tag" }, t("table.bot")) : null,
+      mine ? h("span", { class: "tag you" }, t("table.you")) : null,
+      isHostSeat ? h("span", { class: "tag" }, t("table.host")) : null),
+    score !== undefined ? h("span", { class: "seat-score" }, String(score)) : null,
+    turn ? h("span", { class: "turn-mark" }, "◀") : null,
+    controls.length ? h("span", { class: "seat-controls" }, controls) : null);
+}
+
+function drawSeats() {
+  mount(els.seats, S.table.seats.map(seatEntry));
+}
+
+function drawHead() {
+  const table = S.table;
+  const title = table.name || S.gameTitle || table.game;
+  document.title = `${title} · ${t("app.name")}`;
+  mount(els.head,
+    h("div", { class: "table-head-main" },
+      h("h1", null, title),
+      table.name && S.gameTitle ? h("span", { class: "muted" }, S.gameTitle) : null,
+      h("span", { class: ["badge", `status-${table.status}`], "data-testid": "table-status" }, statusLabel(table.status))),
+    els.conn);
+}
+
+function drawConn() {
+  const { status, info } = S.conn;
+  let text;
+  if (status === "online") text = t("conn.online");
+  else if (status === "reconnecting" && info.delay) text = t("conn.reconnecting", { s: Math.max(1, Math.round(info.delay / 1000)) });
+  else if (status === "reconnecting" || status === "connecting") text = t("conn.connecting");
+  else text = info.reason ? `${t("conn.closed")}: ${info.reason}` : t("conn.closed");
+  els.conn.dataset.state = status;
+  mount(els.conn, h("span", { class: "conn-dot", "aria-hidden": "true" }), text);
+}
+
+function drawBanner() {
+  const table = S.table;
+  const show = isSpectator();
+  els.banner.hidden = !show;
+  if (show) {
+    mount(els.banner, table.status === "open" && me() ? t("table.spectator_open") : t("table.spectator"));
+  }
+}
+
+function drawTurn() {
+  const table = S.table;
+  let node = null;
+  if (table.status === "playing") {
+    if (!isSpectator() && S.awaiting.includes(S.seat)) {
+      node = h("div", { class: "turn-line mine" }, t("table.your_turn"));
+    } else if (S.awaiting.length) {
+      const nameMap = names();
+      node = h("div", { class: "turn-line" }, t("table.turn_of", { names: listNames(S.awaiting.map((s) => nameMap[s] ?? s)) }));
+    }
+  } else if (table.status === "finished") {
+    node = h("div", { class: "turn-line done" }, t("table.finished"));
+  }
+  if (node) mount(els.turn, node);
+  else els.turn.replaceChildren();
+  els.turn.hidden = !node;
+}
+
+function drawPrestart() {
+  const table = S.table;
+  if (table.status !== "open") {
+    els.prestart.hidden = true;
+    return;
+  }
+  els.prestart.hidden = false;
+  const missing = table.seats.filter((s) => !s.user && !s.bot).length;
+  let line;
+  if (missing === 1) line = t("table.waiting_one");
+  else if (missing > 1) line = t("table.waiting_many", { n: missing });
+  else line = table.is_host ? t("table.ready_host") : t("table.waiting_host");
+  mount(els.prestart,
+    h("p", { class: "waiting", "data-testid": "waiting" }, line),
+    table.invite_code ? inviteBox(table.id, table.invite_code) : null,
+    h("div", { class: "row" },
+      table.is_host ? h("button", {
+        type: "button",
+        class: "primary",
+        disabled: missing > 0,
+        "data-testid": "start",
+        onclick: () => hostCall("start"),
+      }, t("table.start")) : null,
+      !isSpectator() ? h("button", { type: "button", class: "ghost", onclick: () => hostCall("leave") }, t("table.leave")) : null));
+}
+
+function placeLabel(index) {
+  return `${index + 1}.`;
+}
+
+function detailRows(details, seat) {
+  const entry = details && details[seat];
+  if (!entry || typeof entry !== "object") return null;
+  const parts = Object.entries(entry)
+    .filter(([, value]) => ["number", "string", "boolean"].includes(typeof value))
+    .map(([key, value]) => `${key.replace(/[_-]+/g, " ")}: ${value}`);
+  return parts.length ? h("div", { class: "muted small" }, parts.join(" · ")) : null;
+}
+
+function drawResult() {
+  const table = S.table;
+  const outcome = table.outcome;
+  if (table.status !== "finished" || !outcome) {
+    els.result.hidden = true;
+    return;
+  }
+  els.result.hidden = false;
+  const nameMap = names();
+  const scores = outcome.scores || {};
+  const winners = outcome.winners || [];
+  const rows = [];
+  let place = 0;
+  for (const group of outcome.ranking || []) {
+    for (const seat of group) {
+      rows.push(h("tr", { class: winners.includes(seat) ? "winner" : null, "data-seat": seat },
+        h("td", null, placeLabel(place)),
+        h("td", null, nameMap[seat] ?? seat, winners.includes(seat) ? h("span", { class: "tag win" }, t("table.winner")) : null,
+          detailRows(outcome.details, seat)),
+        h("td", { class: "num" }, scores[seat] !== undefined ? String(scores[seat]) : "")));
+    }
+    place += group.length;
+  }
+  mount(els.result,
+    h("h2", null, t("table.result")),
+    winners.length ? h("p", { class: "winners" }, `${t(winners.length > 1 ? "table.winners" : "table.winner")}: `,
+      h("strong", null, listNames(winners.map((s) => nameMap[s] ?? s)))) : null,
+    h("table", { class: "ranking", "data-testid": "ranking" },
+      h("thead", null, h("tr", null, h("th", null, t("table.place")), h("th", null, t("table.player")), h("th", { class: "num" }, t("table.score")))),
+      h("tbody", null, rows)),
+    h("a", { class: "button secondary", href: `/t/${encodeURIComponent(table.id)}?replay=0`, "data-testid": "replay-link" }, t("table.replay")));
+}
+
+function drawGame() {
+  const table = S.table;
+  if (!table || table.status === "open" || !S.view) {
+    els.game.hidden = true;
+    return;
+  }
+  els.game.hidden = false;
+  const loaded = S.renderer;
+  if (!loaded) {
+    mount(els.game, h("p", { class: "muted" }, t("table.loading")));
+    return;
+  }
+  if (!loaded.module) {
+    mount(els.game, h("p", { class: "no-renderer", "data-testid": "no-renderer" },
+      loaded.missing ? t("table.no_renderer") : t("table.renderer_failed")));
+    return;
+  }
+  els.game.classList.toggle("spectating", isSpectator());
+  try {
+    loaded.module.render(els.game, S.view, ctx());
+  } catch (error) {
+    console.error("render failed", error);
+    mount(els.game, h("p", { class: "no-renderer" }, t("table.renderer_failed")));
+  }
+}
+
+function drawAll() {
+  if (!S.table) return;
+  drawHead();
+  drawConn();
+  drawBanner();
+  drawTurn();
+  drawPrestart();
+  drawResult();
+  drawSeats();
+  drawGame();
+  els.seatsTitle.textContent = t("table.seats");
+  els.logTitle.textContent = t("table.log");
+}
+
+// ---- log -------------------------------------------------------------------
+
+async function reloadLog() {
+  const epoch = ++logEpoch;
+  logLoading = true;
+  await rendererReady;
+  try {
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      updatesDuringLog = 0;
+      const answer = await api("GET", `${tablePath()}/moves${query({ invite })}`);
+      if (epoch !== logEpoch) return;
+      // A move that landed while we were fetching may or may not be in the answer: fetch again.
+      if (updatesDuringLog && attempt < 2) continue;
+      const c = ctx();
+      logPanel.reset((answer.moves || []).flatMap((move) => linesForMove(S.renderer?.module, move, c)));
+      break;
+    }
+  } catch (error) {
+    console.warn("move log unavailable", error);
+  } finally {
+    if (epoch === logEpoch) logLoading = false;
+  }
+}
+
+// ---- socket messages -----------------------------------------------------------
+
+function applyMessage(message) {
+  const wasSeated = !isSpectator();
+  if (message.table) S.table = message.table;
+  if ("view" in message) S.view = message.view;
+  if (Array.isArray(message.actions)) S.actions = message.actions;
+  if (Array.isArray(message.awaiting)) S.awaiting = message.awaiting;
+  else if (S.table && Array.isArray(S.table.awaiting)) S.awaiting = S.table.awaiting;
+  if ("seat" in message) S.seat = message.seat;
+  else if (S.table && "my_seat" in S.table) S.seat = S.table.my_seat;
+  S.events = Array.isArray(message.events) ? message.events : [];
+  if (wasSeated && isSpectator() && S.table?.status === "open") toast(t("table.kicked"), "info");
+}
+
+function onMessage(message) {
+  if (message.type === "snapshot") {
+    applyMessage(message);
+    drawAll();
+    reloadLog();
+  } else if (message.type === "update") {
+    applyMessage(message);
+    if (logLoading) updatesDuringLog += 1;
+    else logPanel.append(linesForEvents(S.renderer?.module, S.events, ctx()));
+    drawAll();
+  } else if (message.type === "error") {
+    toast(message.message || t("errors.generic"), "error");
+    // Redraw from the last known state so nothing the renderer tentatively changed sticks.
+    drawGame();
+    if (/version|stale|conflict/i.test(String(message.code || ""))) socket.resync();
+  }
+}
+
+function onStatus(status, info) {
+  S.conn = { status, info };
+  if (els.conn) drawConn();
+}
+
+// ---- start ---------------------------------------------------------------------
+
+let rendererReady = Promise.resolve();
+
+function skeleton() {
+  els.head = h("div", { class: "table-head" });
+  els.conn = h("span", { class: "conn", "data-testid": "conn", role: "status", "aria-live": "polite" });
+  els.banner = h("div", { class: "banner spectator-banner", "data-testid": "spectator-banner", hidden: true });
+  els.turn = h("div", { "data-testid": "turn", hidden: true });
+  els.prestart = h("section", { class: "panel prestart", "data-testid": "prestart", hidden: true });
+  els.result = h("section", { class: "panel result", "data-testid": "result", hidden: true });
+  els.game = h("div", { class: "game-area", id: "game", "data-testid": "game-area", hidden: true });
+  els.seats = h("ul", { class: "seats", "data-testid": "seats" });
+  els.seatsTitle = h("h2", null, t("table.seats"));
+  logPanel = new LogPanel();
+  els.logTitle = h("h2", null, t("table.log"));
+  mount(els.main,
+    els.head, els.banner, els.turn, els.result, els.prestart,
+    h("div", { class: "table-layout" },
+      els.game,
+      h("aside", { class: "sidebar" },
+        h("section", { class: "panel" }, els.seatsTitle, els.seats),
+        h("section", { class: "panel log" }, els.logTitle, logPanel.el))));
+}
+
+function showMessage(text) {
+  mount(els.main, h("section", { class: "panel" }, h("p", null, text), h("a", { class: "button secondary", href: "/" }, t("table.back"))));
+}
+
+async function openTable() {
+  let table;
+  try {
+    table = await api("GET", `${tablePath()}${query({ invite })}`);
+  } catch (error) {
+    showMessage(error instanceof ApiError && [403, 404].includes(error.status) ? t("table.not_found") : errorMessage(error));
+    return;
+  }
+  const free = table.seats.some((s) => !s.user && !s.bot);
+  if (invite && table.status === "open" && (table.my_seat === null || table.my_seat === undefined) && free) {
+    // An invite link takes the person straight to a seat.
+    try {
+      table = await api("POST", `${tablePath()}/join`, { invite_code: invite });
+    } catch (error) {
+      toast(errorMessage(error), "error");
+    }
+  }
+  S.table = table;
+  S.seat = table.my_seat ?? null;
+  S.awaiting = table.awaiting || [];
+  rendererReady = loadRenderer(table.game).then((loaded) => {
+    S.renderer = loaded;
+    drawGame();
+  });
+  api("GET", "/api/games").then((games) => {
+    const game = (games || []).find((g) => g.id === table.game);
+    if (game) {
+      S.gameTitle = game.title;
+      drawHead();
+    }
+  }).catch(() => {});
+  skeleton();
+  drawAll();
+  socket = new TableSocket({ tableId, invite, onMessage, onStatus });
+  socket.start();
+}
+
+async function init() {
+  els.header = document.getElementById("header");
+  els.main = document.getElementById("main");
+  if (!tableId) {
+    showMessage(t("table.not_found"));
+    return;
+  }
+  if (params.has("replay")) {
+    await loadMe().catch(() => null);
+    renderHeader(els.header, { onChange: () => location.reload() });
+    onLangChange(() => renderHeader(els.header, { onChange: () => location.reload() }));
+    runReplay(els.main, { tableId, invite, step: Number.parseInt(params.get("replay"), 10) || 0 });
+    return;
+  }
+  mount(els.main, h("p", { class: "muted" }, t("table.loading")));
+  let user = null;
+  try {
+    user = await loadMe();
+  } catch (error) {
+    showMessage(errorMessage(error));
+    return;
+  }
+  renderHeader(els.header, { onChange: () => location.reload() });
+  onLangChange(() => {
+    renderHeader(els.header, { onChange: () => location.reload() });
+    drawAll();
+    if (S.table) reloadLog();
+  });
+  if (!user) {
+    // Someone following a link: sign in first (one field for a guest), then straight on.
+    mount(els.main, h("section", { class: "panel signin-panel" }, h("h1", null, t("auth.title")),
+      signInForm(() => {
+        renderHeader(els.header, { onChange: () => location.reload() });
+        openTable();
+      })));
+    els.main.querySelector("input")?.focus();
+    return;
+  }
+  openTable();
+}
+
+init();

@@ -1,0 +1,211 @@
+// Small shared pieces of the shell: toasts, the header, the sign-in form, invite links.
+
+import { h, mount } from "../lib/dom.js";
+import { t, getLang, setLang } from "./i18n.js";
+import { me, signInGuest, logIn, register, signOut } from "./session.js";
+
+/** Show a short message in the toast region; kind is "error" or "info". */
+export function toast(message, kind = "info") {
+  let region = document.getElementById("toasts");
+  if (!region) {
+    region = h("div", { id: "toasts", class: "toasts", role: "status", "aria-live": "polite" });
+    document.body.appendChild(region);
+  }
+  const item = h("div", { class: ["toast", `toast-${kind}`] }, message);
+  region.appendChild(item);
+  setTimeout(() => item.remove(), kind === "error" ? 6000 : 3500);
+}
+
+/** A readable message for an error thrown by api() or sent by the socket. */
+export function errorMessage(error) {
+  if (!error) return t("errors.generic");
+  if (error.code === "network") return t("errors.network");
+  return error.message || t("errors.generic");
+}
+
+/** Draw the page header: brand, signed-in name, account buttons, language switch. */
+export function renderHeader(container, { onChange }) {
+  const user = me();
+  const langButton = h(
+    "button",
+    {
+      type: "button",
+      class: "ghost",
+      "aria-label": t("lang.switch_label"),
+      onclick: () => setLang(getLang() === "en" ? "es" : "en"),
+    },
+    t("lang.switch"),
+  );
+  const right = [];
+  if (user) {
+    right.push(
+      h("span", { class: "who" }, h("span", { class: "muted" }, `${t("auth.signed_in_as")} `),
+        h("strong", { class: "user-name", "data-testid": "user-name" }, user.name)),
+    );
+    if (!user.username) {
+      right.push(h("button", { type: "button", class: "ghost", onclick: () => openAccountDialog(onChange) },
+        t("auth.save_account")));
+    }
+    right.push(
+      h("button", {
+        type: "button",
+        class: "ghost",
+        onclick: async () => {
+          await signOut().catch(() => {});
+          onChange();
+        },
+      }, t("auth.sign_out")),
+    );
+  }
+  right.push(langButton);
+  mount(
+    container,
+    h("a", { class: "brand", href: "/" }, h("span", { class: "brand-mark", "aria-hidden": "true" }), t("app.name")),
+    h("div", { class: "header-right" }, right),
+  );
+}
+
+function field(label, input) {
+  return h("label", { class: "field" }, h("span", null, label), input);
+}
+
+/** The sign-in panel: guest, log in, or create an account. `onDone` runs after success. */
+export function signInForm(onDone, { upgrade = false } = {}) {
+  const tabs = upgrade ? ["register"] : ["guest", "login", "register"];
+  let active = tabs[0];
+  const box = h("div", { class: "signin" });
+  const errorLine = h("p", { class: "form-error", role: "alert" });
+
+  function submitter(run) {
+    return async (event) => {
+      event.preventDefault();
+      const button = event.target.querySelector("button[type=submit]");
+      button.disabled = true;
+      errorLine.textContent = "";
+      try {
+        await run(new FormData(event.target));
+        onDone();
+      } catch (error) {
+        errorLine.textContent = errorMessage(error);
+      } finally {
+        button.disabled = false;
+      }
+    };
+  }
+
+  function form() {
+    if (active === "guest") {
+      return h("form", { class: "stack", onsubmit: submitter((d) => signInGuest(String(d.get("name")).trim())) },
+        field(t("auth.name"), h("input", { name: "name", required: true, maxlength: "40", autocomplete: "nickname" })),
+        h("p", { class: "muted small" }, t("auth.guest_hint")),
+        h("button", { type: "submit", class: "primary" }, t("auth.guest_submit")));
+    }
+    if (active === "login") {
+      return h("form", { class: "stack", onsubmit: submitter((d) => logIn(String(d.get("username")).trim(), String(d.get("password")))) },
+        field(t("auth.username"), h("input", { name: "username", required: true, autocomplete: "username" })),
+        field(t("auth.password"), h("input", { name: "password", type: "password", required: true, autocomplete: "current-password" })),
+        h("button", { type: "submit", class: "primary" }, t("auth.login_submit")));
+    }
+    return h("form", {
+      class: "stack",
+      onsubmit: submitter((d) => register(String(d.get("username")).trim(), String(d.get("password")), String(d.get("name") || "").trim())),
+    },
+      upgrade ? h("p", { class: "muted small" }, t("auth.upgrade_hint")) : null,
+      field(t("auth.username"), h("input", { name: "username", required: true, autocomplete: "username" })),
+      field(t("auth.password"), h("input", { name: "password", type: "password", required: true, minlength: "6", autocomplete: "new-password" })),
+      upgrade ? null : field(t("auth.display_name"), h("input", { name: "name", maxlength: "40", autocomplete: "nickname" })),
+      h("button", { type: "submit", class: "primary" }, t("auth.register_submit")));
+  }
+
+  function draw() {
+    const tabRow = tabs.length > 1
+      ? h("div", { class: "tabs", role: "tablist" }, tabs.map((tab) =>
+        h("button", {
+          type: "button",
+          role: "tab",
+          "aria-selected": tab === active ? "true" : "false",
+          class: ["tab", tab === active && "active"],
+          onclick: () => {
+            active = tab;
+            errorLine.textContent = "";
+            draw();
+          },
+        }, t(`auth.${tab}`))))
+      : null;
+    mount(box, tabRow, form(), errorLine);
+  }
+  draw();
+  return box;
+}
+
+function openAccountDialog(onChange) {
+  const dialog = h("dialog", { class: "dialog" });
+  const close = () => {
+    dialog.close();
+    dialog.remove();
+  };
+  mount(dialog,
+    h("div", { class: "dialog-head" }, h("h2", null, t("auth.register")),
+      h("button", { type: "button", class: "ghost", onclick: close, "aria-label": t("auth.close") }, "×")),
+    signInForm(() => {
+      close();
+      onChange();
+    }, { upgrade: true }));
+  document.body.appendChild(dialog);
+  dialog.showModal();
+}
+
+/** The full invite URL of a private table. */
+export function inviteUrl(tableId, code) {
+  return `${location.origin}/t/${encodeURIComponent(tableId)}?invite=${encodeURIComponent(code)}`;
+}
+
+/** A read-only invite link field with a copy button. */
+export function inviteBox(tableId, code) {
+  const url = inviteUrl(tableId, code);
+  const input = h("input", { class: "invite-url", readonly: true, value: url, "aria-label": t("invite.label"),
+    onfocus: (event) => event.target.select() });
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(url);
+      toast(t("invite.copied"));
+    } catch {
+      input.focus();
+      input.select();
+      // execCommand still works where the async clipboard is blocked (plain http).
+      const ok = document.execCommand && document.execCommand("copy");
+      toast(ok ? t("invite.copied") : t("invite.copy_failed"), ok ? "info" : "error");
+    }
+  };
+  return h("div", { class: "invite" },
+    h("span", { class: "invite-label" }, t("invite.label")),
+    h("div", { class: "invite-row" }, input, h("button", { type: "button", class: "secondary", onclick: copy }, t("invite.copy"))));
+}
+
+/** Display name of a seat of a Table. */
+export function seatName(table, seat) {
+  const entry = table.seats.find((s) => s.seat === seat);
+  if (!entry) return seat;
+  if (entry.user && entry.user.name) return entry.user.name;
+  if (entry.bot) return t("table.bot_named", { n: Number(seat) + 1 || seat });
+  return t("table.seat_empty");
+}
+
+/** {seat: display name} for every seat of a Table. */
+export function seatNames(table) {
+  const names = {};
+  for (const entry of table.seats) names[entry.seat] = seatName(table, entry.seat);
+  return names;
+}
+
+/** Join a list of names into plain words: "Ana", "Ana and Bo", "Ana, Bo and Cy". */
+export function listNames(names) {
+  const and = getLang() === "es" ? " y " : " and ";
+  if (names.length <= 1) return names.join("");
+  return `${names.slice(0, -1).join(", ")}${and}${names[names.length - 1]}`;
+}
+
+/** Human status label of a table. */
+export function statusLabel(status) {
+  return t(`status.${status}`);
+}
