@@ -1,0 +1,58 @@
+"""The Food Truck Champion engine behind the `Game` contract."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from app.games.base import Applied, OptionSpec, Outcome
+from app.games.food_truck_champion import rules
+from app.games.food_truck_champion.data import MAX_PLAYERS, MIN_PLAYERS
+from app.games.food_truck_champion.scoring import final_outcome
+from app.games.food_truck_champion.turn import setup
+from app.games.food_truck_champion.view import view as redact
+from app.games.food_truck_champion.zones import JSON
+
+
+class FoodTruckChampion:
+    """Food Truck Champion (Daily Magic Games 2017) for 2-5 players, with the 2-player neutral owner."""
+
+    id = "food-truck-champion"
+    title = "Food Truck Champion"
+    description = "Lead and follow staff actions to stock your fridge, cook orders and win the critics."
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    options: list[OptionSpec] = []
+
+    def new_game(self, players: Sequence[str], seed: int, options: Mapping[str, Any] | None = None) -> JSON:
+        """Deal a new game; trucks and the first player are drawn at random from the seed."""
+        return setup(players, seed)
+
+    def awaiting(self, state: JSON) -> list[str]:
+        """Seats whose input is awaited now."""
+        return rules.awaiting(state)
+
+    def actions(self, state: JSON, player: str) -> list[JSON]:
+        """Every legal action of `player` now."""
+        return rules.actions(state, player)
+
+    def apply(self, state: JSON, player: str, action: JSON) -> Applied:
+        """Apply one legal action or raise IllegalAction."""
+        return rules.apply(state, player, action)
+
+    def view(self, state: JSON, viewer: str | None) -> JSON:
+        """What `viewer` may see (None = spectator)."""
+        return rules.copy_state(redact(state, viewer, rules.awaiting(state)))
+
+    def outcome(self, state: JSON) -> Outcome | None:
+        """None while running; the final scores, ranking and breakdown once over."""
+        return final_outcome(state) if state["phase"] == "over" else None
+
+    def bot_action(self, state: JSON, player: str, seed: int) -> JSON:
+        """A sensible legal move for `player`."""
+        from app.games.food_truck_champion.bot import bot_action
+
+        return bot_action(state, player, seed)
+
+
+ENGINE = FoodTruckChampion()

@@ -1,0 +1,140 @@
+"""Who is awaited, the complete list of legal actions, and applying one action (or refusing it with a code)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from app.games.base import Applied, IllegalAction
+from app.games.food_truck_champion.diagnose import diagnose
+from app.games.food_truck_champion.research import discard, discard_options
+from app.games.food_truck_champion.round import (
+    critique,
+    critique_options,
+    decide,
+    decide_options,
+    perform,
+    place_card,
+    place_options,
+    resolve_options,
+    resolver,
+)
+from app.games.food_truck_champion.staff import choose_lower_token
+from app.games.food_truck_champion.tokens import free_gray_sections, lower_choices, place_token
+from app.games.food_truck_champion.turn import active_seat, advance, take_turn, turn_options
+from app.games.food_truck_champion.zones import JSON, Events
+
+
+def copy_state(state: JSON) -> JSON:
+    """A deep copy of a JSON state (orjson round trip: much faster than copy.deepcopy)."""
+    result: JSON = orjson.loads(orjson.dumps(state))
+    return result
+
+
+def canonical(doc: Any) -> bytes:
+    """Byte-stable JSON text, used to compare an action with the legal ones."""
+    return orjson.dumps(doc, option=orjson.OPT_SORT_KEYS)
+
+
+def awaiting(state: JSON) -> list[str]:
+    """Seats whose input is awaited now; several during a critique pass (secret, simultaneous picks)."""
+    if state["phase"] == "over":
+        return []
+    pending = state["pending"]
+    if pending is not None:
+        return [pending["seat"]]
+    rnd = state["round"]
+    if rnd is None:
+        seat = active_seat(state)
+        return [] if seat is None else [seat]
+    stage = rnd["stage"]
+    if stage == "decide":
+        return [rnd["to_decide"][0]]
+    if stage == "resolve":
+        return [resolver(state)]
+    if stage == "critique":
+        return [seat for seat, card in rnd["critique"].items() if card is None]
+    return [rnd["to_place"][0]]
+
+
+def pending_options(state: JSON, pending: JSON) -> list[JSON]:
+    """Choices inside a step: discarding, the lesser-value token, or where a token goes."""
+    board = state["boards"][pending["seat"]]
+    if pending["kind"] == "discard":
+        return discard_options(board)
+    if pending["kind"] == "token":
+        return [*({"type": "take_token", "value": v} for v in lower_choices(state, pending["value"])),
+                {"type": "decline_token"}]
+    return [{"type": "place_token", "section": s} for s in free_gray_sections(board)]
+
+
+def actions(state: JSON, player: str) -> list[JSON]:
+    """Every legal action of `player` now (empty when they are not awaited)."""
+    if player not in awaiting(state):
+        return []
+    if state["pending"] is not None:
+        return pending_options(state, state["pending"])
+    rnd = state["round"]
+    if rnd is None:
+        return turn_options(state, player)
+    stage = rnd["stage"]
+    if stage == "decide":
+        return decide_options(state, player)
+    if stage == "resolve":
+        return resolve_options(state, player)
+    if stage == "critique":
+        return critique_options(state, player)
+    return place_options(state)
+
+
+def dispatch(state: JSON, player: str, action: JSON, ev: Events) -> None:
+    """Route a legal action to the rule step that carries it out."""
+    kind = action["type"]
+    pending = state["pending"]
+    if pending is not None:
+        if kind == "discard":
+            discard(state, player, action["card"], ev)
+        elif kind == "take_token":
+            choose_lower_token(state, player, int(action["value"]), ev)
+        elif kind == "decline_token":
+            choose_lower_token(state, player, None, ev)
+        else:
+            state["pending"] = None
+            place_token(state["boards"][player], player, pending["value"], action["section"], ev)
+        return
+    rnd = state["round"]
+    if rnd is None:
+        take_turn(state, player, action, ev)
+    elif rnd["stage"] == "decide":
+        decide(state, player, action, ev)
+    elif rnd["stage"] == "resolve":
+        perform(state, player, action, ev)
+    elif rnd["stage"] == "critique":
+        critique(state, player, action["card"], ev)
+    else:
+        place_card(state, player, int(action["position"]), ev)
+
+
+def apply(state: JSON, player: str, action: JSON) -> Applied:
+    """Apply a legal action to a copy of the state and run on to the next decision."""
+    if state["phase"] == "over":
+        raise IllegalAction("game_over", "The game is over.")
+    if player not in state["boards"]:
+        raise IllegalAction("no_such_seat", "You are not playing at this table.")
+    if player not in awaiting(state):
+        raise IllegalAction("not_your_turn", "It is not your turn to act.")
+    legal = {canonical(a) for a in actions(state, player)}
+    if not isinstance(action, dict) or canonical(action) not in legal:
+        raise diagnose(state, player, action)
+    new = copy_state(state)
+    ev: Events = []
+    dispatch(new, player, action, ev)
+    advance(new, ev)
+    hidden_moved = any(e["visible_to"] is not None or e["type"] in REVEALING for e in ev)
+    undoable = not hidden_moved and awaiting(new) == [player]
+    return Applied(state=new, events=ev, undoable=undoable)
+
+
+# Events that reveal information or bring in randomness: a step producing one cannot be taken back.
+REVEALING = {"drew", "market_refilled", "deck_rebuilt", "awarded", "lead", "game_over", "token_taken"}

@@ -1,0 +1,74 @@
+"""Reading and moving cards between zones: deck, discard pile, market, hands and truck boards."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from app.games.food_truck_champion.data import CARDS, START_CAPACITY, TICKETS
+
+JSON = dict[str, Any]
+Events = list[JSON]
+
+
+def event(kind: str, visible_to: list[str] | None = None, **facts: Any) -> JSON:
+    """One event dict; `visible_to` None means everyone."""
+    return {"type": kind, **facts, "visible_to": visible_to}
+
+
+def is_owner_card(card: str) -> bool:
+    """True for an Owner card id."""
+    return card.startswith("owner-")
+
+
+def action_of(card: str) -> str:
+    """The printed staff action of a game card."""
+    return str(CARDS[card]["action"])
+
+
+def ingredient_of(card: str) -> str:
+    """The Ingredient face of a game card."""
+    return str(CARDS[card]["ingredient"])
+
+
+def icons_of(ticket: str) -> list[str]:
+    """The ingredient icons of a ticket (game card or Starting Order)."""
+    return list(TICKETS[ticket]["icons"])
+
+
+def need(slot: JSON) -> Counter[str]:
+    """Ingredients still missing on a Plating ticket {"card", "on"}: icons minus placed ingredients."""
+    missing = Counter(icons_of(slot["card"]))
+    missing.subtract(ingredient_of(c) for c in slot["on"])
+    return +missing
+
+
+def capacity(board: JSON, section: str) -> int:
+    """Capacity of a board section: the start capacity plus tokens placed on its gray icons."""
+    return START_CAPACITY[section] + int(board["gray"][section])
+
+
+def accessible(state: JSON) -> list[int]:
+    """Market positions (1-based) whose top card can be taken."""
+    return [i + 1 for i, pile in enumerate(state["market"]) if pile]
+
+
+def take_from_market(state: JSON, position: int) -> str:
+    """Remove and return the top card of a market position."""
+    return str(state["market"][position - 1].pop())
+
+
+def draw_card(state: JSON, ev: Events) -> str | None:
+    """Top card of the deck; turns the discard pile over (oldest on top, no shuffle) when the deck is empty."""
+    if not state["deck"] and state["discard"]:
+        state["deck"] = state["discard"]
+        state["discard"] = []
+        ev.append(event("deck_rebuilt", cards=len(state["deck"])))
+    if not state["deck"]:
+        return None
+    return str(state["deck"].pop(0))
+
+
+def hand_limit_excess(board: JSON, limit: int) -> int:
+    """How many cards the board's owner must still discard to reach the hand limit."""
+    return max(0, len(board["hand"]) - limit)
