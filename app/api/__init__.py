@@ -1,0 +1,1 @@
+"""HTTP and websocket routers: parse, call a service, shape the answer."""

@@ -1,0 +1,70 @@
+"""Sign-in routes: guests, accounts, the current user."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Depends, Response
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.api.deps import COOKIE, current_user, get_rt, get_session, optional_user
+from app.api.schemas import AuthOut, GuestIn, LoginIn, OkOut, RegisterIn, UserOut
+from app.db.models import User
+from app.runtime import Runtime
+from app.services import auth
+
+router = APIRouter(prefix="/api", tags=["identity"])
+
+
+def _signed_in(rt: Runtime, response: Response, user: User) -> AuthOut:
+    token = rt.signer.issue(user.id)
+    response.set_cookie(
+        COOKIE,
+        token,
+        max_age=rt.settings.token_max_age,
+        httponly=True,
+        samesite="lax",
+        secure=rt.settings.cookie_secure,
+        path="/",
+    )
+    return AuthOut(token=token, user=UserOut(**auth.user_json(user)))
+
+
+@router.post("/auth/guest", response_model=AuthOut)
+async def guest(
+    body: GuestIn, response: Response, rt: Runtime = Depends(get_rt), session: AsyncSession = Depends(get_session)
+) -> AuthOut:
+    """Sign in as a guest with a display name."""
+    return _signed_in(rt, response, await auth.create_guest(session, body.name))
+
+
+@router.post("/auth/register", response_model=AuthOut)
+async def register(
+    body: RegisterIn,
+    response: Response,
+    rt: Runtime = Depends(get_rt),
+    session: AsyncSession = Depends(get_session),
+    user: User | None = Depends(optional_user),
+) -> AuthOut:
+    """Create an account (a signed-in guest keeps their tables)."""
+    registered = await auth.register(session, body.username, body.password, body.name, user)
+    return _signed_in(rt, response, registered)
+
+
+@router.post("/auth/login", response_model=AuthOut)
+async def login(
+    body: LoginIn, response: Response, rt: Runtime = Depends(get_rt), session: AsyncSession = Depends(get_session)
+) -> AuthOut:
+    """Sign in with a username and password."""
+    return _signed_in(rt, response, await auth.login(session, body.username, body.password))
+
+
+@router.post("/auth/logout", response_model=OkOut)
+async def logout(response: Response) -> OkOut:
+    """Forget the session cookie."""
+    response.delete_cookie(COOKIE, path="/")
+    return OkOut(ok=True)
+
+
+@router.get("/me", response_model=UserOut)
+async def me(user: User = Depends(current_user)) -> UserOut:
+    """The signed-in user."""
+    return UserOut(**auth.user_json(user))

@@ -1,0 +1,147 @@
+"""Pydantic request and response models (they also make the OpenAPI page)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class ErrorBody(BaseModel):
+    code: str
+    message: str
+
+
+class ErrorOut(BaseModel):
+    error: ErrorBody
+
+
+class UserOut(BaseModel):
+    id: str
+    name: str
+    username: str | None = None
+
+
+class AuthOut(BaseModel):
+    token: str
+    user: UserOut
+
+
+class GuestIn(BaseModel):
+    name: str = Field(max_length=200)
+
+
+class RegisterIn(BaseModel):
+    username: str = Field(max_length=200)
+    password: str = Field(max_length=1000)
+    name: str | None = Field(default=None, max_length=200)
+
+
+class LoginIn(BaseModel):
+    username: str = Field(max_length=200)
+    password: str = Field(max_length=1000)
+
+
+class OptionOut(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    id: str
+    type: str
+    default: Any = None
+    label: str = ""
+
+
+class GameOut(BaseModel):
+    id: str
+    title: str
+    description: str
+    min_players: int
+    max_players: int
+    options: list[OptionOut]
+
+
+class CreateTableIn(BaseModel):
+    game: str = Field(max_length=100)
+    seats: int
+    options: dict[str, Any] = Field(default_factory=dict)
+    visibility: Literal["public", "private"] = "public"
+    name: str | None = Field(default=None, max_length=200)
+
+
+class JoinIn(BaseModel):
+    seat: str | int | None = None
+    invite_code: str | None = Field(default=None, max_length=200)
+
+
+class SeatIn(BaseModel):
+    seat: str | int
+
+
+class SeatUser(BaseModel):
+    id: str
+    name: str
+
+
+class SeatOut(BaseModel):
+    seat: str
+    user: SeatUser | None
+    bot: bool
+
+
+class TableOut(BaseModel):
+    id: str
+    game: str
+    name: str
+    visibility: Literal["public", "private"]
+    status: Literal["open", "playing", "finished"]
+    host: SeatUser
+    seat_count: int
+    seats: list[SeatOut]
+    options: dict[str, Any]
+    version: int
+    move_count: int
+    awaiting: list[str]
+    my_seat: str | None
+    is_host: bool
+    outcome: dict[str, Any] | None
+    seed_commitment: str
+    seed: int | None
+    invite_code: str | None = None
+    created_at: str
+    updated_at: str
+
+
+class MoveOut(BaseModel):
+    seq: int
+    seat: str
+    action: dict[str, Any] | None
+    events: list[dict[str, Any]]
+    created_at: str
+
+
+class MovesOut(BaseModel):
+    moves: list[MoveOut]
+
+
+class ReplayOut(BaseModel):
+    step: int
+    total: int
+    view: dict[str, Any] | None
+    events: list[dict[str, Any]]
+
+
+class VerifyOut(BaseModel):
+    ok: bool
+    seed: int | None
+    commitment: str
+    commitment_ok: bool
+    moves: int
+    detail: str
+
+
+class HealthOut(BaseModel):
+    status: str
+    database: Literal["sqlite", "postgresql"]
+
+
+class OkOut(BaseModel):
+    ok: bool

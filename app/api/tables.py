@@ -1,0 +1,180 @@
+"""Lobby routes: games, tables, seats, history."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, Depends, Query, Request
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.api.deps import client_key, current_user, get_rt, get_session, optional_user
+from app.api.schemas import CreateTableIn, GameOut, JoinIn, MovesOut, ReplayOut, SeatIn, TableOut, VerifyOut
+from app.db.models import User
+from app.games import GAMES
+from app.runtime import Runtime
+from app.services import history
+from app.services import tables as svc
+from app.services.errors import not_found
+from app.services.records import TableRecord
+
+router = APIRouter(prefix="/api", tags=["lobby"])
+
+
+@router.get("/games", response_model=list[GameOut])
+async def list_games() -> list[dict[str, Any]]:
+    """The games on offer, with player counts and options."""
+    return [svc.game_json(g) for g in GAMES.values()]
+
+
+@router.post("/tables", response_model=TableOut, response_model_exclude_none=False)
+async def create_table(
+    body: CreateTableIn,
+    rt: Runtime = Depends(get_rt),
+    session: AsyncSession = Depends(get_session),
+    user: User = Depends(current_user),
+) -> dict[str, Any]:
+    """Create a table; the host takes the first seat."""
+    rec = await svc.create_table(rt, session, user, body.game, body.seats, body.options, body.visibility, body.name)
+    await rt.after_change(rec)
+    return svc.table_json(rt, rec, user.id)
+
+
+@router.get("/tables", response_model=list[TableOut])
+async def public_tables(
+    status: Literal["open", "playing", "finished"] | None = None,
+    game: str | None = Query(default=None, max_length=100),
+    rt: Runtime = Depends(get_rt),
+    session: AsyncSession = Depends(get_session),
+    user: User | None = Depends(optional_user),
+) -> list[dict[str, Any]]:
+    """Public tables, filtered by status and game."""
+    recs = await svc.list_tables(rt, session, status, game)
+    return [svc.table_json(rt, r, user.id if user else None) for r in recs]
+
+
+@router.get("/me/tables", response_model=list[TableOut])
+async def mine(
+    rt: Runtime = Depends(get_rt), session: AsyncSession = Depends(get_session), user: User = Depends(current_user)
+) -> list[dict[str, Any]]:
+    """Tables where I sit or host."""
+    return [svc.table_json(rt, r, user.id) for r in await svc.my_tables(rt, session, user)]
+
+
+async def visible_table(
+    request: Request,
+    rt: Runtime,
+    session: AsyncSession,
+    table_id: str,
+    user: User | None,
+    invite: str | None,
+) -> TableRecord:
+    """The table if this user may see it; a private one without the right code is 'not found'."""
+    rec = await rt.record(session, table_id)
+    if rec.can_see(user.id if user else None, None):
+        return rec
+    key = client_key(request, user)
+    rt.check_invite_rate(key)
+    if rec.invite_ok(invite):
+        return rec
+    if invite:
+        rt.note_invite_failure(key)
+    raise not_found()
+
+
+@router.get("/tables/{table_id}", response_model=TableOut)
+async def get_table(
+    request: Request,
+    table_id: str,
+    invite: str | None = Query(default=None, max_length=200),
+    rt: Runtime = Depends(get_rt),
+    session: AsyncSession = Depends(get_session),
+    user: User | None = Depends(optional_user),
+) -> dict[str, Any]:
+    """One table (a private one needs a seat, the host, or ?invite=)."""
+    rec = await visible_table(request, rt, session, table_id, user, invite)
+    return svc.table_json(rt, rec, user.id if user else None)
+
+
+@router.post("/tables/{table_id}/join", response_model=TableOut)
+async def join(
+    request: Request,
+    table_id: str,
+    body: JoinIn,
+    rt: Runtime = Depends(get_rt),
+    user: User = Depends(current_user),
+) -> dict[str, Any]:
+    """Take a seat (the first free one unless named)."""
+    rt.check_invite_rate(client_key(request, user))
+    rec = await svc.lobby_change(rt, table_id, user, body.invite_code, "join", seat=body.seat)
+    return svc.table_json(rt, rec, user.id)
+
+
+@router.post("/tables/{table_id}/leave", response_model=TableOut)
+async def leave(table_id: str, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)) -> dict[str, Any]:
+    """Give up my seat before the start."""
+    return svc.table_json(rt, await svc.lobby_change(rt, table_id, user, None, "leave"), user.id)
+
+
+@router.post("/tables/{table_id}/start", response_model=TableOut)
+async def start(table_id: str, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)) -> dict[str, Any]:
+    """The host starts the game."""
+    return svc.table_json(rt, await svc.lobby_change(rt, table_id, user, None, "start"), user.id)
+
+
+@router.post("/tables/{table_id}/bots", response_model=TableOut)
+async def add_bot(
+    table_id: str, body: SeatIn, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)
+) -> dict[str, Any]:
+    """The host puts a bot in an empty seat."""
+    return svc.table_json(rt, await svc.lobby_change(rt, table_id, user, None, "bots", seat=body.seat), user.id)
+
+
+@router.post("/tables/{table_id}/kick", response_model=TableOut)
+async def kick(
+    table_id: str, body: SeatIn, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)
+) -> dict[str, Any]:
+    """The host empties a seat before the start."""
+    return svc.table_json(rt, await svc.lobby_change(rt, table_id, user, None, "kick", seat=body.seat), user.id)
+
+
+@router.get("/tables/{table_id}/moves", response_model=MovesOut)
+async def moves(
+    request: Request,
+    table_id: str,
+    invite: str | None = Query(default=None, max_length=200),
+    rt: Runtime = Depends(get_rt),
+    session: AsyncSession = Depends(get_session),
+    user: User | None = Depends(optional_user),
+) -> dict[str, Any]:
+    """The move list, redacted for me while the game runs."""
+    rec = await visible_table(request, rt, session, table_id, user, invite)
+    return {"moves": await history.moves_for(session, rec, rec.seat_of(user.id if user else None))}
+
+
+@router.get("/tables/{table_id}/replay", response_model=ReplayOut)
+async def replay(
+    request: Request,
+    table_id: str,
+    step: int = Query(default=0, ge=0),
+    invite: str | None = Query(default=None, max_length=200),
+    rt: Runtime = Depends(get_rt),
+    session: AsyncSession = Depends(get_session),
+    user: User | None = Depends(optional_user),
+) -> dict[str, Any]:
+    """The spectator's view after `step` moves."""
+    rec = await visible_table(request, rt, session, table_id, user, invite)
+    return await history.replay_step(session, rec, step)
+
+
+@router.get("/tables/{table_id}/verify", response_model=VerifyOut)
+async def verify(
+    request: Request,
+    table_id: str,
+    invite: str | None = Query(default=None, max_length=200),
+    rt: Runtime = Depends(get_rt),
+    session: AsyncSession = Depends(get_session),
+    user: User | None = Depends(optional_user),
+) -> dict[str, Any]:
+    """Replay a finished game from its revealed seed and confirm the final state."""
+    rec = await visible_table(request, rt, session, table_id, user, invite)
+    return await history.verify(session, rec)

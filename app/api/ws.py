@@ -1,0 +1,151 @@
+"""`/ws/tables/{id}`: live play and watching over a websocket."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any
+from urllib.parse import urlparse
+
+import orjson
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from app.api.deps import token_from, user_for_token
+from app.realtime.hub import Connection
+from app.runtime import Runtime
+from app.services.errors import ServiceError
+from app.services.play import apply_action
+
+router = APIRouter()
+log = logging.getLogger("app.ws")
+IDLE_TIMEOUT = 120.0
+
+
+class RateLimiter:
+    """A token bucket per connection."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, float(burst)
+        self.tokens, self.stamp = float(burst), time.monotonic()
+        self.refused = 0
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        self.refused += 1
+        return False
+
+
+def origin_allowed(ws: WebSocket, rt: Runtime) -> bool:
+    """Browsers must open the socket from this site (or a configured origin); other clients send none."""
+    origin = ws.headers.get("origin")
+    if not origin:
+        return True
+    allowed = {o.strip() for o in rt.settings.allowed_origins.split(",") if o.strip()}
+    if origin in allowed:
+        return True
+    return urlparse(origin).netloc == ws.headers.get("host", "")
+
+
+@router.websocket("/ws/tables/{table_id}")
+async def table_socket(ws: WebSocket, table_id: str) -> None:
+    rt: Runtime = ws.app.state.runtime
+    if not origin_allowed(ws, rt):
+        await ws.close(code=1008, reason="origin not allowed")
+        return
+    invite = ws.query_params.get("invite")
+    try:
+        async with rt.sessions() as session:
+            token = token_from(None, dict(ws.cookies), ws.query_params.get("token"))
+            user = await user_for_token(rt, session, token)
+            rec = await rt.record(session, table_id)
+        key = f"u:{user.id}" if user else f"ip:{ws.client.host if ws.client else '?'}"
+        if not rec.can_see(user.id if user else None, None):
+            rt.check_invite_rate(key)
+            if not rec.invite_ok(invite):
+                if invite:
+                    rt.note_invite_failure(key)
+                raise ServiceError("not_found", "No such table.", 404)
+    except ServiceError as exc:
+        await ws.accept()
+        await ws.send_text(orjson.dumps({"type": "error", "code": exc.code, "message": exc.message}).decode())
+        await ws.close(code=4000 + min(exc.status, 999) % 1000)
+        return
+    await ws.accept()
+    conn = Connection(ws=ws, table_id=table_id, user_id=user.id if user else None)
+    rt.hub.attach(conn)
+    rt.hub.snapshot(rec, conn)
+    limiter = RateLimiter(rt.settings.ws_rate_per_second, rt.settings.ws_rate_burst)
+    try:
+        while not conn.closed:
+            try:
+                message = await asyncio.wait_for(ws.receive(), IDLE_TIMEOUT)
+            except TimeoutError:
+                await ws.close(code=1001, reason="idle")
+                return
+            if message["type"] == "websocket.disconnect":
+                return
+            raw = message.get("text")
+            if raw is None:
+                conn.send_json({"type": "error", "code": "binary_frame", "message": "Send JSON text frames."})
+                continue
+            if not limiter.allow():
+                if limiter.refused > 200:
+                    await ws.close(code=1008, reason="rate limit")
+                    return
+                conn.send_json({"type": "error", "code": "rate_limited", "message": "Too many messages; slow down."})
+                continue
+            await handle_message(rt, conn, raw)
+    except WebSocketDisconnect:
+        return
+    finally:
+        rt.hub.detach(conn)
+
+
+def _error(conn: Connection, code: str, message: str, client_id: Any = None) -> None:
+    payload: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if isinstance(client_id, str):
+        payload["client_id"] = client_id
+    conn.send_json(payload)
+
+
+async def handle_message(rt: Runtime, conn: Connection, raw: str) -> None:
+    """One client message: act, resync or ping. Every problem becomes an error message."""
+    if len(raw.encode()) > rt.settings.ws_max_message:
+        _error(conn, "too_large", f"Messages are limited to {rt.settings.ws_max_message} bytes.")
+        return
+    try:
+        msg = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        _error(conn, "bad_json", "That message is not valid JSON.")
+        return
+    if not isinstance(msg, dict):
+        _error(conn, "bad_message", "A message must be a JSON object.")
+        return
+    kind = msg.get("type")
+    client_id = msg.get("client_id")
+    try:
+        if kind == "ping":
+            conn.send_json({"type": "pong"})
+        elif kind == "resync":
+            rec = await rt.reload(conn.table_id)
+            rt.hub.snapshot(rec, conn)
+        elif kind == "act":
+            rec = await rt.record_at_least(conn.table_id, 0)
+            seat = rec.seat_of(conn.user_id)
+            ack = await apply_action(
+                rt, conn.table_id, seat, msg.get("action"), client_id, msg.get("expected_version")
+            )
+            conn.send_json({"type": "ack", "client_id": ack.client_id, "version": ack.version})
+        else:
+            _error(conn, "unknown_type", f"Unknown message type {str(kind)[:40]!r}.", client_id)
+    except ServiceError as exc:
+        _error(conn, exc.code, exc.message, client_id)
+    except Exception:  # noqa: BLE001 - the client gets a message, the log gets the trace
+        log.exception("message failed", extra={"table_id": conn.table_id, "client_id": client_id})
+        _error(conn, "server_error", "Something went wrong on our side; your move was not applied.", client_id)

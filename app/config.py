@@ -1,0 +1,76 @@
+"""Settings from the environment (pydantic-settings)."""
+
+from __future__ import annotations
+
+import secrets
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DATA_DIR = Path("data")
+
+
+class Settings(BaseSettings):
+    """Server configuration; every field can be set by an environment variable of the same name."""
+
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore")
+
+    database_url: str = ""
+    secret_key: str = ""
+    broker_url: str = ""  # "" = in-process (SQLite) or Postgres LISTEN/NOTIFY; "redis://..." = Redis pub/sub
+    host: str = "127.0.0.1"
+    port: int = 8000
+    log_level: str = "info"
+    token_max_age: int = 60 * 60 * 24 * 30
+    cookie_secure: bool = False
+    allowed_origins: str = ""  # comma-separated extra origins allowed to open websockets
+    bot_delay: float = 0.4  # seconds between bot moves, so people can follow them
+    ws_max_message: int = 64 * 1024
+    ws_rate_per_second: float = 20.0
+    ws_rate_burst: int = 40
+    invite_failures_per_minute: int = 10
+    db_pool_size: int = 5
+    run_migrations: bool = True
+
+    @property
+    def effective_database_url(self) -> str:
+        if self.database_url:
+            url = self.database_url
+            if url.startswith("postgres://"):
+                url = "postgresql://" + url[len("postgres://") :]
+            if url.startswith("postgresql://"):
+                url = "postgresql+asyncpg://" + url[len("postgresql://") :]
+            return url
+        DATA_DIR.mkdir(parents=True, exist_ok=True)
+        return f"sqlite+aiosqlite:///{(DATA_DIR / 'foodgames.sqlite3').resolve()}"
+
+    @property
+    def is_postgres(self) -> bool:
+        return self.effective_database_url.startswith("postgresql")
+
+    def effective_secret_key(self) -> str:
+        """The signing key: from the environment, else generated once and kept beside the database."""
+        if self.secret_key:
+            return self.secret_key
+        path = _secret_path(self)
+        if path.exists():
+            return path.read_text().strip()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        key = secrets.token_urlsafe(48)
+        path.write_text(key)
+        path.chmod(0o600)
+        return key
+
+
+def _secret_path(settings: Settings) -> Path:
+    url = settings.effective_database_url
+    if url.startswith("sqlite") and ":///" in url:
+        return Path(url.split(":///", 1)[1]).parent / "secret_key"
+    return DATA_DIR / "secret_key"
+
+
+@lru_cache
+def get_settings() -> Settings:
+    """The process-wide settings."""
+    return Settings()

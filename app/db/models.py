@@ -1,0 +1,93 @@
+"""SQLAlchemy models: users, game tables, seats and moves."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+JSONType = JSON().with_variant(JSONB(), "postgresql")
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class User(Base):
+    __tablename__ = "users"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    username: Mapped[str | None] = mapped_column(String(40), unique=True, nullable=True)
+    password_hash: Mapped[str | None] = mapped_column(Text, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class GameTable(Base):
+    __tablename__ = "game_tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(40), index=True)
+    name: Mapped[str] = mapped_column(String(80))
+    host_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
+    visibility: Mapped[str] = mapped_column(String(10))
+    invite_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    status: Mapped[str] = mapped_column(String(10), index=True)
+    seat_count: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    seed_commitment: Mapped[str] = mapped_column(String(64))
+    state: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    move_count: Mapped[int] = mapped_column(Integer, default=0)
+    awaiting: Mapped[list[str]] = mapped_column(JSONType, default=list)
+    outcome: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Seat(Base):
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("table_id", "seat"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[str] = mapped_column(String(4))
+    user_id: Mapped[str | None] = mapped_column(ForeignKey("users.id"), nullable=True, index=True)
+    bot: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class Move(Base):
+    __tablename__ = "moves"
+    __table_args__ = (
+        UniqueConstraint("table_id", "seq"),
+        Index("ix_moves_client", "table_id", "client_id", unique=True),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
+    version: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[str] = mapped_column(String(4))
+    client_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    action: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    events: Mapped[list[Any]] = mapped_column(JSONType, default=list)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -1,0 +1,125 @@
+"""The FastAPI application: routers, error shape, static frontend, lifespan."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import DBAPIError, OperationalError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app.api import auth, ops, tables, ws
+from app.config import Settings, get_settings
+from app.logs import setup_logging
+from app.runtime import Runtime
+from app.services.errors import ServiceError
+
+ROOT = Path(__file__).resolve().parent.parent
+FRONTEND = ROOT / "frontend"
+log = logging.getLogger("app")
+
+
+def run_migrations(url: str) -> None:
+    """Bring the database schema up to date (Alembic, `migrations/`)."""
+    cfg = Config(str(ROOT / "alembic.ini"))
+    cfg.set_main_option("script_location", str(ROOT / "migrations"))
+    cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    command.upgrade(cfg, "head")
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """Build the application for these settings."""
+    settings = settings or get_settings()
+    setup_logging(settings.log_level)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if settings.run_migrations:
+            await asyncio.to_thread(run_migrations, settings.effective_database_url)
+        rt = Runtime(settings)
+        app.state.runtime = rt
+        await rt.start()
+        log.info("server started", extra={"path": settings.effective_database_url.split("@")[-1]})
+        try:
+            yield
+        finally:
+            await rt.stop()
+
+    app = FastAPI(title="Food Truck Games", version="0.1.0", lifespan=lifespan)
+    app.include_router(ops.router)
+    app.include_router(auth.router)
+    app.include_router(tables.router)
+    app.include_router(ws.router)
+
+    @app.exception_handler(ServiceError)
+    async def service_error(_req: Request, exc: ServiceError) -> JSONResponse:
+        return _error(exc.status, exc.code, exc.message)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(_req: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(p) for p in first.get("loc", []) if p != "body")
+        return _error(422, "invalid_request", f"{where or 'request'}: {first.get('msg', 'invalid')}")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_req: Request, exc: StarletteHTTPException) -> JSONResponse:
+        codes = {404: "not_found", 405: "method_not_allowed"}
+        return _error(exc.status_code, codes.get(exc.status_code, "http_error"), str(exc.detail))
+
+    @app.exception_handler(OperationalError)
+    @app.exception_handler(DBAPIError)
+    @app.exception_handler(OSError)
+    async def db_down(req: Request, exc: Exception) -> JSONResponse:
+        log.warning("database unavailable: %s", exc, extra={"path": req.url.path})
+        return _error(503, "database_unavailable", "The database is not answering; try again shortly.")
+
+    @app.exception_handler(Exception)
+    async def crash(req: Request, exc: Exception) -> JSONResponse:
+        log.exception("request failed", extra={"path": req.url.path})
+        return _error(500, "server_error", "Something went wrong on our side.")
+
+    @app.get("/t/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> FileResponse:
+        page = FRONTEND / "table.html"
+        return FileResponse(page if page.exists() else FRONTEND / "index.html")
+
+    if FRONTEND.exists():
+        app.mount("/", StaticFiles(directory=FRONTEND, html=True), name="frontend")
+    return app
+
+
+app = create_app()
+
+
+def main() -> None:
+    """Run the server (`python -m app.main`)."""
+    import uvicorn
+
+    settings = get_settings()
+    uvicorn.run(
+        "app.main:app",
+        host=settings.host,
+        port=settings.port,
+        log_level=settings.log_level,
+        ws_max_size=1024 * 1024,
+        ws_ping_interval=20,
+        ws_ping_timeout=20,
+        proxy_headers=True,
+    )
+
+
+if __name__ == "__main__":
+    main()

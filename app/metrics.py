@@ -1,0 +1,15 @@
+"""Prometheus metrics of the server."""
+
+from __future__ import annotations
+
+from prometheus_client import Counter, Gauge, Histogram
+
+COMMANDS_APPLIED = Counter("foodgames_commands_applied_total", "Game actions applied")
+COMMANDS_REFUSED = Counter("foodgames_commands_refused_total", "Game actions refused", ["code"])
+COMMAND_LATENCY = Histogram(
+    "foodgames_command_latency_seconds",
+    "Time to apply and persist one action",
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+)
+SOCKETS_OPEN = Gauge("foodgames_sockets_open", "Open websocket connections")
+TABLES = Gauge("foodgames_tables", "Tables by status", ["status"])

@@ -1,0 +1,1 @@
+"""Live updates: the per-table socket hub and the cross-process broker."""

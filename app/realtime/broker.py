@@ -1,0 +1,183 @@
+"""Tells every server process that a table changed: `(table_id, version)` and nothing more.
+
+In-process for SQLite (one process); Postgres LISTEN/NOTIFY when the database is
+Postgres, sent inside the move's transaction so it is delivered only on commit;
+Redis pub/sub when BROKER_URL names a Redis server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncSession
+
+log = logging.getLogger("app.broker")
+CHANNEL = "foodgames_tables"
+
+Handler = Callable[[str, int], Awaitable[None]]
+Reconnected = Callable[[], Awaitable[None]]
+
+
+def _parse(payload: str) -> tuple[str, int] | None:
+    table_id, _, version = payload.partition(":")
+    try:
+        return table_id, int(version)
+    except ValueError:
+        return None
+
+
+class Broker:
+    """In-process: the writer's own hub is told directly, so there is nothing to carry."""
+
+    async def start(self, handler: Handler, reconnected: Reconnected) -> None:
+        return None
+
+    async def notify_in_tx(self, session: AsyncSession, table_id: str, version: int) -> None:
+        return None
+
+    async def after_commit(self, table_id: str, version: int) -> None:
+        return None
+
+    async def stop(self) -> None:
+        return None
+
+
+class PostgresBroker(Broker):
+    """LISTEN/NOTIFY on a dedicated asyncpg connection, re-established after a loss."""
+
+    def __init__(self, dsn: str) -> None:
+        self.dsn = dsn.replace("postgresql+asyncpg://", "postgresql://")
+        self._task: asyncio.Task[None] | None = None
+        self._conn: Any = None
+
+    async def start(self, handler: Handler, reconnected: Reconnected) -> None:
+        ready = asyncio.Event()
+        self._task = asyncio.create_task(self._listen(handler, reconnected, ready))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(ready.wait(), 10)
+
+    async def _listen(self, handler: Handler, reconnected: Reconnected, ready: asyncio.Event) -> None:
+        import asyncpg
+
+        first = True
+        delay = 0.2
+        while True:
+            lost = asyncio.Event()
+            try:
+                conn = await asyncpg.connect(self.dsn)
+                self._conn = conn
+
+                def on_notify(_c: Any, _pid: int, _channel: str, payload: str) -> None:
+                    parsed = _parse(payload)
+                    if parsed:
+                        asyncio.get_running_loop().create_task(handler(*parsed))
+
+                conn.add_termination_listener(lambda _c: lost.set())
+                await conn.add_listener(CHANNEL, on_notify)
+                ready.set()
+                delay = 0.2
+                if not first:
+                    log.info("broker reconnected")
+                    await reconnected()
+                first = False
+                while not lost.is_set():
+                    # A cheap probe also notices a server that vanished without closing the socket.
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(lost.wait(), 5)
+                    if not lost.is_set():
+                        try:
+                            await asyncio.wait_for(conn.execute("SELECT 1"), 5)
+                        except Exception:  # noqa: BLE001
+                            lost.set()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001
+                log.warning("broker connection failed: %s", exc)
+            with contextlib.suppress(Exception):
+                if self._conn is not None:
+                    await self._conn.close(timeout=1)
+            self._conn = None
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 5.0)
+
+    async def notify_in_tx(self, session: AsyncSession, table_id: str, version: int) -> None:
+        await session.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHANNEL, "p": f"{table_id}:{version}"})
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._task
+        if self._conn is not None:
+            with contextlib.suppress(Exception):
+                await self._conn.close(timeout=1)
+
+
+class RedisBroker(Broker):
+    """Redis pub/sub, for deployments past one database's NOTIFY rate (BROKER_URL=redis://...)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self._task: asyncio.Task[None] | None = None
+        self._redis: Any = None
+
+    async def start(self, handler: Handler, reconnected: Reconnected) -> None:
+        import redis.asyncio as aioredis
+
+        self._redis = aioredis.from_url(self.url)
+        ready = asyncio.Event()
+        self._task = asyncio.create_task(self._listen(handler, reconnected, ready))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(ready.wait(), 10)
+
+    async def _listen(self, handler: Handler, reconnected: Reconnected, ready: asyncio.Event) -> None:
+        first = True
+        while True:
+            try:
+                pubsub = self._redis.pubsub()
+                await pubsub.subscribe(CHANNEL)
+                ready.set()
+                if not first:
+                    await reconnected()
+                first = False
+                async for message in pubsub.listen():
+                    if message.get("type") != "message":
+                        continue
+                    data = message["data"]
+                    parsed = _parse(data.decode() if isinstance(data, bytes) else str(data))
+                    if parsed:
+                        asyncio.get_running_loop().create_task(handler(*parsed))
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001
+                log.warning("redis broker connection failed: %s", exc)
+                await asyncio.sleep(1)
+
+    async def after_commit(self, table_id: str, version: int) -> None:
+        try:
+            await self._redis.publish(CHANNEL, f"{table_id}:{version}")
+        except Exception as exc:  # noqa: BLE001 - other processes catch up on their next notice
+            log.warning("redis publish failed: %s", exc)
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._task
+        if self._redis is not None:
+            with contextlib.suppress(Exception):
+                await self._redis.aclose()
+
+
+def make_broker(database_url: str, broker_url: str) -> Broker:
+    """Pick the broker for this deployment."""
+    if broker_url.startswith("redis"):
+        return RedisBroker(broker_url)
+    if database_url.startswith("postgresql"):
+        return PostgresBroker(database_url)
+    return Broker()

@@ -1,0 +1,193 @@
+"""The hub: each table's sockets, and each viewer's own view after every change.
+
+A view is computed once per distinct viewer per version (all spectators share
+one) and the same text is queued to every socket of that viewer. Each socket has
+its own send queue and writer task, so one slow client never holds up the rest.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import orjson
+from sqlalchemy import select
+from starlette.websockets import WebSocket
+
+from app.db.models import Move
+from app.games import GAMES
+from app.metrics import SOCKETS_OPEN
+from app.services.records import TableRecord
+from app.services.tables import table_json
+
+if TYPE_CHECKING:
+    from app.runtime import Runtime
+
+log = logging.getLogger("app.hub")
+QUEUE_LIMIT = 256
+
+
+@dataclass(eq=False)
+class Connection:
+    """One open websocket at a table."""
+
+    ws: WebSocket
+    table_id: str
+    user_id: str | None
+    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    writer: asyncio.Task[None] | None = None
+    closed: bool = False
+
+    def send(self, text: str) -> None:
+        """Queue a message; a client too far behind is dropped (it reconnects and resyncs)."""
+        if self.closed:
+            return
+        if self.queue.qsize() >= QUEUE_LIMIT:
+            self.close_soon()
+            return
+        self.queue.put_nowait(text)
+
+    def close_soon(self) -> None:
+        """Close the socket once what is queued has been sent."""
+        if not self.closed:
+            self.closed = True
+            self.queue.put_nowait(None)
+
+    def send_json(self, message: dict[str, Any]) -> None:
+        self.send(orjson.dumps(message).decode())
+
+    async def run_writer(self) -> None:
+        try:
+            while True:
+                text = await self.queue.get()
+                if text is None:
+                    with contextlib.suppress(Exception):
+                        await self.ws.close(code=1013)
+                    return
+                await self.ws.send_text(text)
+        except Exception:  # noqa: BLE001 - a broken socket just ends its writer
+            self.closed = True
+
+
+@dataclass
+class Room:
+    conns: set[Connection] = field(default_factory=set)
+    last_version: int = 0
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+def redact_events(events: list[dict[str, Any]], seat: str | None, finished: bool) -> list[dict[str, Any]]:
+    """The events this viewer may see (all of them once the game is over)."""
+    out = []
+    for ev in events:
+        to = ev.get("visible_to")
+        if finished or to is None or (seat is not None and seat in to):
+            out.append(ev)
+    return out
+
+
+def viewer_message(
+    rt: Runtime, rec: TableRecord, user_id: str | None, kind: str, events: list[dict[str, Any]] | None
+) -> dict[str, Any]:
+    """A snapshot or update for one viewer of the table."""
+    seat = rec.seat_of(user_id)
+    game = GAMES[rec.game]
+    view = actions = None
+    if rec.state is not None:
+        view = game.view(rec.state, seat)
+        actions = game.actions(rec.state, seat) if rec.status == "playing" and seat in rec.awaiting else []
+    message: dict[str, Any] = {
+        "type": kind,
+        "version": rec.version,
+        "table": table_json(rt, rec, user_id),
+        "view": view,
+        "actions": actions or [],
+        "awaiting": rec.awaiting if rec.status == "playing" else [],
+        "seat": seat,
+    }
+    if events is not None:
+        message["events"] = redact_events(events, seat, rec.status == "finished")
+    return message
+
+
+class Hub:
+    """Keeps every table's sockets in this process and sends them their views."""
+
+    def __init__(self, rt: Runtime) -> None:
+        self.rt = rt
+        self.rooms: dict[str, Room] = {}
+
+    def attach(self, conn: Connection) -> None:
+        room = self.rooms.setdefault(conn.table_id, Room())
+        room.conns.add(conn)
+        conn.writer = asyncio.create_task(conn.run_writer())
+        SOCKETS_OPEN.inc()
+
+    def detach(self, conn: Connection) -> None:
+        room = self.rooms.get(conn.table_id)
+        if room is not None:
+            room.conns.discard(conn)
+            if not room.conns:
+                self.rooms.pop(conn.table_id, None)
+        conn.closed = True
+        if conn.writer is not None:
+            conn.writer.cancel()
+        SOCKETS_OPEN.dec()
+
+    def snapshot(self, rec: TableRecord, conn: Connection) -> None:
+        """Send one connection the full current picture."""
+        room = self.rooms.get(conn.table_id)
+        if room is not None:
+            room.last_version = max(room.last_version, rec.version)
+        conn.send_json(viewer_message(self.rt, rec, conn.user_id, "snapshot", None))
+
+    async def publish(self, table_id: str, version: int) -> None:
+        """Send every socket at the table its view of the newest version (at least `version`)."""
+        room = self.rooms.get(table_id)
+        if room is None:
+            return
+        async with room.lock:
+            if version <= room.last_version:
+                return
+            rec = await self.rt.record_at_least(table_id, version)
+            if rec.version <= room.last_version:
+                return
+            events = await self._events_since(rec, room.last_version)
+            room.last_version = rec.version
+            groups: dict[tuple[str | None, bool], list[Connection]] = defaultdict(list)
+            for conn in list(room.conns):
+                groups[(rec.seat_of(conn.user_id), conn.user_id == rec.host_id)].append(conn)
+            for conns in groups.values():
+                text = orjson.dumps(viewer_message(self.rt, rec, conns[0].user_id, "update", events)).decode()
+                for conn in conns:
+                    conn.send(text)
+
+    async def _events_since(self, rec: TableRecord, after: int) -> list[dict[str, Any]]:
+        versions = range(max(after + 1, rec.version - 63), rec.version + 1)
+        if all(v in rec.recent_events for v in versions if v > 1):
+            return [ev for v in versions for ev in rec.recent_events.get(v, [])]
+        async with self.rt.sessions() as session:
+            rows = await session.scalars(
+                select(Move.events)
+                .where(Move.table_id == rec.id, Move.version > max(after, rec.version - 64))
+                .order_by(Move.seq)
+            )
+            return [ev for evs in rows for ev in evs]
+
+    async def resync_all(self) -> None:
+        """After a broker reconnect: bring every room up to the database's version."""
+        for table_id in list(self.rooms):
+            try:
+                rec = await self.rt.reload(table_id)
+                await self.publish(table_id, rec.version)
+            except Exception:  # noqa: BLE001
+                log.exception("resync failed", extra={"table_id": table_id})
+
+    def close_all(self) -> None:
+        for room in self.rooms.values():
+            for conn in room.conns:
+                conn.close_soon()

@@ -1,0 +1,131 @@
+"""The server's live parts, wired together once per process: database, cache, hub, broker, bots."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections import deque
+from collections.abc import AsyncIterator
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.config import Settings
+from app.db.models import GameTable
+from app.db.session import make_engine, make_sessionmaker
+from app.realtime.broker import make_broker
+from app.realtime.hub import Hub
+from app.services.auth import TokenSigner
+from app.services.bots import BotRunner
+from app.services.errors import ServiceError
+from app.services.records import TableCache, TableRecord, load_record
+
+
+class Runtime:
+    """Everything a request handler needs, created in the app's lifespan."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.secret_key = settings.effective_secret_key()
+        self.signer = TokenSigner(self.secret_key, settings.token_max_age)
+        self.engine = make_engine(settings)
+        self.sessions = make_sessionmaker(self.engine)
+        self.is_postgres = settings.is_postgres
+        self.cache = TableCache()
+        self.hub = Hub(self)
+        self.broker = make_broker(settings.effective_database_url, settings.broker_url)
+        self.bots = BotRunner(self)
+        self._locks: dict[str, asyncio.Lock] = {}
+        # SQLite has one writer: serialising writes here avoids its busy errors entirely.
+        self._write_lock = None if self.is_postgres else asyncio.Lock()
+        self._invite_failures: dict[str, deque[float]] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    async def start(self) -> None:
+        await self.broker.start(self.on_remote_change, self.hub.resync_all)
+        await self.bots.resume_all()
+
+    async def stop(self) -> None:
+        await self.bots.stop()
+        self.hub.close_all()
+        await self.broker.stop()
+        await self.engine.dispose()
+
+    @contextlib.asynccontextmanager
+    async def table_lock(self, table_id: str) -> AsyncIterator[None]:
+        """Serialise this process's writes to one table (and, on SQLite, all writes)."""
+        if self._write_lock is not None:
+            async with self._write_lock:
+                yield
+            return
+        lock = self._locks.get(table_id)
+        if lock is None:
+            lock = self._locks[table_id] = asyncio.Lock()
+        try:
+            async with lock:
+                yield
+        finally:
+            if not lock.locked() and not lock._waiters:  # type: ignore[attr-defined]
+                self._locks.pop(table_id, None)
+
+    async def record(self, session: AsyncSession, table_id: str) -> TableRecord:
+        """The table as this process knows it, loaded on a miss."""
+        rec = self.cache.get(table_id)
+        if rec is None:
+            rec = self.cache.put(await load_record(session, table_id))
+        return rec
+
+    async def reload(self, table_id: str) -> TableRecord:
+        """Read the table afresh from the database."""
+        async with self.sessions() as session:
+            return self.cache.put(await load_record(session, table_id))
+
+    async def record_at_least(self, table_id: str, version: int) -> TableRecord:
+        rec = self.cache.get(table_id)
+        if rec is not None and rec.version >= version:
+            return rec
+        return await self.reload(table_id)
+
+    async def on_remote_change(self, table_id: str, version: int) -> None:
+        """A change announced by the broker (maybe from another process)."""
+        cached = self.cache.get(table_id)
+        if cached is not None and cached.version < version and table_id not in self.hub.rooms:
+            self.cache.drop(table_id)  # nobody watches it here: reload lazily
+        await self.hub.publish(table_id, version)
+
+    async def notify_in_tx(self, session: AsyncSession, table_id: str, version: int) -> None:
+        await self.broker.notify_in_tx(session, table_id, version)
+
+    async def after_change(self, rec: TableRecord) -> None:
+        """A committed change: tell other processes, this process's sockets, and the bots."""
+        self.cache.put(rec)
+        await self.broker.after_commit(rec.id, rec.version)
+        self.spawn(self.hub.publish(rec.id, rec.version))
+        self.bots.poke(rec)
+
+    def spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def tables_waiting_on_bots(self) -> list[TableRecord]:
+        async with self.sessions() as session:
+            ids = (await session.scalars(select(GameTable.id).where(GameTable.status == "playing"))).all()
+            recs = [self.cache.put(await load_record(session, tid)) for tid in ids]
+        return [r for r in recs if set(r.awaiting) & r.bot_seats()]
+
+    def check_invite_rate(self, key: str) -> None:
+        """Refuse further invite attempts from someone who failed too often in the last minute."""
+        window = self._invite_failures.get(key)
+        now = time.monotonic()
+        while window and now - window[0] > 60:
+            window.popleft()
+        if window and len(window) >= self.settings.invite_failures_per_minute:
+            raise ServiceError("too_many_attempts", "Too many wrong invite codes; wait a minute.", 429)
+
+    def note_invite_failure(self, key: str) -> None:
+        self._invite_failures.setdefault(key, deque()).append(time.monotonic())
+        if len(self._invite_failures) > 100_000:
+            self._invite_failures.clear()

@@ -1,0 +1,1 @@
+"""Use cases: identity, tables, play."""

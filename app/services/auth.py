@@ -1,0 +1,114 @@
+"""Identity: guest and registered users, signed session tokens, password hashing."""
+
+from __future__ import annotations
+
+import secrets
+import unicodedata
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import User
+from app.services.errors import ServiceError
+
+_hasher = PasswordHasher()
+_TOKEN_SALT = "session-v1"
+
+
+class TokenSigner:
+    """Signs and checks session tokens (user id + issue time) with the server's secret key."""
+
+    def __init__(self, secret_key: str, max_age: int) -> None:
+        self._serializer = URLSafeTimedSerializer(secret_key, salt=_TOKEN_SALT)
+        self.max_age = max_age
+
+    def issue(self, user_id: str) -> str:
+        return self._serializer.dumps({"uid": user_id})
+
+    def user_id(self, token: str) -> str:
+        """The user id inside a valid token; raises ServiceError for a forged, tampered or expired one."""
+        try:
+            data = self._serializer.loads(token, max_age=self.max_age)
+        except SignatureExpired as exc:
+            raise ServiceError("token_expired", "Your session has expired; sign in again.", 401) from exc
+        except BadSignature as exc:
+            raise ServiceError("bad_token", "Your session is not valid; sign in again.", 401) from exc
+        if not isinstance(data, dict) or not isinstance(data.get("uid"), str):
+            raise ServiceError("bad_token", "Your session is not valid; sign in again.", 401)
+        return data["uid"]
+
+
+def clean_name(name: str, what: str = "name", max_len: int = 40) -> str:
+    """Normalise a display name: NFC, no control characters, trimmed, 1..max_len characters."""
+    if not isinstance(name, str):
+        raise ServiceError("bad_name", f"The {what} must be text.", 422)
+    name = unicodedata.normalize("NFC", name)
+    name = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C")
+    name = " ".join(name.split())
+    if not name:
+        raise ServiceError("bad_name", f"The {what} must not be empty.", 422)
+    if len(name) > max_len:
+        raise ServiceError("bad_name", f"The {what} is longer than {max_len} characters.", 422)
+    return name
+
+
+def new_id() -> str:
+    return secrets.token_hex(8)
+
+
+async def create_guest(session: AsyncSession, name: str) -> User:
+    """A new guest user with a display name."""
+    user = User(id=new_id(), name=clean_name(name))
+    session.add(user)
+    await session.commit()
+    return user
+
+
+async def register(
+    session: AsyncSession, username: str, password: str, name: str | None, current: User | None
+) -> User:
+    """Register an account; a signed-in guest keeps their id (and so their tables)."""
+    username = clean_name(username, "username").lower()
+    if not all(ch.isalnum() or ch in "._-" for ch in username):
+        raise ServiceError("bad_username", "A username may hold letters, digits, '.', '_' and '-'.", 422)
+    if not isinstance(password, str) or len(password) < 8:
+        raise ServiceError("weak_password", "The password needs at least 8 characters.", 422)
+    if len(password) > 256:
+        raise ServiceError("weak_password", "The password is longer than 256 characters.", 422)
+    taken = await session.scalar(select(User.id).where(User.username == username))
+    if taken:
+        raise ServiceError("username_taken", "That username is taken.", 409)
+    display = clean_name(name) if name else (current.name if current else username)
+    if current is not None and current.username is None:
+        user = await session.get(User, current.id)
+        assert user is not None
+    else:
+        user = User(id=new_id())
+        session.add(user)
+    user.name = display
+    user.username = username
+    user.password_hash = _hasher.hash(password)
+    await session.commit()
+    return user
+
+
+async def login(session: AsyncSession, username: str, password: str) -> User:
+    """Check a username and password."""
+    if not isinstance(username, str) or not isinstance(password, str):
+        raise ServiceError("bad_credentials", "Wrong username or password.", 401)
+    user = await session.scalar(select(User).where(User.username == username.strip().lower()))
+    if user is None or not user.password_hash:
+        _hasher.hash(password)  # same cost either way, so timing reveals nothing
+        raise ServiceError("bad_credentials", "Wrong username or password.", 401)
+    try:
+        _hasher.verify(user.password_hash, password)
+    except (VerificationError, InvalidHashError) as exc:
+        raise ServiceError("bad_credentials", "Wrong username or password.", 401) from exc
+    return user
+
+
+def user_json(user: User) -> dict[str, str | None]:
+    return {"id": user.id, "name": user.name, "username": user.username}

@@ -1,0 +1,17 @@
+"""The one error type the services raise; the API turns it into `{"error": {code, message}}`."""
+
+from __future__ import annotations
+
+
+class ServiceError(Exception):
+    """A refused request with a stable code, a readable message and an HTTP status."""
+
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+def not_found(what: str = "table") -> ServiceError:
+    return ServiceError("not_found", f"No such {what}.", 404)

@@ -1,0 +1,97 @@
+"""The move list, replays and the fairness check, redacted for the viewer while a game runs."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import Move
+from app.games import GAMES
+from app.realtime.hub import redact_events
+from app.services.errors import ServiceError
+from app.services.records import TableRecord, seed_commitment
+
+
+def canonical(doc: Any) -> str:
+    return json.dumps(doc, sort_keys=True, separators=(",", ":"))
+
+
+async def stored_moves(session: AsyncSession, table_id: str, limit: int | None = None) -> list[Move]:
+    query = select(Move).where(Move.table_id == table_id).order_by(Move.seq)
+    if limit is not None:
+        query = query.limit(limit)
+    return list((await session.scalars(query)).all())
+
+
+async def moves_for(session: AsyncSession, rec: TableRecord, seat: str | None) -> list[dict[str, Any]]:
+    """The move log as this viewer may see it: others' actions stay hidden until the end."""
+    finished = rec.status == "finished"
+    return [
+        {
+            "seq": m.seq,
+            "seat": m.seat,
+            "action": m.action if finished or m.seat == seat else None,
+            "events": redact_events(m.events, seat, finished),
+            "created_at": m.created_at.isoformat(),
+        }
+        for m in await stored_moves(session, rec.id)
+    ]
+
+
+def _replay_state(rec: TableRecord, moves: list[Move]) -> dict[str, Any]:
+    game = GAMES[rec.game]
+    players = [str(i) for i in range(rec.seat_count)]
+    state = game.new_game(players, rec.seed, rec.options)
+    for m in moves:
+        state = game.apply(state, m.seat, m.action).state
+    return state
+
+
+async def replay_step(session: AsyncSession, rec: TableRecord, step: int) -> dict[str, Any]:
+    """The spectator's view after `step` moves, with that move's public events."""
+    if rec.state is None:
+        raise ServiceError("not_started", "The game has not started yet.", 409)
+    if not 0 <= step <= rec.move_count:
+        raise ServiceError("bad_step", f"Step must be between 0 and {rec.move_count}.", 422)
+    moves = await stored_moves(session, rec.id, step)
+    state = _replay_state(rec, moves)
+    finished = rec.status == "finished"
+    events = redact_events(moves[-1].events, None, finished) if moves else []
+    return {
+        "step": step,
+        "total": rec.move_count,
+        "view": GAMES[rec.game].view(state, None),
+        "events": events,
+    }
+
+
+async def verify(session: AsyncSession, rec: TableRecord) -> dict[str, Any]:
+    """Replay the stored moves from the revealed seed and compare with the stored final state."""
+    if rec.status != "finished":
+        return {
+            "ok": False,
+            "seed": None,
+            "commitment": rec.seed_commitment,
+            "commitment_ok": False,
+            "moves": rec.move_count,
+            "detail": "The seed is revealed when the game ends.",
+        }
+    commitment_ok = seed_commitment(rec.id, rec.seed) == rec.seed_commitment
+    moves = await stored_moves(session, rec.id)
+    same = canonical(_replay_state(rec, moves)) == canonical(rec.state)
+    detail = "Replaying the moves from the seed gives the stored final state."
+    if not same:
+        detail = "The replayed state differs from the stored state."
+    if not commitment_ok:
+        detail = "The seed does not match the published commitment."
+    return {
+        "ok": same and commitment_ok,
+        "seed": rec.seed,
+        "commitment": rec.seed_commitment,
+        "commitment_ok": commitment_ok,
+        "moves": len(moves),
+        "detail": detail,
+    }

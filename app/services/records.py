@@ -1,0 +1,164 @@
+"""The in-memory picture of a table: what the hub, the API and `apply_action` read.
+
+A `TableRecord` mirrors one `game_tables` row with its seats and user names. The
+`TableCache` keeps the newest record per table in this process, so the hot path
+(a move, a broadcast) reads no row it already knows; a version check inside every
+write transaction catches a record made stale by another process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import GameTable, Seat, User
+from app.services.errors import not_found
+
+
+@dataclass
+class SeatInfo:
+    seat: str
+    user_id: str | None
+    user_name: str | None
+    bot: bool
+
+
+@dataclass
+class TableRecord:
+    id: str
+    game: str
+    name: str
+    host_id: str
+    host_name: str
+    visibility: str
+    invite_hash: str | None
+    status: str
+    seat_count: int
+    options: dict[str, Any]
+    seed: int
+    seed_commitment: str
+    state: dict[str, Any] | None
+    version: int
+    move_count: int
+    awaiting: list[str]
+    outcome: dict[str, Any] | None
+    created_at: datetime
+    updated_at: datetime
+    seats: list[SeatInfo] = field(default_factory=list)
+    # events of recent versions, for updates: version -> events
+    recent_events: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+
+    def seat_of(self, user_id: str | None) -> str | None:
+        """The seat this user sits in, if any."""
+        if user_id is None:
+            return None
+        for s in self.seats:
+            if s.user_id == user_id:
+                return s.seat
+        return None
+
+    def bot_seats(self) -> set[str]:
+        return {s.seat for s in self.seats if s.bot}
+
+    def invite_ok(self, code: str | None) -> bool:
+        return bool(code) and self.invite_hash == hash_invite(code or "")
+
+    def can_see(self, user_id: str | None, invite: str | None) -> bool:
+        """Whether this user may look at the table (public, seated, host, or holding the code)."""
+        if self.visibility == "public":
+            return True
+        if user_id is not None and (user_id == self.host_id or self.seat_of(user_id) is not None):
+            return True
+        return self.invite_ok(invite)
+
+    def remember_events(self, version: int, events: list[dict[str, Any]]) -> None:
+        self.recent_events[version] = events
+        for old in [v for v in self.recent_events if v <= version - 64]:
+            del self.recent_events[old]
+
+
+def hash_invite(code: str) -> str:
+    return hashlib.sha256(code.encode()).hexdigest()
+
+
+def seed_commitment(table_id: str, seed: int) -> str:
+    """SHA-256 of "<table id>:<seed>", published at the start and checkable once the seed is revealed."""
+    return hashlib.sha256(f"{table_id}:{seed}".encode()).hexdigest()
+
+
+async def load_record(session: AsyncSession, table_id: str, *, for_update: bool = False) -> TableRecord:
+    """Read a table, its seats and names from the database."""
+    query = select(GameTable).where(GameTable.id == table_id)
+    if for_update:
+        query = query.with_for_update()
+    row = (await session.execute(query.execution_options(populate_existing=True))).scalar_one_or_none()
+    if row is None:
+        raise not_found()
+    host_name = await session.scalar(select(User.name).where(User.id == row.host_id)) or "?"
+    seat_rows = (
+        await session.execute(
+            select(Seat, User.name).outerjoin(User, User.id == Seat.user_id).where(Seat.table_id == table_id)
+        )
+    ).all()
+    seats = sorted(
+        (SeatInfo(s.seat, s.user_id, name if s.user_id else None, s.bot) for s, name in seat_rows),
+        key=lambda s: int(s.seat),
+    )
+    return TableRecord(
+        id=row.id,
+        game=row.game,
+        name=row.name,
+        host_id=row.host_id,
+        host_name=host_name,
+        visibility=row.visibility,
+        invite_hash=row.invite_hash,
+        status=row.status,
+        seat_count=row.seat_count,
+        options=dict(row.options or {}),
+        seed=row.seed,
+        seed_commitment=row.seed_commitment,
+        state=row.state,
+        version=row.version,
+        move_count=row.move_count,
+        awaiting=list(row.awaiting or []),
+        outcome=row.outcome,
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+        seats=seats,
+    )
+
+
+class TableCache:
+    """The newest known record of recently used tables, bounded in size (LRU)."""
+
+    def __init__(self, capacity: int = 5000) -> None:
+        self._items: OrderedDict[str, TableRecord] = OrderedDict()
+        self.capacity = capacity
+
+    def get(self, table_id: str) -> TableRecord | None:
+        rec = self._items.get(table_id)
+        if rec is not None:
+            self._items.move_to_end(table_id)
+        return rec
+
+    def put(self, rec: TableRecord) -> TableRecord:
+        """Store a record unless a newer one is already known; return the newest."""
+        old = self._items.get(rec.id)
+        if old is not None and old.version > rec.version:
+            return old
+        if old is not None and not rec.recent_events:
+            rec.recent_events = old.recent_events
+        self._items[rec.id] = rec
+        self._items.move_to_end(rec.id)
+        while len(self._items) > self.capacity:
+            self._items.popitem(last=False)
+        return rec
+
+    def drop(self, table_id: str) -> None:
+        self._items.pop(table_id, None)

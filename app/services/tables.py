@@ -1,0 +1,328 @@
+"""Lobby use cases: create, list, join, leave, kick, add bots, start."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import secrets
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import GameTable, Seat, User
+from app.games import GAMES
+from app.games.base import Game
+from app.services.auth import clean_name, new_id
+from app.services.errors import ServiceError, not_found
+from app.services.records import TableRecord, hash_invite, load_record, seed_commitment
+
+if TYPE_CHECKING:
+    from app.runtime import Runtime
+
+
+def get_game(game_id: str) -> Game:
+    game = GAMES.get(game_id) if isinstance(game_id, str) else None
+    if game is None:
+        raise ServiceError("unknown_game", f"There is no game called {game_id!r}.", 404)
+    return game
+
+
+def game_json(game: Game) -> dict[str, Any]:
+    return {
+        "id": game.id,
+        "title": game.title,
+        "description": getattr(game, "description", ""),
+        "min_players": game.min_players,
+        "max_players": game.max_players,
+        "options": list(getattr(game, "options", [])),
+    }
+
+
+def invite_code(secret_key: str, table_id: str) -> str:
+    """The table's invite code: derived from the server secret, so only a hash needs storing."""
+    digest = hmac.new(secret_key.encode(), f"invite:{table_id}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:18]).decode()
+
+
+def check_options(game: Game, options: Any) -> dict[str, Any]:
+    """Validate lobby options against the game's option specs, filling defaults."""
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise ServiceError("bad_options", "Options must be an object.", 422)
+    specs = {spec["id"]: spec for spec in getattr(game, "options", [])}
+    unknown = set(options) - set(specs)
+    if unknown:
+        raise ServiceError("bad_options", f"Unknown option(s): {', '.join(sorted(map(str, unknown)))}.", 422)
+    out: dict[str, Any] = {}
+    for oid, spec in specs.items():
+        value = options.get(oid, spec.get("default"))
+        kind = spec.get("type")
+        if kind == "bool" and not isinstance(value, bool):
+            raise ServiceError("bad_options", f"Option {oid} must be true or false.", 422)
+        if kind == "int" and (not isinstance(value, int) or isinstance(value, bool)):
+            raise ServiceError("bad_options", f"Option {oid} must be a whole number.", 422)
+        if kind == "choice" and value not in spec.get("choices", []):
+            raise ServiceError("bad_options", f"Option {oid} must be one of {spec.get('choices')}.", 422)
+        out[oid] = value
+    return out
+
+
+def table_json(rt: Runtime, rec: TableRecord, user_id: str | None) -> dict[str, Any]:
+    """The table as the API shows it to this user."""
+    finished = rec.status == "finished"
+    data: dict[str, Any] = {
+        "id": rec.id,
+        "game": rec.game,
+        "name": rec.name,
+        "visibility": rec.visibility,
+        "status": rec.status,
+        "host": {"id": rec.host_id, "name": rec.host_name},
+        "seat_count": rec.seat_count,
+        "seats": [
+            {
+                "seat": s.seat,
+                "user": {"id": s.user_id, "name": s.user_name} if s.user_id else None,
+                "bot": s.bot,
+            }
+            for s in rec.seats
+        ],
+        "options": rec.options,
+        "version": rec.version,
+        "move_count": rec.move_count,
+        "awaiting": rec.awaiting if rec.status == "playing" else [],
+        "my_seat": rec.seat_of(user_id),
+        "is_host": user_id is not None and user_id == rec.host_id,
+        "outcome": rec.outcome if finished else None,
+        "seed_commitment": rec.seed_commitment,
+        "seed": rec.seed if finished else None,
+        "created_at": rec.created_at.isoformat(),
+        "updated_at": rec.updated_at.isoformat(),
+    }
+    if rec.visibility == "private" and user_id == rec.host_id:
+        data["invite_code"] = invite_code(rt.secret_key, rec.id)
+    return data
+
+
+async def create_table(
+    rt: Runtime,
+    session: AsyncSession,
+    host: User,
+    game_id: str,
+    seats: Any,
+    options: Any,
+    visibility: Any,
+    name: Any,
+) -> TableRecord:
+    """Create a table; the host takes seat 0."""
+    game = get_game(game_id)
+    if not isinstance(seats, int) or isinstance(seats, bool) or not game.min_players <= seats <= game.max_players:
+        raise ServiceError(
+            "bad_seats", f"{game.title} is for {game.min_players} to {game.max_players} players.", 422
+        )
+    if visibility not in ("public", "private"):
+        raise ServiceError("bad_visibility", "Visibility must be 'public' or 'private'.", 422)
+    opts = check_options(game, options)
+    table_id = new_id()
+    seed = secrets.randbits(63)
+    title = clean_name(name, "table name", 80) if name else f"{host.name}'s {game.title}"
+    row = GameTable(
+        id=table_id,
+        game=game.id,
+        name=title,
+        host_id=host.id,
+        visibility=visibility,
+        invite_hash=hash_invite(invite_code(rt.secret_key, table_id)) if visibility == "private" else None,
+        status="open",
+        seat_count=seats,
+        options=opts,
+        seed=seed,
+        seed_commitment=seed_commitment(table_id, seed),
+        state=None,
+        version=1,
+        move_count=0,
+        awaiting=[],
+        outcome=None,
+    )
+    session.add(row)
+    await session.flush()
+    for i in range(seats):
+        session.add(Seat(table_id=table_id, seat=str(i), user_id=host.id if i == 0 else None, bot=False))
+    await session.commit()
+    return rt.cache.put(await load_record(session, table_id))
+
+
+async def list_tables(
+    rt: Runtime, session: AsyncSession, status: str | None, game: str | None, limit: int = 100
+) -> list[TableRecord]:
+    """Public tables, newest activity first."""
+    query = select(GameTable.id).where(GameTable.visibility == "public")
+    if status:
+        query = query.where(GameTable.status == status)
+    if game:
+        query = query.where(GameTable.game == game)
+    ids = (await session.scalars(query.order_by(GameTable.updated_at.desc()).limit(limit))).all()
+    return [await rt.record(session, tid) for tid in ids]
+
+
+async def my_tables(rt: Runtime, session: AsyncSession, user: User, limit: int = 100) -> list[TableRecord]:
+    """Tables where this user sits or hosts."""
+    seated = select(Seat.table_id).where(Seat.user_id == user.id)
+    query = (
+        select(GameTable.id)
+        .where((GameTable.host_id == user.id) | GameTable.id.in_(seated))
+        .order_by(GameTable.updated_at.desc())
+        .limit(limit)
+    )
+    ids = (await session.scalars(query)).all()
+    return [await rt.record(session, tid) for tid in ids]
+
+
+async def _bump(session: AsyncSession, rec: TableRecord, **values: Any) -> None:
+    """Advance the table's version along with a lobby change (the caller holds the row lock)."""
+    await session.execute(
+        update(GameTable)
+        .where(GameTable.id == rec.id)
+        .values(version=rec.version + 1, updated_at=datetime.now(UTC), **values)
+    )
+
+
+def _seat_number(rec: TableRecord, seat: Any) -> str:
+    if isinstance(seat, int) and not isinstance(seat, bool):
+        seat = str(seat)
+    if not isinstance(seat, str) or seat not in {s.seat for s in rec.seats}:
+        raise ServiceError("no_such_seat", "There is no such seat at this table.", 422)
+    return seat
+
+
+def _require_open(rec: TableRecord) -> None:
+    if rec.status != "open":
+        raise ServiceError("already_started", "The game has already started.", 409)
+
+
+def _require_host(rec: TableRecord, user: User) -> None:
+    if rec.host_id != user.id:
+        raise ServiceError("not_host", "Only the host can do that.", 403)
+
+
+async def join(
+    rt: Runtime, session: AsyncSession, rec: TableRecord, user: User, seat: Any, invite: str | None
+) -> None:
+    """Take a free seat (the first one if none is named)."""
+    _require_open(rec)
+    if rec.visibility == "private" and user.id != rec.host_id and not rec.invite_ok(invite):
+        rt.note_invite_failure(user.id)
+        raise ServiceError("bad_invite", "This table is private: the invite code is missing or wrong.", 403)
+    if rec.seat_of(user.id) is not None:
+        raise ServiceError("already_seated", "You already have a seat at this table.", 409)
+    free = [s for s in rec.seats if s.user_id is None and not s.bot]
+    if seat is None:
+        if not free:
+            raise ServiceError("table_full", "Every seat is taken.", 409)
+        target = free[0].seat
+    else:
+        target = _seat_number(rec, seat)
+        if target not in {s.seat for s in free}:
+            raise ServiceError("seat_taken", "That seat is taken.", 409)
+    result = await session.execute(
+        update(Seat)
+        .where(Seat.table_id == rec.id, Seat.seat == target, Seat.user_id.is_(None), Seat.bot.is_(False))
+        .values(user_id=user.id)
+    )
+    if result.rowcount != 1:  # type: ignore[attr-defined]
+        raise ServiceError("seat_taken", "That seat is taken.", 409)
+    await _bump(session, rec)
+
+
+async def leave(rt: Runtime, session: AsyncSession, rec: TableRecord, user: User) -> None:
+    """Give up one's seat before the start."""
+    _require_open(rec)
+    seat = rec.seat_of(user.id)
+    if seat is None:
+        raise ServiceError("not_seated", "You have no seat at this table.", 409)
+    await session.execute(update(Seat).where(Seat.table_id == rec.id, Seat.seat == seat).values(user_id=None))
+    await _bump(session, rec)
+
+
+async def kick(rt: Runtime, session: AsyncSession, rec: TableRecord, user: User, seat: Any) -> None:
+    """The host empties a seat (a player or a bot) before the start."""
+    _require_host(rec, user)
+    _require_open(rec)
+    target = _seat_number(rec, seat)
+    info = next(s for s in rec.seats if s.seat == target)
+    if info.user_id is None and not info.bot:
+        raise ServiceError("seat_empty", "That seat is already empty.", 409)
+    await session.execute(
+        update(Seat).where(Seat.table_id == rec.id, Seat.seat == target).values(user_id=None, bot=False)
+    )
+    await _bump(session, rec)
+
+
+async def add_bot(rt: Runtime, session: AsyncSession, rec: TableRecord, user: User, seat: Any) -> None:
+    """The host puts a bot in an empty seat."""
+    _require_host(rec, user)
+    _require_open(rec)
+    target = _seat_number(rec, seat)
+    info = next(s for s in rec.seats if s.seat == target)
+    if info.user_id is not None or info.bot:
+        raise ServiceError("seat_taken", "That seat is taken.", 409)
+    await session.execute(update(Seat).where(Seat.table_id == rec.id, Seat.seat == target).values(bot=True))
+    await _bump(session, rec)
+
+
+async def start(rt: Runtime, session: AsyncSession, rec: TableRecord, user: User) -> None:
+    """The host starts the game with the occupied seats, renumbered 0..n-1 in seat order."""
+    _require_host(rec, user)
+    _require_open(rec)
+    game = get_game(rec.game)
+    taken = [s for s in rec.seats if s.user_id is not None or s.bot]
+    if not game.min_players <= len(taken) <= game.max_players:
+        raise ServiceError(
+            "not_enough_players",
+            f"{game.title} needs {game.min_players} to {game.max_players} players; {len(taken)} seated.",
+            409,
+        )
+    await session.execute(delete(Seat).where(Seat.table_id == rec.id))
+    for i, s in enumerate(taken):
+        session.add(Seat(table_id=rec.id, seat=str(i), user_id=s.user_id, bot=s.bot))
+    players = [str(i) for i in range(len(taken))]
+    state = game.new_game(players, rec.seed, rec.options)
+    await _bump(
+        session,
+        rec,
+        status="playing",
+        seat_count=len(taken),
+        state=state,
+        awaiting=game.awaiting(state),
+    )
+
+
+async def lobby_change(rt: Runtime, table_id: str, user: User, invite: str | None, op: str, **kw: Any) -> TableRecord:
+    """Run one lobby operation in its own transaction with the table row locked, then publish it."""
+    ops = {"join": join, "leave": leave, "kick": kick, "bots": add_bot, "start": start}
+    async with rt.table_lock(table_id), rt.sessions() as session:
+        rec = await load_record(session, table_id, for_update=True)
+        if not rec.can_see(user.id, invite) and op != "join":
+            raise not_found()
+        if op == "join":
+            await join(rt, session, rec, user, kw.get("seat"), invite)
+        else:
+            await ops[op](rt, session, rec, user, *kw.values())
+        await rt.notify_in_tx(session, rec.id, rec.version + 1)
+        await session.commit()
+        fresh = rt.cache.put(await load_record(session, table_id))
+    await rt.after_change(fresh)
+    return fresh
+
+
+async def user_by_id(session: AsyncSession, user_id: str) -> User | None:
+    return await session.get(User, user_id)
+
+
+def ensure_found(rec: TableRecord | None) -> TableRecord:
+    if rec is None:
+        raise not_found()
+    return rec
