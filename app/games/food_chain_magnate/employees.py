@@ -1,0 +1,83 @@
+"""Employee cards: attributes, career paths and the company-structure rules (§2)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from app.games.food_chain_magnate.data import EMPLOYEES, ONE_X_IN_PLAY
+
+ENTRY_CARDS: list[str] = [i for i, e in EMPLOYEES.items() if e["entry"]]
+MARKETEERS: list[str] = [i for i, e in EMPLOYEES.items() if e["ability"]["kind"] == "marketing"]
+
+
+def card(card_id: str) -> dict[str, Any]:
+    """The data row of an employee type."""
+    return EMPLOYEES[card_id]
+
+
+def is_manager(card_id: str) -> bool:
+    """Black cards with slots for non-managers."""
+    return bool(EMPLOYEES[card_id]["manager"])
+
+
+def slots(card_id: str) -> int:
+    """Slots a manager offers (0 for everyone else)."""
+    return int(EMPLOYEES[card_id]["slots"] or 0) if is_manager(card_id) else 0
+
+
+def salaried(card_id: str) -> bool:
+    """Whether the card costs a salary at Payday."""
+    return bool(EMPLOYEES[card_id]["salary"])
+
+
+def one_x(card_id: str) -> bool:
+    """Top positions: a player owns at most one copy."""
+    return bool(EMPLOYEES[card_id]["one_x"])
+
+
+def ability(card_id: str) -> dict[str, Any]:
+    """The card's action description."""
+    return dict(EMPLOYEES[card_id]["ability"])
+
+
+def trains_into(card_id: str) -> list[str]:
+    """One training step's options."""
+    return list(EMPLOYEES[card_id]["trains_into"])
+
+
+def training_targets(card_id: str, steps: int) -> dict[str, int]:
+    """Every card reachable in 1..steps training steps, with the fewest steps needed."""
+    out: dict[str, int] = {}
+    frontier = [card_id]
+    for depth in range(1, steps + 1):
+        nxt: list[str] = []
+        for c in frontier:
+            for t in trains_into(c):
+                if t not in out:
+                    out[t] = depth
+                    nxt.append(t)
+        frontier = nxt
+    return out
+
+
+def initial_supply(n_players: int) -> dict[str, int]:
+    """Open supply piles after the 1x reduction of §1.2."""
+    supply: dict[str, int] = {}
+    for cid, e in EMPLOYEES.items():
+        if cid == "ceo":
+            continue
+        supply[cid] = ONE_X_IN_PLAY[n_players] if e["one_x"] else e["copies"]
+    return supply
+
+
+def structure_capacity(cards: Iterable[str], ceo_slots: int) -> tuple[bool, int]:
+    """(feasible, open slots) of a set of cards put to work under a CEO with `ceo_slots` slots (§2.4)."""
+    managers = [c for c in cards if is_manager(c)]
+    others = [c for c in cards if not is_manager(c)]
+    if len(managers) > ceo_slots:
+        return False, 0
+    capacity = ceo_slots - len(managers) + sum(slots(m) for m in managers)
+    if len(others) > capacity:
+        return False, 0
+    return True, capacity - len(others)

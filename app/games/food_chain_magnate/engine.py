@@ -1,0 +1,121 @@
+"""The Food Chain Magnate engine behind the shared `Game` contract."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from app.games.base import Applied, IllegalAction, OptionSpec, Outcome, rank_by
+from app.games.food_chain_magnate import setup
+from app.games.food_chain_magnate.flow import advance
+from app.games.food_chain_magnate.phases import (
+    cleanup,
+    order_of_business,
+    payday,
+    restructuring,
+    setup_choices,
+)
+from app.games.food_chain_magnate.phases.working import turn
+from app.games.food_chain_magnate.view import redact
+
+JSON = dict[str, Any]
+ActionsFn = Callable[[JSON, str], list[JSON]]
+ApplyFn = Callable[[JSON, str, JSON, list[JSON]], None]
+
+PHASES: dict[str, tuple[ActionsFn, ApplyFn]] = {
+    "first_restaurants": (setup_choices.first_restaurant_actions, setup_choices.apply_first_restaurant),
+    "reserve": (setup_choices.reserve_actions, setup_choices.apply_reserve),
+    "restructuring": (restructuring.restructuring_actions, restructuring.apply_restructuring),
+    "order_of_business": (order_of_business.order_actions, order_of_business.apply_order),
+    "working": (turn.working_actions, turn.apply_working),
+    "payday_firing": (payday.firing_actions, payday.apply_firing),
+    "payday_forced": (payday.forced_actions, payday.apply_forced),
+    "cleanup": (cleanup.cleanup_actions, cleanup.apply_cleanup),
+}
+# Choices that only narrow down a placement or add to a secret set can be taken back.
+UNDOABLE = {"restaurant_at", "campaign", "campaign_at", "new_house", "garden", "house_at", "new_restaurant",
+            "move_restaurant", "work", "fire"}
+
+
+class FoodChainMagnate:
+    """Food Chain Magnate, base game, 2-5 players."""
+
+    id = "food-chain-magnate"
+    title = "Food Chain Magnate"
+    description = "Build a fast-food empire: hire, train, market, cook and sell before the bank runs dry."
+    min_players = 2
+    max_players = 5
+    options: list[OptionSpec] = [
+        {"id": "intro", "type": "bool", "default": False,
+         "label": "Introductory game (no milestones, reserves or salaries; ends at the first bank break)"},
+    ]
+
+    def new_game(self, players: Sequence[str], seed: int, options: Mapping[str, Any] | None = None) -> JSON:
+        """Set up the table; the last player in turn order places a restaurant first."""
+        return setup.new_game(players, seed, options)
+
+    def awaiting(self, state: JSON) -> list[str]:
+        """Seats whose input is awaited now."""
+        phase = state["phase"]
+        if phase == "first_restaurants":
+            return [state["setup"]["queue"][0]]
+        if phase in ("reserve", "restructuring", "payday_firing"):
+            return [s for s in state["players"] if s in state["secret"] and not state["secret"][s]["done"]]
+        if phase in ("order_of_business", "payday_forced"):
+            return state["queue"][:1]
+        if phase == "working":
+            return [state["work"]["seat"]] if state["work"]["seat"] else []
+        if phase == "cleanup":
+            return [s for s in state["players"] if s in state["queue"]]
+        return []
+
+    def actions(self, state: JSON, player: str) -> list[JSON]:
+        """Every legal action of the seat now."""
+        if player not in self.awaiting(state):
+            return []
+        return PHASES[state["phase"]][0](state, player)
+
+    def apply(self, state: JSON, player: str, action: JSON) -> Applied:
+        """Apply a legal action to a copy of the state and run any automatic phases that follow."""
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise IllegalAction("bad_action", "An action must be an object with a type.")
+        if player not in self.awaiting(state):
+            raise IllegalAction("not_your_turn", "It is not your turn to act.")
+        new = copy.deepcopy(state)
+        events: list[JSON] = []
+        PHASES[new["phase"]][1](new, player, action, events)
+        advance(new, events)
+        return Applied(state=new, events=events, undoable=action["type"] in UNDOABLE)
+
+    def view(self, state: JSON, viewer: str | None) -> JSON:
+        """What `viewer` may see (None = spectator)."""
+        return redact(state, viewer)
+
+    def outcome(self, state: JSON) -> Outcome | None:
+        """Cash decides; ties go to the earlier seat in the current turn order; bankrupt chains rank last."""
+        if state["phase"] != "over":
+            return None
+        order = state["turn_order"]
+        seats = state["players"]
+        keys = {s: (0 if state["p"][s]["bankrupt"] or state["p"][s]["out"] else 1, state["p"][s]["cash"],
+                    -order.index(s)) for s in seats}
+        ranking = rank_by(keys, seats)
+        everyone_lost = all(keys[s][0] == 0 for s in seats)
+        return {
+            "scores": {s: state["p"][s]["cash"] for s in seats},
+            "ranking": ranking,
+            "winners": [] if everyone_lost else list(ranking[0]),
+            "details": {s: {"cash": state["p"][s]["cash"], "turn_position": order.index(s) + 1,
+                            "bankrupt": state["p"][s]["bankrupt"] or state["p"][s]["out"],
+                            "milestones": sorted(state["p"][s]["milestones"])} for s in seats},
+        }
+
+    def bot_action(self, state: JSON, player: str, seed: int) -> JSON:
+        """A sensible legal move for the seat."""
+        from app.games.food_chain_magnate.bot import choose
+
+        return choose(state, player, seed)
+
+
+ENGINE = FoodChainMagnate()

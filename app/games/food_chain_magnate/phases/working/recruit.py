@@ -1,0 +1,77 @@
+"""Working step 1, recruit (§6.3.1): hires from the supply, phantom hires of empty piles."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.games.base import IllegalAction
+from app.games.food_chain_magnate.employees import ENTRY_CARDS, training_targets
+from app.games.food_chain_magnate.milestones import award, supply_left
+from app.games.food_chain_magnate.phases.working.train import target_allowed
+from app.games.food_chain_magnate.players import at_work
+
+JSON = dict[str, Any]
+
+
+def open_recruit_book(p: JSON) -> None:
+    """Count recruiting capacity at the start of the player's turn."""
+    p["r"]["girls"] = at_work(p, "recruiting_girl")
+    p["r"]["rm_cap"] = 2 * at_work(p, "recruiting_manager") + 4 * at_work(p, "hr_director")
+
+
+def recruit_actions_left(p: JSON) -> int:
+    """Hires still possible: CEO 1, girls 1 each, recruiting managers 2, HR directors 4."""
+    return 1 + int(p["r"]["girls"]) + int(p["r"]["rm_cap"]) - int(p["r"]["hires"])
+
+
+def discount_actions(p: JSON, rm_cap: int) -> int:
+    """Unused recruiting-manager/HR actions, hires counted against the CEO and girls first (§6.3.1.4)."""
+    return max(0, rm_cap - max(0, int(p["r"]["hires"]) - (1 + int(p["r"]["girls"]))))
+
+
+def recruit_actions(state: JSON, seat: str) -> list[JSON]:
+    """Every legal hire now, phantom hires included."""
+    p = state["p"][seat]
+    if recruit_actions_left(p) <= 0:
+        return []
+    out: list[JSON] = []
+    for card in ENTRY_CARDS:
+        if supply_left(state, card) > 0:
+            out.append({"type": "hire", "card": card})
+        else:
+            out.extend(phantom_options(state, seat, card))
+    return out
+
+
+def phantom_options(state: JSON, seat: str, card: str) -> list[JSON]:
+    """Hire-and-train plans for an empty pile: one training card at work resolves it (R14)."""
+    p = state["p"][seat]
+    out: list[JSON] = []
+    for i, trainer in enumerate(p["r"]["trainers"]):
+        steps = min(int(trainer["left"]), int(trainer["max"]))
+        for target, _depth in sorted(training_targets(card, steps).items()):
+            if target_allowed(state, seat, target):
+                out.append({"type": "hire", "card": card, "train_by": i, "into": target})
+    return out
+
+
+def hire(state: JSON, seat: str, action: JSON, events: list[JSON]) -> None:
+    """Take an entry card onto the beach, or record a phantom with its earmarked training."""
+    p = state["p"][seat]
+    if action not in recruit_actions(state, seat):
+        raise IllegalAction("cannot_hire", "You cannot hire that card now.")
+    card = action["card"]
+    if "into" in action:
+        depth = training_targets(card, 3)[action["into"]]
+        p["r"]["trainers"][action["train_by"]]["left"] -= depth
+        state["phantoms"].append({"card": card, "by": action["train_by"], "into": action["into"],
+                                  "steps": depth})
+        events.append({"type": "hired", "player": seat, "card": card, "phantom": True,
+                       "into": action["into"], "visible_to": None})
+    else:
+        state["supply"][card] -= 1
+        p["beach"].append(card)
+        events.append({"type": "hired", "player": seat, "card": card, "phantom": False, "visible_to": None})
+    p["r"]["hires"] += 1
+    if p["r"]["hires"] >= 3:
+        award(state, seat, "first_to_hire_3", events)

@@ -1,0 +1,108 @@
+"""Placing restaurants: first restaurants (§1.5), local managers, regional managers (§6.3.6)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.games.base import IllegalAction
+from app.games.food_chain_magnate import map as fcm_map
+from app.games.food_chain_magnate.board import entrances_of, occupied, restaurants_of
+from app.games.food_chain_magnate.data import RESTAURANTS_PER_PLAYER
+from app.games.food_chain_magnate.players import unused_at_work, use
+
+JSON = dict[str, Any]
+LOCAL = "local_manager"
+REGIONAL = "regional_manager"
+
+
+def restaurant_spots(state: JSON, seat: str, purpose: str, moving: int | None = None) -> list[JSON]:
+    """Legal {"cells", "entrance"} for a setup, local, regional or moved restaurant."""
+    m = state["map"]
+    if purpose == "setup":
+        taken = [fcm_map.tile_of(r["entrance"]) for r in state["restaurants"]]
+        return [dict(s) for s in fcm_map.restaurant_placements(m, occupied(state), forbidden_entrance_tiles=taken)]
+    if purpose == "local":
+        tiles = fcm_map.local_manager_tiles(m, entrances_of(state, seat), 3)
+        if not tiles:
+            return []
+        return [dict(s) for s in fcm_map.restaurant_placements(m, occupied(state), entrance_tiles=tiles)]
+    return [dict(s) for s in fcm_map.restaurant_placements(m, occupied(state, ignore_restaurant=moving))]
+
+
+def spot_actions(state: JSON, seat: str) -> list[JSON]:
+    """The two small choices of a pending placement: the top-left square, then the entrance."""
+    pending = state["pending"]
+    spots = restaurant_spots(state, seat, pending["purpose"], pending.get("restaurant"))
+    if "cell" not in pending:
+        anchors = sorted({tuple(s["cells"][0]) for s in spots})
+        return [{"type": "restaurant_at", "cell": list(a)} for a in anchors]
+    return [{"type": "restaurant_entrance", "entrance": s["entrance"]}
+            for s in spots if s["cells"][0] == pending["cell"]]
+
+
+def choose_spot(state: JSON, seat: str, action: JSON, events: list[JSON]) -> JSON | None:
+    """Apply one placement choice; returns the finished {"cells", "entrance"} spot, if any."""
+    if action not in spot_actions(state, seat):
+        raise IllegalAction("bad_restaurant_spot", "A restaurant cannot go there.")
+    pending = state["pending"]
+    if action["type"] == "restaurant_at":
+        pending["cell"] = action["cell"]
+        return None
+    spots = restaurant_spots(state, seat, pending["purpose"], pending.get("restaurant"))
+    return next(s for s in spots if s["cells"][0] == pending["cell"] and s["entrance"] == action["entrance"])
+
+
+def put_restaurant(state: JSON, seat: str, spot: JSON, is_open: bool, events: list[JSON]) -> None:
+    """A new restaurant on the map."""
+    rid = len(state["restaurants"])
+    state["restaurants"].append({"id": rid, "owner": seat, "cells": spot["cells"], "entrance": spot["entrance"],
+                                 "open": is_open})
+    events.append({"type": "restaurant_placed", "player": seat, "restaurant": rid, "cells": spot["cells"],
+                   "entrance": spot["entrance"], "open": is_open, "visible_to": None})
+
+
+def restaurant_actions(state: JSON, seat: str) -> list[JSON]:
+    """Local managers place coming-soon restaurants; regional managers place or move open ones."""
+    if state["pending"] and state["pending"]["kind"] == "restaurant":
+        return spot_actions(state, seat)
+    p = state["p"][seat]
+    out: list[JSON] = []
+    room = len(restaurants_of(state, seat)) < RESTAURANTS_PER_PLAYER
+    if room and unused_at_work(p, LOCAL) > 0 and restaurant_spots(state, seat, "local"):
+        out.append({"type": "new_restaurant", "card": LOCAL})
+    if unused_at_work(p, REGIONAL) > 0:
+        if room and restaurant_spots(state, seat, "regional"):
+            out.append({"type": "new_restaurant", "card": REGIONAL})
+        for r in restaurants_of(state, seat):
+            if r["open"]:
+                out.append({"type": "move_restaurant", "restaurant": r["id"]})
+    return out
+
+
+def apply_restaurant(state: JSON, seat: str, action: JSON, events: list[JSON]) -> None:
+    """Start or finish placing/moving a restaurant."""
+    if action["type"] in ("restaurant_at", "restaurant_entrance"):
+        if not (state["pending"] and state["pending"]["kind"] == "restaurant"):
+            raise IllegalAction("nothing_to_place", "No restaurant is being placed.")
+        spot = choose_spot(state, seat, action, events)
+        if spot is None:
+            return
+        pending = state["pending"]
+        state["pending"] = None
+        if pending["purpose"] == "move":
+            use(state["p"][seat], REGIONAL)
+            r = state["restaurants"][pending["restaurant"]]
+            r["cells"], r["entrance"] = spot["cells"], spot["entrance"]
+            events.append({"type": "restaurant_moved", "player": seat, "restaurant": r["id"],
+                           "cells": spot["cells"], "entrance": spot["entrance"], "visible_to": None})
+        else:
+            use(state["p"][seat], LOCAL if pending["purpose"] == "local" else REGIONAL)
+            put_restaurant(state, seat, spot, pending["purpose"] == "regional", events)
+        return
+    if action not in restaurant_actions(state, seat):
+        raise IllegalAction("cannot_place_restaurant", "You cannot place or move a restaurant now.")
+    if action["type"] == "new_restaurant":
+        purpose = "local" if action["card"] == LOCAL else "regional"
+        state["pending"] = {"kind": "restaurant", "purpose": purpose}
+    else:
+        state["pending"] = {"kind": "restaurant", "purpose": "move", "restaurant": action["restaurant"]}

@@ -1,0 +1,33 @@
+"""What each viewer may see: reserve cards and secret choices in progress are hidden (§1.6)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from app.games.food_chain_magnate.milestones import holds
+
+JSON = dict[str, Any]
+HIDDEN = "hidden"
+
+
+def may_see_reserves(state: JSON, viewer: str | None) -> bool:
+    """After the first break everyone; before it only holders of 'first to have $20'."""
+    if state["reserves_revealed"] or state["phase"] == "over":
+        return True
+    return viewer is not None and viewer in state["p"] and holds(state, viewer, "first_to_have_20")
+
+
+def redact(state: JSON, viewer: str | None) -> JSON:
+    """A copy of the state with everything the viewer may not know replaced by placeholders."""
+    out = copy.deepcopy(state)
+    del out["rng"]
+    see_all = may_see_reserves(state, viewer)
+    for seat, p in out["p"].items():
+        if seat != viewer and not see_all and p["reserve"] is not None:
+            p["reserve"] = HIDDEN
+    secret = out.get("secret") or {}
+    for seat in list(secret):
+        if seat != viewer:
+            secret[seat] = {"done": secret[seat]["done"]}
+    return out
