@@ -7,19 +7,23 @@ Each `check_*` returns None for a legal placement or a stable error code; each
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
+from functools import lru_cache
 from typing import Any
 
 from app.games.food_chain_magnate.map_build import (
     EMPTY,
     Cell,
     Geometry,
+    MapKey,
+    _geometry,
     as_cell,
     as_cells,
     geometry,
     house_cells,
+    map_key,
     tile_key,
 )
-from app.games.food_chain_magnate.map_roads import in_marketing_range
+from app.games.food_chain_magnate.map_roads import _entrance_key, _reach_cost, _road_costs, in_marketing_range
 
 JSON = dict[str, Any]
 EDGES = ("N", "E", "S", "W")
@@ -37,6 +41,28 @@ def occupied_cells(m: JSON, houses: Iterable[JSON], restaurants: Iterable[JSON],
     for camp in campaigns:
         out.update(as_cells(camp.get("cells") or []))
     return out
+
+
+@lru_cache(maxsize=64)
+def _open_ground(key: MapKey) -> tuple[frozenset[Cell], frozenset[Cell]]:
+    """(empty squares of the printed map, squares with a road neighbour) of one map."""
+    g = _geometry(key)
+    empty = frozenset((r, c) for r, line in enumerate(g.grid) for c, ch in enumerate(line) if ch == EMPTY)
+    by_road = frozenset(x for x in empty if any(g.road(n) for n in g.neighbours(x)))
+    return empty, by_road
+
+
+def _free_now(key: MapKey, occupied: frozenset[Cell]) -> tuple[frozenset[Cell], frozenset[Cell]]:
+    empty, by_road = _open_ground(key)
+    return empty - occupied, by_road
+
+
+def _frozen(occupied: Iterable[Sequence[int]]) -> frozenset[Cell]:
+    return frozenset(as_cells(occupied))
+
+
+def _tiles(tiles: Iterable[Sequence[int]] | None) -> frozenset[Cell] | None:
+    return None if tiles is None else frozenset(as_cells(tiles))
 
 
 def _rect(top: Cell, height: int, width: int) -> list[Cell]:
@@ -97,26 +123,31 @@ def check_restaurant(m: JSON, occupied: Iterable[Sequence[int]], cells: Sequence
     return None
 
 
-def restaurant_placements(m: JSON, occupied: Iterable[Sequence[int]], *,
-                          entrance_tiles: Iterable[Sequence[int]] | None = None,
-                          forbidden_entrance_tiles: Iterable[Sequence[int]] = ()) -> list[JSON]:
-    """Every legal {"cells", "entrance"} for a restaurant (setup rule via forbidden_entrance_tiles)."""
-    g = geometry(m)
-    occ = _occupied_set(occupied)
-    allowed = None if entrance_tiles is None else {as_cell(t) for t in entrance_tiles}
-    forbidden = {as_cell(t) for t in forbidden_entrance_tiles}
+@lru_cache(maxsize=128)
+def _restaurant_spots(key: MapKey, occupied: frozenset[Cell], allowed: frozenset[Cell] | None,
+                      forbidden: frozenset[Cell]) -> tuple[tuple[tuple[Cell, ...], Cell], ...]:
+    g = _geometry(key)
+    free, by_road = _free_now(key, occupied)
     out = []
     for r in range(g.rows - 1):
         for c in range(g.cols - 1):
             sq = _rect((r, c), 2, 2)
-            if _free(g, occ, sq):
+            if not all(x in free for x in sq):
                 continue
             for e in sq:
                 t = tile_key(e)
-                if t in forbidden or (allowed is not None and t not in allowed) or not _by_road(g, [e]):
-                    continue
-                out.append({"cells": _out(sq), "entrance": list(e)})
-    return out
+                if e in by_road and t not in forbidden and (allowed is None or t in allowed):
+                    out.append((tuple(sq), e))
+    return tuple(out)
+
+
+def restaurant_placements(m: JSON, occupied: Iterable[Sequence[int]], *,
+                          entrance_tiles: Iterable[Sequence[int]] | None = None,
+                          forbidden_entrance_tiles: Iterable[Sequence[int]] = ()) -> list[JSON]:
+    """Every legal {"cells", "entrance"} for a restaurant (setup rule via forbidden_entrance_tiles)."""
+    spots = _restaurant_spots(map_key(m), _frozen(occupied), _tiles(entrance_tiles),
+                              frozenset(as_cells(forbidden_entrance_tiles)))
+    return [{"cells": _out(sq), "entrance": list(e)} for sq, e in spots]
 
 
 # ---------------------------------------------------------------- houses and gardens
@@ -152,20 +183,25 @@ def check_house(m: JSON, occupied: Iterable[Sequence[int]], cells: Sequence[Sequ
     return None
 
 
-def house_placements(m: JSON, occupied: Iterable[Sequence[int]]) -> list[JSON]:
-    """Every legal {"cells": house squares, "garden": garden squares} for a new house."""
-    g = geometry(m)
-    occ = _occupied_set(occupied)
+@lru_cache(maxsize=128)
+def _house_spots(key: MapKey, occupied: frozenset[Cell]) -> tuple[tuple[tuple[Cell, ...], tuple[Cell, ...]], ...]:
+    g = _geometry(key)
+    free, by_road = _free_now(key, occupied)
     out = []
     for r in range(g.rows - 1):
         for c in range(g.cols - 1):
             house = _rect((r, c), 2, 2)
-            if _free(g, occ, house):
+            if not all(x in free for x in house):
                 continue
             for yard in garden_sides(house):
-                if not _free(g, occ, yard) and _by_road(g, house + yard):
-                    out.append({"cells": _out(house), "garden": _out(yard)})
-    return out
+                if all(x in free for x in yard) and any(x in by_road for x in house + yard):
+                    out.append((tuple(house), tuple(sorted(yard))))
+    return tuple(out)
+
+
+def house_placements(m: JSON, occupied: Iterable[Sequence[int]]) -> list[JSON]:
+    """Every legal {"cells": house squares, "garden": garden squares} for a new house."""
+    return [{"cells": _out(h), "garden": _out(y)} for h, y in _house_spots(map_key(m), _frozen(occupied))]
 
 
 def _printed_numbers(g: Geometry) -> set[int]:
@@ -223,24 +259,34 @@ def check_campaign(m: JSON, occupied: Iterable[Sequence[int]], cells: Sequence[S
     return None
 
 
-def campaign_placements(m: JSON, occupied: Iterable[Sequence[int]], size: Sequence[int], *,
-                        entrances: Iterable[Sequence[int]] | None = None,
-                        reach: int | None = None) -> list[list[list[int]]]:
-    """Every legal footprint (cells) for an on-board campaign of `size`, optionally within road range."""
-    g = geometry(m)
-    occ = _occupied_set(occupied)
-    ents = list(entrances or [])
+@lru_cache(maxsize=256)
+def _campaign_spots(key: MapKey, occupied: frozenset[Cell], size: tuple[int, int],
+                    entrances: tuple[Cell, ...] | None, reach: int | None) -> tuple[tuple[Cell, ...], ...]:
+    g = _geometry(key)
+    free, by_road = _free_now(key, occupied)
+    costs = _road_costs(key, entrances or ()) if reach is not None else None
     out = []
     for h, w in _shapes(size):
         for r in range(g.rows - h + 1):
             for c in range(g.cols - w + 1):
                 sq = _rect((r, c), h, w)
-                if _free(g, occ, sq) or not _by_road(g, sq):
+                if not all(x in free for x in sq) or not any(x in by_road for x in sq):
                     continue
-                if reach is not None and not in_marketing_range(m, ents, sq, reach):
-                    continue
-                out.append(_out(sq))
-    return sorted(out)
+                if costs is not None and reach is not None:
+                    got = _reach_cost(g, costs, sq)
+                    if got is None or got > reach:
+                        continue
+                out.append(tuple(sq))
+    return tuple(sorted(out))
+
+
+def campaign_placements(m: JSON, occupied: Iterable[Sequence[int]], size: Sequence[int], *,
+                        entrances: Iterable[Sequence[int]] | None = None,
+                        reach: int | None = None) -> list[list[list[int]]]:
+    """Every legal footprint (cells) for an on-board campaign of `size`, optionally within road range."""
+    ents = None if reach is None else _entrance_key(entrances or [])
+    spots = _campaign_spots(map_key(m), _frozen(occupied), (size[0], size[1]), ents, reach)
+    return [_out(sq) for sq in spots]
 
 
 def check_airplane(m: JSON, edge: str, offset: int, covers: int) -> str | None:

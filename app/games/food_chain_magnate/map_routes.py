@@ -25,23 +25,23 @@ JSON = dict[str, Any]
 SourceSet = frozenset[Cell]
 
 
-def _sources_beside(g: Geometry, x: Cell) -> SourceSet:
-    drinks = _drink_cells(g)
-    return frozenset(n for n in g.neighbours(x) if n in drinks)
-
-
 @lru_cache(maxsize=64)
-def _drink_cells_cached(g: Geometry) -> frozenset[Cell]:
-    return frozenset(x for x, _ in g.drinks)
-
-
-def _drink_cells(g: Geometry) -> frozenset[Cell]:
-    return _drink_cells_cached(g)
+def _sources_beside(key: MapKey) -> dict[Cell, SourceSet]:
+    """For every road square, the drink sources adjacent to it (what a route passing it collects)."""
+    g = _geometry(key)
+    drinks = {x for x, _ in g.drinks}
+    out: dict[Cell, SourceSet] = {}
+    for r, line in enumerate(g.grid):
+        for c, _ in enumerate(line):
+            if g.road((r, c)):
+                out[(r, c)] = frozenset(n for n in g.neighbours((r, c)) if n in drinks)
+    return out
 
 
 @lru_cache(maxsize=256)
 def _road_sets(key: MapKey, entrances: Entrances, reach: int) -> tuple[tuple[Cell, ...], ...]:
     g = _geometry(key)
+    beside = _sources_beside(key)
     found: set[SourceSet] = set()
     seen: set[tuple[Cell, Cell | None, int, int, SourceSet]] = set()
     stack: list[tuple[Cell, Cell | None, int, int, SourceSet]] = []
@@ -50,7 +50,7 @@ def _road_sets(key: MapKey, entrances: Entrances, reach: int) -> tuple[tuple[Cel
             stack.append((s1, None, h, c, frozenset()))
     while stack:
         x, prev, h, c, got = stack.pop()
-        got = got | _sources_beside(g, x)
+        got = got | beside[x]
         state = (x, prev, h, c, got)
         if state in seen:
             continue
