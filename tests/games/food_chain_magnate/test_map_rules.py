@@ -342,3 +342,60 @@ def test_drinks_of_counts_by_type() -> None:
     m = M.map_from_layout([[("N", 0), ("S", 0), ("T", 0)]])
     assert M.drinks_of(m, [[1, 1], [3, 5], [1, 11]], 3) == {"beer": 6, "lemonade": 3}
     assert M.drinks_of(m, [], 2) == {}
+
+
+# ---------------------------------------------------------------- several entrances, caching
+
+
+def test_drive_in_routes_start_from_any_corner() -> None:
+    # Map beta with Red's restaurant as a drive-in: corner (4,1) touches no road, (3,1) touches (2,1).
+    m = M.map_from_layout([[("N", 0), ("S", 0), ("T", 0)]])
+    corners = [[3, 0], [3, 1], [4, 0], [4, 1]]
+    assert M.road_route_source_sets(m, corners, 2) == M.road_route_source_sets(m, [[3, 0], [3, 1]], 2)
+    # A second restaurant on tile T adds its own routes: the union of both sets of routes.
+    both = M.road_route_source_sets(m, [[3, 1], [3, 11]], 0)
+    assert both == sorted(M.road_route_source_sets(m, [[3, 1]], 0) + M.road_route_source_sets(m, [[3, 11]], 0))
+    assert M.entrance_tiles([[3, 1], [3, 11], [4, 1]]) == [[0, 0], [0, 2]]
+    assert M.air_route_source_sets(m, [[0, 0], [0, 2]], 0) == [[[1, 1]], [[1, 11]]]
+
+
+def test_no_route_without_a_road_beside_the_entrance() -> None:
+    m = M.map_from_layout([[("N", 0), ("S", 0), ("T", 0)]])
+    assert M.road_route_source_sets(m, [[4, 4]], 3) == []
+    assert M.road_route_source_sets(m, [], 3) == []
+    assert M.road_costs(m, [[4, 4]]) == {}
+
+
+def test_returned_lists_are_fresh_copies() -> None:
+    m = M.map_from_layout(ALPHA)
+    occ = [list(x) for x in sorted(M.occupied_cells(m, M.printed_houses(m), [], []))]
+    first = M.restaurant_placements(m, occ)
+    first[0]["cells"][0][0] = 99
+    first.clear()
+    assert M.restaurant_placements(m, occ)[0]["cells"][0][0] != 99
+    spots = M.campaign_placements(m, occ, [1, 1])
+    spots[0][0][0] = 99
+    assert M.campaign_placements(m, occ, [1, 1])[0][0][0] != 99
+    rc = M.road_costs(m, [[1, 3]])
+    rc.clear()
+    assert M.road_costs(m, [[1, 3]])
+
+
+def test_occupied_accepts_lists_or_tuples() -> None:
+    m = M.map_from_layout(ALPHA)
+    as_set = M.occupied_cells(m, M.printed_houses(m), [], [])
+    as_list = [list(x) for x in as_set]
+    assert M.house_placements(m, as_set) == M.house_placements(m, as_list)
+    assert M.check_house(m, as_list, [[3, 4], [3, 5], [4, 4], [4, 5]], [[3, 6], [4, 6]]) is None
+
+
+def test_campaigns_and_houses_block_squares() -> None:
+    m = M.map_from_layout(ALPHA)
+    new_house = {"number": 9, "cells": [[3, 4], [3, 5], [4, 4], [4, 5]], "garden": [[3, 6], [4, 6]]}
+    plane = {"type": "airplane", "edge": "N", "offset": 0, "covers": 1}
+    board = {"type": "billboard", "cells": [[3, 3]]}
+    occ = M.occupied_cells(m, M.printed_houses(m) + [new_house], [], [plane, board])
+    assert {(3, 3), (3, 6), (4, 6), (3, 4)} <= occ
+    assert M.check_campaign(m, occ, [[4, 3]], [1, 1]) is None
+    assert M.check_campaign(m, occ, [[3, 3]], [1, 1]) == "square_occupied"
+    assert M.garden_placements(m, occ, M.printed_houses(m)[1]) == [[[3, 7], [4, 7]]]
