@@ -162,10 +162,10 @@ def discard_truck_cards(state: JSON, ev: Events) -> None:
 
 
 def gather_cards(state: JSON) -> None:
-    """Every player takes back all their cards; the collection already lists them."""
+    """Every player takes all their cards back into their hand; the collection already lists them."""
     for p in state["players"]:
         me = state["seats"][p]
-        me.update(draw_pile=[], hand=[], served={}, desserts_served=[], pending=None, eliminated=False,
+        me.update(draw_pile=[], hand=list(me["collection"]), served={}, desserts_served=[], pending=None, eliminated=False,
                   ready=False)
 
 
@@ -185,6 +185,7 @@ def finish_round(state: JSON, winner: str, card: str | None, ev: Events) -> None
     gather_cards(state)
     deal_supply(state, ev)
     state["turn"], state["step"], state["rearrange"] = None, None, None
+    state["eliminated_this_round"], state["elimination_order"] = 0, []
     if state["seats"][winner]["vp"] >= state["vp_target"]:
         state["phase"] = "over"
         state["winner"] = winner
