@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from app.games.foodies.data import OPPOSITE, SPACES, STALLS, Stall
 
-Court = list[str | None]
+Court = Sequence[str | None]
 POPULARITY_SOURCES = ("tokens", "stalls", "effects", "stars", "chef_for_hire", "special_chefs")  # index space-1 -> card id or None
 
 

@@ -159,7 +159,7 @@ def test_printed_value_gone_once_built() -> None:
 
 
 def test_full_stars_count_once_and_ignore_borders() -> None:
-    court = [None] * 9
+    court: list[str | None] = [None] * 9
     court[0], court[1] = "FRA05", "AME08"  # FRA05 right meets AME08 left
     assert stars_of(court, 1) == 1 and stars_of(court, 2) == 1 and full_stars(court) == 1
     court[1] = "AME02"  # AME02 has no left half-star
