@@ -23,6 +23,7 @@ const S = {
   awaiting: [],
   seat: null,
   events: [],
+  version: null,
   gameTitle: null,
   renderer: null, // {module, missing, error?} once loaded
   conn: { status: "connecting", info: {} },
@@ -70,7 +71,9 @@ function localErrorMessage(error) {
 /** ctx.send: submit an action over the socket; rejects with {code, message} when refused. */
 function send(action) {
   if (isSpectator()) return Promise.reject({ code: "spectator", message: t("table.spectator") });
-  return socket.act(action, S.table?.version).catch((error) => {
+  // No expected_version: in simultaneous phases (secret prep) other seats move the version all the
+  // time, and the engine re-checks every action against the current state anyway.
+  return socket.act(action).catch((error) => {
     // Server refusals arrive as "error" messages and are toasted there; local failures are toasted here.
     if (["offline", "timeout", "closed"].includes(error.code)) {
       toast(localErrorMessage(error), "error");
@@ -267,11 +270,10 @@ function drawResult() {
 
 function drawGame() {
   const table = S.table;
-  if (!table || table.status === "open" || !S.view) {
-    els.game.hidden = true;
-    return;
-  }
-  els.game.hidden = false;
+  const hide = !table || table.status === "open" || !S.view;
+  els.game.hidden = hide;
+  els.layout.classList.toggle("no-game", hide);
+  if (hide) return;
   const loaded = S.renderer;
   if (!loaded) {
     mount(els.game, h("p", { class: "muted" }, t("table.loading")));
@@ -293,6 +295,9 @@ function drawGame() {
 
 function drawAll() {
   if (!S.table) return;
+  // Exposed for tests and tools that need to know when a move landed.
+  els.main.dataset.version = String(S.version ?? S.table.version ?? "");
+  els.main.dataset.status = S.table.status;
   drawHead();
   drawConn();
   drawBanner();
@@ -334,6 +339,7 @@ async function reloadLog() {
 function applyMessage(message) {
   const wasSeated = !isSpectator();
   if (message.table) S.table = message.table;
+  if (typeof message.version === "number") S.version = message.version;
   if ("view" in message) S.view = message.view;
   if (Array.isArray(message.actions)) S.actions = message.actions;
   if (Array.isArray(message.awaiting)) S.awaiting = message.awaiting;
@@ -385,7 +391,7 @@ function skeleton() {
   els.logTitle = h("h2", null, t("table.log"));
   mount(els.main,
     els.head, els.banner, els.turn, els.result, els.prestart,
-    h("div", { class: "table-layout" },
+    els.layout = h("div", { class: "table-layout" },
       els.game,
       h("aside", { class: "sidebar" },
         h("section", { class: "panel" }, els.seatsTitle, els.seats),

@@ -1,0 +1,182 @@
+"""End-to-end fixtures: a real uvicorn server (temporary database) and Debian's Chromium via Playwright."""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.conftest import SECRET, Database, free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+TIMEOUT_MS = 10_000
+
+try:
+    from playwright.sync_api import Browser, BrowserContext, Dialog, Page, sync_playwright
+except ImportError:  # pragma: no cover - the dev extra installs it
+    sync_playwright = None  # type: ignore[assignment]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Skip the browser tests where no browser is available (they never download one)."""
+    if sync_playwright is not None and Path(CHROMIUM).exists():
+        return
+    skip = pytest.mark.skip(reason=f"needs playwright and {CHROMIUM}")
+    for item in items:
+        if "e2e" in item.keywords:
+            item.add_marker(skip)
+
+
+class AppServer:
+    """`uvicorn app.main:app` on a fixed free port; stop() and start() keep the port and the database."""
+
+    def __init__(self, db: Database, tmp: Path) -> None:
+        self.port = free_port()
+        self.log = tmp / "server.log"
+        self.env = {
+            **os.environ,
+            "DATABASE_URL": db.url,
+            "SECRET_KEY": SECRET,
+            "BOT_DELAY": "0.05",
+            "LOG_LEVEL": "warning",
+        }
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> AppServer:
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "uvicorn",
+                "app.main:app",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--log-level",
+                "warning",
+            ],
+            cwd=ROOT,
+            env=self.env,
+            stdout=open(self.log, "ab"),  # noqa: SIM115 - the child owns the handle
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError("server exited: " + self.log.read_text()[-3000:])
+            try:
+                if httpx.get(self.url + "/api/games", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError("server did not start: " + self.log.read_text()[-3000:])
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        self.proc = None
+
+
+@pytest.fixture(scope="session")
+def app_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
+    tmp = tmp_path_factory.mktemp("e2e")
+    db = Database(tmp)
+    server = AppServer(db, tmp).start()
+    yield server
+    server.stop()
+    db.drop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    assert shutil.which(CHROMIUM) or Path(CHROMIUM).exists()
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@dataclass
+class Person:
+    """One browser context (one person) and the problems their page reported."""
+
+    context: BrowserContext
+    page: Page
+    base: str
+    errors: list[str] = field(default_factory=list)
+    dialogs: list[str] = field(default_factory=list)
+
+    def note_dialog(self, dialog: Dialog) -> None:
+        """Any alert/confirm is a failure (e.g. script injected through a name); note it and dismiss."""
+        self.dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    def goto(self, path: str) -> None:
+        self.page.goto(self.base + path)
+
+    def sign_in_as_guest(self, name: str) -> None:
+        """Sign in from the form shown on the page (lobby or a table link)."""
+        self.page.locator("form input[name=name]").fill(name)
+        self.page.locator("form button[type=submit]").click()
+        self.page.get_by_test_id("user-name").wait_for()
+
+
+@pytest.fixture
+def person(browser: Browser, app_server: AppServer) -> Iterator[Callable[..., Person]]:
+    """Factory: a new person (browser context) at the lobby, optionally signed in as a guest."""
+    people: list[Person] = []
+
+    def make(name: str | None = None, width: int = 1200, height: int = 900) -> Person:
+        context = browser.new_context(viewport={"width": width, "height": height})
+        context.set_default_timeout(TIMEOUT_MS)
+        page = context.new_page()
+        who = Person(context, page, app_server.url)
+        page.on("pageerror", lambda exc: who.errors.append(str(exc)))
+        page.on("dialog", who.note_dialog)
+        people.append(who)
+        who.goto("/")
+        if name is not None:
+            who.sign_in_as_guest(name)
+        return who
+
+    yield make
+    for who in people:
+        who.context.close()
+    for who in people:
+        assert not who.errors, f"uncaught errors in the page: {who.errors}"
+        assert not who.dialogs, f"unexpected dialogs: {who.dialogs}"
+
+
+@pytest.fixture
+def rng() -> random.Random:
+    return random.Random(20261130)

@@ -1,0 +1,77 @@
+"""Steps the browser tests share: creating tables, clicking through a game."""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+
+from playwright.sync_api import Locator, Page, expect
+
+from tests.e2e.conftest import Person
+
+
+def create_table(who: Person, game: str, seats: int, private: bool = False, name: str | None = None) -> str:
+    """Create a table from the lobby's game card; returns its id (the page ends on the table)."""
+    page = who.page
+    card = page.locator(f".game-card[data-game='{game}']")
+    card.get_by_role("button", name=re.compile("New table|Nueva mesa")).click()
+    form = card.get_by_test_id("create-form")
+    form.locator("select[name=seats]").select_option(str(seats))
+    if name:
+        form.locator("input[name=name]").fill(name)
+    form.locator(f"input[name=visibility][value={'private' if private else 'public'}]").check()
+    form.locator("button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/t/[^/?]+$"))
+    page.get_by_test_id("seats").locator("li").first.wait_for()
+    return page.url.rsplit("/", 1)[1]
+
+
+def seat_row(page: Page, seat: str) -> Locator:
+    return page.get_by_test_id("seats").locator(f"li[data-seat='{seat}']")
+
+
+def version(page: Page) -> int:
+    raw = page.locator("main").get_attribute("data-version") or "0"
+    return int(raw or 0)
+
+
+def finished(page: Page) -> bool:
+    return page.locator("main").get_attribute("data-status") == "finished"
+
+
+def click_a_legal_thing(page: Page, rng: random.Random) -> bool:
+    """Click one highlighted (legal) element of the game area; False when there is none."""
+    legal = page.get_by_test_id("game-area").locator(".legal:visible")
+    count = legal.count()
+    if not count:
+        return False
+    before = version(page)
+    try:
+        legal.nth(rng.randrange(count)).click(timeout=1500)
+    except Exception:  # noqa: BLE001 - the area was redrawn under us; look again
+        return True
+    # A decision may take several clicks (pick, then place); wait briefly for a move to land.
+    deadline = time.monotonic() + 0.6
+    while time.monotonic() < deadline and version(page) == before and not finished(page):
+        page.wait_for_timeout(25)
+    return True
+
+
+def play_to_the_end(pages: list[Page], rng: random.Random, max_clicks: int = 3000) -> int:
+    """Everyone clicks legal things until the game is over; returns the number of clicks."""
+    clicks = 0
+    while not finished(pages[0]):
+        acted = False
+        for page in pages:
+            if finished(page):
+                break
+            if click_a_legal_thing(page, rng):
+                acted = True
+                clicks += 1
+        assert clicks < max_clicks, "the game did not end"
+        if not acted:
+            pages[0].wait_for_timeout(50)
+    for page in pages:
+        expect(page.get_by_test_id("result")).to_be_visible()
+    return clicks

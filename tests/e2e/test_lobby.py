@@ -1,0 +1,70 @@
+"""Lobby, private tables and invite links, escaping of what people type."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import Person
+from tests.e2e.helpers import create_table, seat_row
+
+pytestmark = pytest.mark.e2e
+
+EVIL = "<script>alert(1)</script>"
+
+
+def test_private_table_joined_by_invite_link_and_hidden_from_the_lobby(person: Callable[..., Person]) -> None:
+    ana = person("Ana")
+    expect(ana.page.get_by_test_id("user-name")).to_have_text("Ana")
+    # A public table too, so the public list is known to be loaded when we look for the private one.
+    public = ana.page.request.post(
+        ana.base + "/api/tables", data={"game": "food-truck", "seats": 3, "visibility": "public"}
+    ).json()
+
+    private_id = create_table(ana, "food-truck", seats=2, private=True, name="Secret supper")
+    expect(ana.page.get_by_test_id("waiting")).to_have_text(re.compile("1 more player"))
+    link = ana.page.locator(".invite-url").input_value()
+    assert re.search(rf"/t/{private_id}\?invite=\S+$", link)
+
+    # Someone who has never been here opens the link at phone width: sign in, then straight to a seat.
+    bo = person(width=390, height=800)
+    bo.page.goto(link)
+    bo.sign_in_as_guest(EVIL)
+    expect(seat_row(bo.page, "1")).to_contain_text(EVIL)
+    expect(seat_row(bo.page, "1").locator(".tag.you")).to_be_visible()
+    expect(bo.page.get_by_test_id("spectator-banner")).to_be_hidden()
+    width = bo.page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the table page overflows a phone screen ({width}px)"
+
+    # The host sees the newcomer live, as text, and may start.
+    expect(seat_row(ana.page, "1")).to_contain_text(EVIL)
+    expect(ana.page.get_by_test_id("waiting")).to_have_text(re.compile("Start when you are ready"))
+    expect(ana.page.get_by_test_id("start")).to_be_enabled()
+    assert ana.page.locator("script:has-text('alert(1)')").count() == 0
+
+    # Back in the lobby: the private table is in "my tables", never in the public lists.
+    bo.goto("/")
+    expect(bo.page.get_by_test_id("user-name")).to_have_text(EVIL)
+    expect(bo.page.get_by_test_id("public-open").locator(f"[data-table-id='{public['id']}']")).to_be_visible()
+    expect(bo.page.get_by_test_id("my-tables").locator(f"[data-table-id='{private_id}']")).to_be_visible()
+    assert bo.page.locator(f"[data-testid^=public-] [data-table-id='{private_id}']").count() == 0
+    assert bo.page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_lobby_lists_games_and_updates_public_tables_by_itself(person: Callable[..., Person]) -> None:
+    cy = person("Cy")
+    titles = cy.page.locator(".game-card h3")
+    expect(titles.first).to_be_visible()
+    assert "Food Truck" in titles.all_inner_texts()
+    ana = person("Ana")
+    table_id = create_table(ana, "food-truck", seats=2)
+    # Cy did nothing: the poll brings the new table, and Cy can take the free seat from the lobby.
+    row = cy.page.get_by_test_id("public-open").locator(f"[data-table-id='{table_id}']")
+    expect(row).to_be_visible()
+    row.get_by_role("button", name="Join").click()
+    cy.page.wait_for_url(re.compile(rf"/t/{table_id}$"))
+    expect(seat_row(cy.page, "1")).to_contain_text("Cy")
+    expect(seat_row(ana.page, "1")).to_contain_text("Cy")

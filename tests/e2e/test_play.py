@@ -1,0 +1,77 @@
+"""Two people play a whole game of Food Truck in the browser while a third watches."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import Person
+from tests.e2e.helpers import click_a_legal_thing, create_table, play_to_the_end, seat_row
+
+pytestmark = pytest.mark.e2e
+
+
+def test_two_players_play_food_truck_to_the_end_while_someone_watches(
+    person: Callable[..., Person], rng: random.Random
+) -> None:
+    ana = person("Ana")
+    table_id = create_table(ana, "food-truck", seats=2, name="Lunch rush")
+
+    bo = person("Bo", width=390, height=844)
+    row = bo.page.get_by_test_id("public-open").locator(f"[data-table-id='{table_id}']")
+    row.get_by_role("button", name="Join").click()
+    bo.page.wait_for_url(re.compile(rf"/t/{table_id}$"))
+
+    expect(seat_row(ana.page, "1")).to_contain_text("Bo")
+    ana.page.get_by_test_id("start").click()
+    for who in (ana, bo):
+        expect(who.page.get_by_test_id("table-status")).to_have_text("In progress")
+        expect(who.page.get_by_test_id("no-renderer")).to_have_count(0)
+        expect(who.page.get_by_test_id("game-area")).to_be_visible()
+
+    # A third person finds the running game in the lobby and watches.
+    cy = person("Cy")
+    watch = cy.page.get_by_test_id("public-playing").locator(f"[data-table-id='{table_id}']")
+    watch.get_by_role("link", name="Watch").click()
+    cy.page.wait_for_url(re.compile(rf"/t/{table_id}$"))
+    expect(cy.page.get_by_test_id("spectator-banner")).to_be_visible()
+    expect(cy.page.get_by_test_id("game-area")).to_be_visible()
+    expect(cy.page.locator(".seat.turn").first).to_be_visible()
+
+    # Whoever's turn it is sees it highlighted; a few moves in, the spectator still has nothing to click.
+    for _ in range(6):
+        click_a_legal_thing(ana.page, rng)
+        click_a_legal_thing(bo.page, rng)
+    assert cy.page.get_by_test_id("game-area").locator(".legal").count() == 0
+    expect(cy.page.get_by_test_id("log").locator("li").first).to_be_visible()
+
+    play_to_the_end([ana.page, bo.page], rng)
+
+    for who in (ana, bo, cy):
+        ranking = who.page.get_by_test_id("ranking")
+        expect(ranking).to_contain_text("Ana")
+        expect(ranking).to_contain_text("Bo")
+        expect(who.page.get_by_test_id("turn")).to_have_text(re.compile("Game over"))
+    assert cy.page.get_by_test_id("game-area").locator(".legal").count() == 0
+    assert ana.page.get_by_test_id("log").locator("li").count() > 5
+    assert bo.page.evaluate("document.documentElement.scrollWidth") <= 390
+
+    # The replay steps through the moves with the game's renderer.
+    cy.page.get_by_test_id("replay-link").click()
+    step = cy.page.get_by_test_id("replay-step")
+    expect(step).to_have_text(re.compile(r"Move 0 of \d+"))
+    total = int(re.search(r"of (\d+)", step.inner_text()).group(1))  # type: ignore[union-attr]
+    assert total > 10
+    cy.page.get_by_test_id("replay-next").click()
+    expect(step).to_have_text(f"Move 1 of {total}")
+    cy.page.get_by_test_id("replay-next").click()
+    expect(step).to_have_text(f"Move 2 of {total}")
+    cy.page.get_by_test_id("replay-prev").click()
+    expect(step).to_have_text(f"Move 1 of {total}")
+    expect(cy.page.get_by_test_id("replay-area")).not_to_be_empty()
+    cy.page.keyboard.press("End")
+    expect(step).to_have_text(f"Move {total} of {total}")

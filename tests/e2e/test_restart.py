@@ -1,0 +1,49 @@
+"""The table page survives a server restart: it reconnects by itself and shows the same game."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import AppServer, Person
+from tests.e2e.helpers import click_a_legal_thing, version
+
+pytestmark = pytest.mark.e2e
+
+
+def test_page_reconnects_and_resyncs_after_a_server_restart(
+    person: Callable[..., Person], app_server: AppServer, rng: random.Random
+) -> None:
+    ana = person("Ana")
+    table = ana.page.request.post(
+        ana.base + "/api/tables", data={"game": "food-truck", "seats": 2, "visibility": "public"}
+    ).json()
+    ana.goto(f"/t/{table['id']}")
+    ana.page.get_by_role("button", name="Add bot").click()
+    ana.page.get_by_test_id("start").click()
+    conn = ana.page.get_by_test_id("conn")
+    expect(conn).to_have_attribute("data-state", "online")
+    for _ in range(4):
+        click_a_legal_thing(ana.page, rng)
+    ana.page.wait_for_timeout(300)  # let the bot answer, so the version is settled
+    before = version(ana.page)
+    ana.page.evaluate("window.__samePage = true")
+
+    app_server.stop()
+    expect(conn).not_to_have_attribute("data-state", "online")
+    app_server.start()
+    expect(conn).to_have_attribute("data-state", "online", timeout=20_000)
+
+    assert ana.page.evaluate("window.__samePage") is True, "the page was reloaded"
+    assert version(ana.page) >= before
+    expect(ana.page.get_by_test_id("table-status")).to_have_text("In progress")
+    expect(ana.page.get_by_test_id("game-area")).to_be_visible()
+    # Still playable over the new connection.
+    for _ in range(20):
+        click_a_legal_thing(ana.page, rng)
+        if version(ana.page) > before:
+            break
+    assert version(ana.page) > before
