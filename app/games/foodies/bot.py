@@ -6,7 +6,8 @@ from typing import Any
 
 from app.games.foodies.chefs import meets_requirement
 from app.games.foodies.data import SPACES
-from app.games.foodies.engine import ENGINE, clone
+from app.games.foodies.engine import ENGINE
+from app.games.foodies.jsoncopy import clone
 from app.games.foodies.market import price_of
 from app.games.foodies.visit import collect
 from app.games.rng import Rng, seed_state

@@ -8,6 +8,7 @@ from typing import Any
 from app.games.base import Applied, IllegalAction, OptionSpec, Outcome
 from app.games.foodies import chefs, market, setup, turn, visit
 from app.games.foodies.data import MAX_PLAYERS, MIN_PLAYERS, SPACES
+from app.games.foodies.jsoncopy import clone
 from app.games.foodies.view import view_for
 
 JSON = dict[str, Any]
@@ -34,15 +35,6 @@ PHASE_NAMES = {
     "roll": "rolling the die", "choose_face": "choosing the die face", "flyers": "deciding on flyers",
     "buy": "buying a stall", "hire": "hiring chefs",
 }
-
-
-def clone(doc: Any) -> Any:
-    """Copy a JSON document (faster than deepcopy for this shape)."""
-    if isinstance(doc, dict):
-        return {k: clone(v) for k, v in doc.items()}
-    if isinstance(doc, list):
-        return [clone(v) for v in doc]
-    return doc
 
 
 def check_shape(action: Any) -> str:
