@@ -101,7 +101,7 @@ def dispatch(state: JSON, player: str, action: JSON, ev: Events) -> None:
             choose_lower_token(state, player, None, ev)
         else:
             state["pending"] = None
-            place_token(state["boards"][player], player, pending["value"], action["section"], ev)
+            place_token(state["boards"][player], player, action["section"], ev)
         return
     rnd = state["round"]
     if rnd is None:

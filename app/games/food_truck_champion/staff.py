@@ -152,7 +152,7 @@ def ask_token_placement(state: JSON, seat: str, value: int, ev: Events) -> None:
     if len(free) > 1:
         state["pending"] = {"kind": "place_token", "seat": seat, "value": value}
     else:
-        place_token(board, seat, value, free[0] if free else None, ev)
+        place_token(board, seat, free[0] if free else None, ev)
 
 
 def choose_lower_token(state: JSON, seat: str, value: int | None, ev: Events) -> None:

@@ -26,6 +26,7 @@ def take_token(state: JSON, seat: str, value: int, ev: Events) -> None:
     """Remove the top token of stack `value`; reveal critiques beneath it; check the end trigger."""
     stack = state["stacks"][str(value)]
     stack.pop(0)
+    state["boards"][seat]["tokens"].append(value)
     ev.append(event("token_taken", seat=seat, value=value))
     # A revealed critique token is set aside at once, so a stack's top is never a critique.
     while stack and stack[0] == "C":
@@ -45,9 +46,8 @@ def free_gray_sections(board: JSON) -> list[str]:
     return [s for s in SECTIONS if board["gray"][s] < GRAY_ICONS[s]]
 
 
-def place_token(board: JSON, seat: str, value: int, section: str | None, ev: Events) -> None:
-    """Put a taken token face-down on a gray icon of `section` (or beside the board when None)."""
-    board["tokens"].append(value)
+def place_token(board: JSON, seat: str, section: str | None, ev: Events) -> None:
+    """Put the token just taken face-down on a gray icon of `section` (or beside the board when None)."""
     if section is not None:
         board["gray"][section] += 1
     ev.append(event("token_placed", seat=seat, section=section))
