@@ -115,6 +115,7 @@ def new_game(players: Sequence[str], seed: int, options: Mapping[str, Any] | Non
     }
     for p in players:
         state["seats"][p]["collection"] = hands[p]
+        state["seats"][p]["hand"] = list(hands[p])
     if opts["trucks"] == "random":
         trucks = list(TRUCK_CARDS)
         rng.shuffle(trucks)

@@ -174,12 +174,23 @@ def check_invariants(state: JSON) -> None:
             assert sorted(trucks) == sorted(TRUCK_CARDS[me["truck"]]), f"seat {p}: five Truck cards"
             if state["phase"] in ("prep", "service"):
                 assert me["truck_used"] == (me["truck_current"] is None)
-    assert sum(seats[p]["vp"] for p in players) == len(state["rounds"]) <= 9
+    # The winner's VP is counted before the round is recorded while they pick a supply card.
+    picking = state["phase"] == "service" and state["step"] == "winner_pick"
+    assert sum(seats[p]["vp"] for p in players) == len(state["rounds"]) + picking <= 9
     for meal in {CARD_TYPE[c] for c in ALL_CARDS} - {DESSERT}:
         assert sum(1 for p in players if seats[p]["served"].get(meal)) <= 2, "E5 shares with one player only"
     out = [p for p in players if seats[p]["eliminated"]]
     assert sorted(out) == sorted(state["elimination_order"]) and len(out) == state["eliminated_this_round"]
-    assert len(state["supply"]) <= len(players)
     if state["phase"] == "service":
         assert state["turn"] in players
         assert len(out) < len(players)
+
+
+def check_legal_play_invariants(state: JSON) -> None:
+    """check_invariants, plus what only legal play from a real setup guarantees."""
+    check_invariants(state)
+    n = len(state["players"])
+    assert len(state["supply"]) <= n
+    if state["phase"] == "service":
+        # n supply cards per round and one compensation per elimination (spec §4.2 eliminate, step 3).
+        assert len(state["supply"]) == n - state["eliminated_this_round"] + (state["step"] == "compensation")
