@@ -1,0 +1,158 @@
+"""The lobby over real HTTP: games, tables, seats, private tables, errors."""
+
+from __future__ import annotations
+
+import httpx
+
+from tests.conftest import Server
+from tests.platform.client import Player
+
+
+async def test_games_list_has_counts_and_options(server: Server) -> None:
+    async with httpx.AsyncClient(base_url=server.url) as c:
+        games = (await c.get("/api/games")).json()
+    tiny = next(g for g in games if g["id"] == "tiny")
+    assert tiny["min_players"] == 1 and tiny["max_players"] == 4
+    assert tiny["options"][0]["id"] == "target"
+
+
+async def test_create_table_validation_has_one_error_shape(server: Server) -> None:
+    ana = await Player.guest(server.url)
+    cases = [
+        ({"game": "chess", "seats": 2}, 404, "unknown_game"),
+        ({"game": "tiny", "seats": 9}, 422, "bad_seats"),
+        ({"game": "tiny", "seats": 2, "options": {"nope": 1}}, 422, "bad_options"),
+        ({"game": "tiny", "seats": 2, "options": {"target": "high"}}, 422, "bad_options"),
+        ({"game": "tiny", "seats": 2, "visibility": "secret"}, 422, "invalid_request"),
+        ({"seats": 2}, 422, "invalid_request"),
+    ]
+    for body, status, code in cases:
+        r = await ana.post("/api/tables", body, ok=False)
+        assert r.status_code == status, (body, r.text)
+        assert r.json()["error"]["code"] == code
+        assert set(r.json()["error"]) == {"code", "message"}
+    r = await ana.post("/api/tables", None, ok=False)
+    assert r.status_code == 422
+    anon = await httpx.AsyncClient(base_url=server.url).post("/api/tables", json={"game": "tiny", "seats": 2})
+    assert anon.status_code == 401
+    await ana.close()
+
+
+async def test_join_leave_kick_bots_start(server: Server) -> None:
+    host, ben, cy = [await Player.guest(server.url, n) for n in ("Host", "Ben", "Cy")]
+    t = await host.table(seats=3)
+    assert t["status"] == "open" and t["seats"][0]["user"]["id"] == host.user["id"]
+    tid = t["id"]
+    # not host, not enough players
+    r = await ben.post(f"/api/tables/{tid}/start", ok=False)
+    assert r.status_code == 403 and r.json()["error"]["code"] == "not_host"
+    t = (await ben.post(f"/api/tables/{tid}/join", {"seat": "2"})).json()
+    assert t["my_seat"] == "2"
+    r = await ben.post(f"/api/tables/{tid}/join", {}, ok=False)
+    assert r.json()["error"]["code"] == "already_seated"
+    r = await cy.post(f"/api/tables/{tid}/join", {"seat": 2}, ok=False)
+    assert r.status_code == 409 and r.json()["error"]["code"] == "seat_taken"
+    r = await cy.post(f"/api/tables/{tid}/join", {"seat": "7"}, ok=False)
+    assert r.json()["error"]["code"] == "no_such_seat"
+    await ben.post(f"/api/tables/{tid}/leave")
+    r = await ben.post(f"/api/tables/{tid}/leave", ok=False)
+    assert r.json()["error"]["code"] == "not_seated"
+    await ben.post(f"/api/tables/{tid}/join", {})
+    r = await ben.post(f"/api/tables/{tid}/kick", {"seat": "0"}, ok=False)
+    assert r.json()["error"]["code"] == "not_host"
+    t = (await host.post(f"/api/tables/{tid}/kick", {"seat": "1"})).json()
+    assert t["seats"][1]["user"] is None
+    t = (await host.post(f"/api/tables/{tid}/bots", {"seat": "2"})).json()
+    assert t["seats"][2]["bot"] is True
+    r = await host.post(f"/api/tables/{tid}/bots", {"seat": "2"}, ok=False)
+    assert r.json()["error"]["code"] == "seat_taken"
+    # Two of three seats taken: within 1..4, so the host may start; the empty seat is dropped.
+    t = (await host.post(f"/api/tables/{tid}/start")).json()
+    assert t["status"] == "playing" and t["seat_count"] == 2
+    assert [s["seat"] for s in t["seats"]] == ["0", "1"] and t["seats"][1]["bot"]
+    r = await cy.post(f"/api/tables/{tid}/join", {}, ok=False)
+    assert r.status_code == 409 and r.json()["error"]["code"] == "already_started"
+    r = await host.post(f"/api/tables/{tid}/start", ok=False)
+    assert r.json()["error"]["code"] == "already_started"
+    mine = (await ben.http.get("/api/me/tables")).json()
+    assert tid not in [x["id"] for x in mine]
+    mine = (await host.http.get("/api/me/tables")).json()
+    assert tid in [x["id"] for x in mine]
+    for p in (host, ben, cy):
+        await p.close()
+
+
+async def test_start_needs_enough_players(server: Server) -> None:
+    host = await Player.guest(server.url)
+    t = await host.table(seats=2)
+    await host.post(f"/api/tables/{t['id']}/kick", {"seat": "0"})
+    r = await host.post(f"/api/tables/{t['id']}/start", ok=False)
+    assert r.status_code == 409 and r.json()["error"]["code"] == "not_enough_players"
+    await host.close()
+
+
+async def test_public_list_filters(server: Server) -> None:
+    host = await Player.guest(server.url)
+    t = await host.table(seats=2)
+    async with httpx.AsyncClient(base_url=server.url) as c:
+        open_ids = [x["id"] for x in (await c.get("/api/tables", params={"status": "open"})).json()]
+        playing_ids = [x["id"] for x in (await c.get("/api/tables", params={"status": "playing"})).json()]
+        other = (await c.get("/api/tables", params={"game": "food-truck"})).json()
+        bad = await c.get("/api/tables", params={"status": "sleeping"})
+    assert t["id"] in open_ids and t["id"] not in playing_ids
+    assert t["id"] not in [x["id"] for x in other]
+    assert bad.status_code == 422
+    await host.close()
+
+
+async def test_private_table_needs_the_invite(server: Server) -> None:
+    host, guest, snoop = [await Player.guest(server.url, n) for n in ("Host", "Guest", "Snoop")]
+    t = await host.table(seats=2, visibility="private")
+    tid, code = t["id"], t["invite_code"]
+    assert len(code) >= 20
+    async with httpx.AsyncClient(base_url=server.url) as c:
+        listed = [x["id"] for x in (await c.get("/api/tables")).json()]
+        assert tid not in listed
+        assert (await c.get(f"/api/tables/{tid}")).status_code == 404
+        seen = await c.get(f"/api/tables/{tid}", params={"invite": code})
+        assert seen.status_code == 200 and seen.json()["invite_code"] is None
+    r = await guest.post(f"/api/tables/{tid}/join", {"invite_code": "wrong"}, ok=False)
+    assert r.status_code == 403 and r.json()["error"]["code"] == "bad_invite"
+    t2 = (await guest.post(f"/api/tables/{tid}/join", {"invite_code": code})).json()
+    assert t2["my_seat"] == "1" and t2.get("invite_code") is None
+    # Guessing is rate-limited.
+    statuses = []
+    for i in range(15):
+        r = await snoop.http.get(f"/api/tables/{tid}", params={"invite": f"guess{i}"})
+        statuses.append(r.status_code)
+    assert statuses[0] == 404 and 429 in statuses
+    r = await snoop.http.get(f"/api/tables/{tid}", params={"invite": code})
+    assert r.status_code == 429 and r.json()["error"]["code"] == "too_many_attempts"
+    for p in (host, guest, snoop):
+        await p.close()
+
+
+async def test_unknown_route_and_method_errors(server: Server) -> None:
+    async with httpx.AsyncClient(base_url=server.url) as c:
+        r = await c.get("/api/nothing-here")
+        assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
+        r = await c.get("/api/tables/doesnotexist")
+        assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
+        r = await c.delete("/api/games")
+        assert r.status_code == 405 and r.json()["error"]["code"] == "method_not_allowed"
+
+
+async def test_openapi_lists_the_api(server: Server) -> None:
+    async with httpx.AsyncClient(base_url=server.url) as c:
+        spec = (await c.get("/openapi.json")).json()
+    for path in ["/api/health", "/api/auth/guest", "/api/games", "/api/tables", "/api/tables/{table_id}/join",
+                 "/api/tables/{table_id}/moves", "/api/tables/{table_id}/verify", "/api/me/tables"]:
+        assert path in spec["paths"], path
+
+
+async def test_metrics_are_exposed(server: Server) -> None:
+    async with httpx.AsyncClient(base_url=server.url) as c:
+        text = (await c.get("/metrics")).text
+    for name in ["foodgames_commands_applied_total", "foodgames_command_latency_seconds",
+                 "foodgames_sockets_open", 'foodgames_tables{status="open"}']:
+        assert name in text

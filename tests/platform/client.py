@@ -1,0 +1,126 @@
+"""Test clients for the real server: REST through httpx, live play through websockets."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import uuid
+from typing import Any
+
+import httpx
+import websockets
+from websockets.exceptions import ConnectionClosed
+
+
+class Player:
+    """A signed-in user with an HTTP client."""
+
+    def __init__(self, base: str, token: str, user: dict[str, Any]) -> None:
+        self.base = base
+        self.token = token
+        self.user = user
+        self.http = httpx.AsyncClient(base_url=base, headers={"Authorization": f"Bearer {token}"}, timeout=30)
+
+    @classmethod
+    async def guest(cls, base: str, name: str = "Ana") -> Player:
+        async with httpx.AsyncClient(base_url=base, timeout=30) as c:
+            r = await c.post("/api/auth/guest", json={"name": name})
+            r.raise_for_status()
+            data = r.json()
+        return cls(base, data["token"], data["user"])
+
+    async def post(self, path: str, body: Any = None, ok: bool = True) -> httpx.Response:
+        r = await self.http.post(path, json=body if body is not None else {})
+        if ok:
+            assert r.status_code == 200, r.text
+        return r
+
+    async def table(self, game: str = "tiny", seats: int = 2, **kw: Any) -> dict[str, Any]:
+        r = await self.post("/api/tables", {"game": game, "seats": seats, **kw})
+        return dict(r.json())
+
+    async def close(self) -> None:
+        await self.http.aclose()
+
+
+class Socket:
+    """A websocket at a table: a reader task files replies by client_id and keeps the newest view."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.latest: dict[str, Any] | None = None
+        self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self.reader = asyncio.get_running_loop().create_task(self._read())
+        self.changed = asyncio.Event()
+
+    @classmethod
+    async def open(cls, ws_base: str, table_id: str, token: str | None = None, invite: str | None = None,
+                   **kw: Any) -> Socket:
+        query = []
+        if token:
+            query.append(f"token={token}")
+        if invite:
+            query.append(f"invite={invite}")
+        url = f"{ws_base}/ws/tables/{table_id}" + ("?" + "&".join(query) if query else "")
+        return cls(await websockets.connect(url, max_size=2**22, **kw))
+
+    async def _read(self) -> None:
+        try:
+            async for raw in self.ws:
+                msg: dict[str, Any] = json.loads(raw)
+                if msg.get("type") in ("snapshot", "update"):
+                    if self.latest is None or msg["version"] >= self.latest["version"]:
+                        self.latest = msg
+                    self.changed.set()
+                cid = msg.get("client_id")
+                if msg.get("type") in ("ack", "error") and cid in self.pending:
+                    self.pending.pop(cid).set_result(msg)
+                else:
+                    self.queue.put_nowait(msg)
+        except ConnectionClosed:
+            pass
+        finally:
+            self.queue.put_nowait({"type": "closed"})
+
+    async def recv(self, timeout: float = 10) -> dict[str, Any]:
+        return await asyncio.wait_for(self.queue.get(), timeout)
+
+    async def expect(self, kind: str, timeout: float = 10, **match: Any) -> dict[str, Any]:
+        """Read until a message of this type (matching the given fields) arrives."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            msg = await self.recv(max(0.01, deadline - loop.time()))
+            if msg.get("type") == kind and all(msg.get(k) == v for k, v in match.items()):
+                return msg
+            if msg.get("type") == "closed":
+                raise AssertionError(f"socket closed while waiting for {kind}")
+
+    async def until_version(self, version: int, timeout: float = 10) -> dict[str, Any]:
+        """Wait until a snapshot or update of at least this version has arrived."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while self.latest is None or self.latest["version"] < version:
+            self.changed.clear()
+            await asyncio.wait_for(self.changed.wait(), max(0.01, deadline - loop.time()))
+        return self.latest
+
+    async def act(self, action: Any, expected_version: int | None = None,
+                  client_id: str | None = None, timeout: float = 10) -> dict[str, Any]:
+        """Send an action and return the ack or error answering it."""
+        cid = client_id or uuid.uuid4().hex
+        msg: dict[str, Any] = {"type": "act", "action": action, "client_id": cid}
+        if expected_version is not None:
+            msg["expected_version"] = expected_version
+        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.pending[cid] = fut
+        await self.ws.send(json.dumps(msg))
+        return await asyncio.wait_for(fut, timeout)
+
+    async def send_raw(self, data: str | bytes) -> None:
+        await self.ws.send(data)
+
+    async def close(self) -> None:
+        await self.ws.close()
+        self.reader.cancel()

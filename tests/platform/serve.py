@@ -1,0 +1,24 @@
+"""Run the real server with the tiny game registered (used by the platform tests)."""
+
+from __future__ import annotations
+
+import os
+
+import uvicorn
+
+from tests.platform.tiny_game import install
+
+install()
+
+from app.main import create_app  # noqa: E402
+
+if __name__ == "__main__":
+    uvicorn.run(
+        create_app(),
+        host="127.0.0.1",
+        port=int(os.environ["PORT"]),
+        log_level="warning",
+        ws_max_size=1024 * 1024,
+        ws_ping_interval=5,
+        ws_ping_timeout=5,
+    )

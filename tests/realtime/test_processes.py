@@ -1,0 +1,101 @@
+"""Several server processes on one Postgres, and servers that stop and come back."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import httpx
+
+from tests.conftest import Database, Server, requires_postgres
+from tests.platform.client import Player, Socket
+
+
+async def test_a_move_on_one_process_reaches_a_spectator_on_another(fresh_db: Database, tmp_path: Path) -> None:
+    requires_postgres()
+    one = Server(fresh_db, tmp_path).start()
+    two = Server(fresh_db, tmp_path, RUN_MIGRATIONS="false").start()
+    try:
+        ana, ben = await Player.guest(one.url, "Ana"), await Player.guest(one.url, "Ben")
+        t = await ana.table(seats=2)
+        await ben.post(f"/api/tables/{t['id']}/join", {})
+        await ana.post(f"/api/tables/{t['id']}/start")
+        watcher = await Socket.open(two.ws_url, t["id"])
+        before = (await watcher.expect("snapshot"))["version"]
+        sa = await Socket.open(one.ws_url, t["id"], ana.token)
+        await sa.expect("snapshot")
+        assert (await sa.act({"type": "pick", "n": 1}))["type"] == "ack"
+        seen = await watcher.until_version(before + 1)
+        assert seen["view"]["picks"]["0"] == "hidden"
+        # and the other way round: a move sent to process two reaches a socket on process one
+        sb = await Socket.open(two.ws_url, t["id"], ben.token)
+        await sb.expect("snapshot")
+        assert (await sb.act({"type": "pick", "n": 2})).get("type") == "ack"
+        seen = await sa.until_version(before + 2)
+        assert seen["view"]["phase"] == "bump"
+        for s in (watcher, sa, sb):
+            await s.close()
+        await ana.close()
+        await ben.close()
+    finally:
+        one.stop()
+        two.stop()
+
+
+async def test_games_survive_a_restart_and_bots_keep_playing(fresh_db: Database, tmp_path: Path) -> None:
+    srv = Server(fresh_db, tmp_path, BOT_DELAY="0.05").start()
+    try:
+        ana = await Player.guest(srv.url, "Ana")
+        t = await ana.table(seats=2, options={"target": 40})
+        await ana.post(f"/api/tables/{t['id']}/bots", {"seat": "1"})
+        await ana.post(f"/api/tables/{t['id']}/start")
+        sa = await Socket.open(srv.ws_url, t["id"], ana.token)
+        snap = await sa.expect("snapshot")
+        await sa.act({"type": "pick", "n": 0})
+        version = (await sa.until_version(snap["version"] + 2))["version"]
+        srv.stop(kill=True)
+        await sa.close()
+        srv.start()
+        sa = await Socket.open(srv.ws_url, t["id"], ana.token)
+        again = await sa.expect("snapshot")
+        assert again["version"] >= version and again["table"]["status"] == "playing"
+        # Ana plays her turns; the bot answers each time, including after the restart.
+        for _ in range(6):
+            latest = sa.latest
+            assert latest is not None
+            if "0" in latest["awaiting"]:
+                await sa.act(latest["actions"][0], expected_version=latest["version"])
+            await sa.until_version(latest["version"] + 1)
+        async with httpx.AsyncClient(base_url=srv.url) as c:
+            moves = (await c.get(f"/api/tables/{t['id']}/moves")).json()["moves"]
+        assert {m["seat"] for m in moves} == {"0", "1"}
+        assert len(moves) >= 8
+        await sa.close()
+        await ana.close()
+    finally:
+        srv.stop()
+
+
+async def test_clients_resync_after_a_restart(fresh_db: Database, tmp_path: Path) -> None:
+    srv = Server(fresh_db, tmp_path).start()
+    try:
+        ana, ben = await Player.guest(srv.url, "Ana"), await Player.guest(srv.url, "Ben")
+        t = await ana.table(seats=2)
+        await ben.post(f"/api/tables/{t['id']}/join", {})
+        await ana.post(f"/api/tables/{t['id']}/start")
+        sa = await Socket.open(srv.ws_url, t["id"], ana.token)
+        v = (await sa.expect("snapshot"))["version"]
+        await sa.act({"type": "pick", "n": 2})
+        srv.stop()
+        closed = await sa.expect("closed", timeout=10)
+        assert closed["type"] == "closed"
+        srv.start()
+        await asyncio.sleep(0.1)
+        sa = await Socket.open(srv.ws_url, t["id"], ana.token)
+        snap = await sa.expect("snapshot")
+        assert snap["version"] == v + 1 and snap["view"]["picks"]["0"] == 2
+        await sa.close()
+        await ana.close()
+        await ben.close()
+    finally:
+        srv.stop()
