@@ -1,0 +1,20 @@
+# The game server. Build: docker build -t foodgames .  Run: see docker-compose.yml.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1
+WORKDIR /srv
+
+COPY pyproject.toml README.md ./
+COPY app ./app
+RUN pip install . && useradd --create-home --uid 1000 games
+COPY alembic.ini ./
+COPY migrations ./migrations
+COPY frontend ./frontend
+
+USER games
+ENV HOST=0.0.0.0 PORT=8000
+EXPOSE 8000
+HEALTHCHECK --interval=10s --timeout=3s --retries=5 \
+  CMD python -c "import urllib.request,sys; sys.exit(urllib.request.urlopen('http://127.0.0.1:8000/api/health').status != 200)"
+# Migrations run in the app's startup (guarded by an advisory lock on Postgres).
+CMD ["python", "-m", "app.main"]
