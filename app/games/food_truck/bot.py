@@ -93,9 +93,10 @@ def _window_a_move(state: JSON, player: str, legal: list[JSON]) -> JSON:
     me = state["seats"][player]
     pile = me["draw_pile"]
     plays = [a for a in legal if a["type"] == "play_truck"]
-    if plays and plays[0]["effect"] == "E1" and pile and is_blocked(state, player, pile[0]):
-        if any(not is_blocked(state, player, c) for c in pile[:5]):
-            return plays[0]
+    top_blocked = bool(pile) and is_blocked(state, player, pile[0])
+    if plays and plays[0]["effect"] == "E1" and top_blocked and any(
+            not is_blocked(state, player, c) for c in pile[:5]):
+        return plays[0]
     if plays and plays[0]["effect"] == "E2":
         if not pile:
             own = [a for a in plays if a["seat"] == player]
