@@ -265,7 +265,11 @@ function drawResult() {
     h("table", { class: "ranking", "data-testid": "ranking" },
       h("thead", null, h("tr", null, h("th", null, t("table.place")), h("th", null, t("table.player")), h("th", { class: "num" }, t("table.score")))),
       h("tbody", null, rows)),
-    h("a", { class: "button secondary", href: `/t/${encodeURIComponent(table.id)}?replay=0`, "data-testid": "replay-link" }, t("table.replay")));
+    h("a", {
+      class: "button secondary",
+      href: `/t/${encodeURIComponent(table.id)}${query({ replay: 0, invite })}`,
+      "data-testid": "replay-link",
+    }, t("table.replay")));
 }
 
 function drawGame() {
@@ -434,9 +438,17 @@ async function openTable() {
     }
   }).catch(() => {});
   skeleton();
+  if (!me() && table.status === "open") {
+    // A visitor who is not signed in can watch; signing in (one field) lets them take a seat.
+    els.banner.after(h("details", { class: "panel signin-inline" },
+      h("summary", null, t("auth.title")),
+      signInForm(() => location.reload())));
+  }
   drawAll();
   socket = new TableSocket({ tableId, invite, onMessage, onStatus });
   socket.start();
+  // A handle for the console and the browser tests: the same path a renderer's clicks take.
+  window.foodGames = { send, state: () => S };
 }
 
 async function init() {
@@ -467,8 +479,8 @@ async function init() {
     drawAll();
     if (S.table) reloadLog();
   });
-  if (!user) {
-    // Someone following a link: sign in first (one field for a guest), then straight on.
+  if (!user && invite) {
+    // Someone following an invite link: sign in first (one field for a guest), then straight to a seat.
     mount(els.main, h("section", { class: "panel signin-panel" }, h("h1", null, t("auth.title")),
       signInForm(() => {
         renderHeader(els.header, { onChange: () => location.reload() });

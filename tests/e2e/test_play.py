@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import Person
-from tests.e2e.helpers import click_a_legal_thing, create_table, play_to_the_end, seat_row
+from tests.e2e.helpers import click_a_legal_thing, create_table, play_to_the_end, seat_row, version
 
 pytestmark = pytest.mark.e2e
 
@@ -32,6 +32,15 @@ def test_two_players_play_food_truck_to_the_end_while_someone_watches(
         expect(who.page.get_by_test_id("table-status")).to_have_text("In progress")
         expect(who.page.get_by_test_id("no-renderer")).to_have_count(0)
         expect(who.page.get_by_test_id("game-area")).to_be_visible()
+
+    # An illegal attempt (through the same path as a click) shows the server's message and changes nothing.
+    before = version(ana.page)
+    code = ana.page.evaluate(
+        "window.foodGames.send({type: 'serve_the_moon'}).then(() => 'sent', (e) => e.code)"
+    )
+    assert code not in ("sent", "offline", "timeout")
+    expect(ana.page.locator(".toast-error")).to_be_visible()
+    assert version(ana.page) == before
 
     # A third person finds the running game in the lobby and watches.
     cy = person("Cy")
