@@ -67,7 +67,7 @@ class Runtime:
             async with lock:
                 yield
         finally:
-            if not lock.locked() and not lock._waiters:  # type: ignore[attr-defined]
+            if not lock.locked() and not lock._waiters:
                 self._locks.pop(table_id, None)
 
     async def record(self, session: AsyncSession, table_id: str) -> TableRecord:

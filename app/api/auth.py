@@ -25,7 +25,7 @@ def _signed_in(rt: Runtime, response: Response, user: User) -> AuthOut:
         secure=rt.settings.cookie_secure,
         path="/",
     )
-    return AuthOut(token=token, user=UserOut(**auth.user_json(user)))
+    return AuthOut(token=token, user=UserOut(id=user.id, name=user.name, username=user.username))
 
 
 @router.post("/auth/guest", response_model=AuthOut)
@@ -67,4 +67,4 @@ async def logout(response: Response) -> OkOut:
 @router.get("/me", response_model=UserOut)
 async def me(user: User = Depends(current_user)) -> UserOut:
     """The signed-in user."""
-    return UserOut(**auth.user_json(user))
+    return UserOut(id=user.id, name=user.name, username=user.username)

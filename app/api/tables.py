@@ -105,20 +105,22 @@ async def join(
 ) -> dict[str, Any]:
     """Take a seat (the first free one unless named)."""
     rt.check_invite_rate(client_key(request, user))
-    rec = await svc.lobby_change(rt, table_id, user, body.invite_code, "join", seat=body.seat)
+    rec = await svc.lobby_change(
+        rt, table_id, user, body.invite_code, lambda s, r: svc.join(rt, s, r, user, body.seat, body.invite_code)
+    )
     return svc.table_json(rt, rec, user.id)
 
 
 @router.post("/tables/{table_id}/leave", response_model=TableOut)
 async def leave(table_id: str, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)) -> dict[str, Any]:
     """Give up my seat before the start."""
-    return svc.table_json(rt, await svc.lobby_change(rt, table_id, user, None, "leave"), user.id)
+    return svc.table_json(rt, await svc.lobby_change(rt, table_id, user, None, lambda s, r: svc.leave(s, r, user)), user.id)
 
 
 @router.post("/tables/{table_id}/start", response_model=TableOut)
 async def start(table_id: str, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)) -> dict[str, Any]:
     """The host starts the game."""
-    return svc.table_json(rt, await svc.lobby_change(rt, table_id, user, None, "start"), user.id)
+    return svc.table_json(rt, await svc.lobby_change(rt, table_id, user, None, lambda s, r: svc.start(s, r, user)), user.id)
 
 
 @router.post("/tables/{table_id}/bots", response_model=TableOut)
@@ -126,7 +128,8 @@ async def add_bot(
     table_id: str, body: SeatIn, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)
 ) -> dict[str, Any]:
     """The host puts a bot in an empty seat."""
-    return svc.table_json(rt, await svc.lobby_change(rt, table_id, user, None, "bots", seat=body.seat), user.id)
+    rec = await svc.lobby_change(rt, table_id, user, None, lambda s, r: svc.add_bot(s, r, user, body.seat))
+    return svc.table_json(rt, rec, user.id)
 
 
 @router.post("/tables/{table_id}/kick", response_model=TableOut)
@@ -134,7 +137,8 @@ async def kick(
     table_id: str, body: SeatIn, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)
 ) -> dict[str, Any]:
     """The host empties a seat before the start."""
-    return svc.table_json(rt, await svc.lobby_change(rt, table_id, user, None, "kick", seat=body.seat), user.id)
+    rec = await svc.lobby_change(rt, table_id, user, None, lambda s, r: svc.kick(s, r, user, body.seat))
+    return svc.table_json(rt, rec, user.id)
 
 
 @router.get("/tables/{table_id}/moves", response_model=MovesOut)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from sqlalchemy import text
@@ -19,8 +19,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 log = logging.getLogger("app.broker")
 CHANNEL = "foodgames_tables"
 
-Handler = Callable[[str, int], Awaitable[None]]
-Reconnected = Callable[[], Awaitable[None]]
+Handler = Callable[[str, int], Coroutine[Any, Any, None]]
+Reconnected = Callable[[], Coroutine[Any, Any, None]]
 
 
 def _parse(payload: str) -> tuple[str, int] | None:
@@ -77,7 +77,7 @@ class PostgresBroker(Broker):
                     if parsed:
                         asyncio.get_running_loop().create_task(handler(*parsed))
 
-                conn.add_termination_listener(lambda _c: lost.set())
+                conn.add_termination_listener(lambda _c, lost=lost: lost.set())
                 await conn.add_listener(CHANNEL, on_notify)
                 ready.set()
                 delay = 0.2

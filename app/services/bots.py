@@ -88,9 +88,9 @@ class BotRunner:
             await asyncio.sleep(1)
         finally:
             self.running.pop(table_id, None)
-        rec = self.rt.cache.get(table_id)
-        if rec is not None:  # only reached after a failure: try again
-            self.poke(rec)
+        latest = self.rt.cache.get(table_id)
+        if latest is not None:  # only reached after a failure: try again
+            self.poke(latest)
 
     async def _try(self, rec: TableRecord, seat: str, action: dict[str, Any]) -> bool:
         """Apply a bot's action; True when applied or when the table moved on meanwhile."""

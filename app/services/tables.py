@@ -6,6 +6,7 @@ import base64
 import hashlib
 import hmac
 import secrets
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -237,7 +238,7 @@ async def join(
     await _bump(session, rec)
 
 
-async def leave(rt: Runtime, session: AsyncSession, rec: TableRecord, user: User) -> None:
+async def leave(session: AsyncSession, rec: TableRecord, user: User) -> None:
     """Give up one's seat before the start."""
     _require_open(rec)
     seat = rec.seat_of(user.id)
@@ -247,7 +248,7 @@ async def leave(rt: Runtime, session: AsyncSession, rec: TableRecord, user: User
     await _bump(session, rec)
 
 
-async def kick(rt: Runtime, session: AsyncSession, rec: TableRecord, user: User, seat: Any) -> None:
+async def kick(session: AsyncSession, rec: TableRecord, user: User, seat: Any) -> None:
     """The host empties a seat (a player or a bot) before the start."""
     _require_host(rec, user)
     _require_open(rec)
@@ -261,7 +262,7 @@ async def kick(rt: Runtime, session: AsyncSession, rec: TableRecord, user: User,
     await _bump(session, rec)
 
 
-async def add_bot(rt: Runtime, session: AsyncSession, rec: TableRecord, user: User, seat: Any) -> None:
+async def add_bot(session: AsyncSession, rec: TableRecord, user: User, seat: Any) -> None:
     """The host puts a bot in an empty seat."""
     _require_host(rec, user)
     _require_open(rec)
@@ -273,7 +274,7 @@ async def add_bot(rt: Runtime, session: AsyncSession, rec: TableRecord, user: Us
     await _bump(session, rec)
 
 
-async def start(rt: Runtime, session: AsyncSession, rec: TableRecord, user: User) -> None:
+async def start(session: AsyncSession, rec: TableRecord, user: User) -> None:
     """The host starts the game with the occupied seats, renumbered 0..n-1 in seat order."""
     _require_host(rec, user)
     _require_open(rec)
@@ -300,29 +301,18 @@ async def start(rt: Runtime, session: AsyncSession, rec: TableRecord, user: User
     )
 
 
-async def lobby_change(rt: Runtime, table_id: str, user: User, invite: str | None, op: str, **kw: Any) -> TableRecord:
+Change = Callable[[AsyncSession, TableRecord], Awaitable[None]]
+
+
+async def lobby_change(rt: Runtime, table_id: str, user: User, invite: str | None, change: Change) -> TableRecord:
     """Run one lobby operation in its own transaction with the table row locked, then publish it."""
-    ops = {"join": join, "leave": leave, "kick": kick, "bots": add_bot, "start": start}
     async with rt.table_lock(table_id), rt.sessions() as session:
         rec = await load_record(session, table_id, for_update=True)
-        if not rec.can_see(user.id, invite) and op != "join":
+        if not rec.can_see(user.id, invite) and invite is None:
             raise not_found()
-        if op == "join":
-            await join(rt, session, rec, user, kw.get("seat"), invite)
-        else:
-            await ops[op](rt, session, rec, user, *kw.values())
+        await change(session, rec)
         await rt.notify_in_tx(session, rec.id, rec.version + 1)
         await session.commit()
         fresh = rt.cache.put(await load_record(session, table_id))
     await rt.after_change(fresh)
     return fresh
-
-
-async def user_by_id(session: AsyncSession, user_id: str) -> User | None:
-    return await session.get(User, user_id)
-
-
-def ensure_found(rec: TableRecord | None) -> TableRecord:
-    if rec is None:
-        raise not_found()
-    return rec

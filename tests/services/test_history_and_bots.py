@@ -13,7 +13,6 @@ import httpx
 from tests.conftest import ROOT, Server
 from tests.platform.client import Player, Socket
 
-
 VERIFY_WITH_TINY = (
     "from tests.platform.tiny_game import install; install(); from app.verify import main; main()"
 )
