@@ -55,7 +55,7 @@ const TEXT = {
       tokens: "tokens", stalls: "stall cards", effects: "culture effects", stars: "full stars",
       chef_for_hire: "chef for hire", special_chefs: "special chefs",
     },
-    total: "popularity", coinsTie: "coins (tie-break)", chefsCol: "special chefs",
+    total: "popularity", coinsTie: "coins (tie-break)", chefsCol: "chefs hired",
     space: "Space", printed: (c) => `${c} coin${c === 1 ? "" : "s"}`,
     removed: (n) => `${n} stall${n === 1 ? "" : "s"} covered and removed`,
     lastRoll: "last roll",
@@ -116,7 +116,7 @@ const TEXT = {
       tokens: "fichas", stalls: "cartas de puesto", effects: "efectos de cultura", stars: "estrellas completas",
       chef_for_hire: "chef de alquiler", special_chefs: "chefs especiales",
     },
-    total: "popularidad", coinsTie: "monedas (desempate)", chefsCol: "chefs especiales",
+    total: "popularidad", coinsTie: "monedas (desempate)", chefsCol: "chefs contratados",
     space: "Espacio", printed: (c) => `${c} moneda${c === 1 ? "" : "s"}`,
     removed: (n) => `${n} puesto${n === 1 ? "" : "s"} cubierto${n === 1 ? "" : "s"} y retirado${n === 1 ? "" : "s"}`,
     lastRoll: "última tirada",
@@ -338,7 +338,7 @@ function chefsArea(view, ctx) {
     onclick: hire ? () => send(ctx, { type: "hire_chef" }) : null,
     role: hire ? "button" : null, tabindex: hire ? "0" : null, dataset: { chef: "for_hire" },
   },
-  h("div", { class: "fd-chef-name" }, "👨‍🍳 ", t.chefForHire),
+  h("div", { class: "fd-chef-name" }, "♨ ", t.chefForHire),
   h("div", { class: "fd-chef-req" }, t.hireCost(view.chef_for_hire.cost, view.chef_for_hire.popularity)));
   const specials = view.special_chefs.map((c) => {
     const legal = claims.includes(c.id);
@@ -348,7 +348,7 @@ function chefsArea(view, ctx) {
       onclick: legal ? () => send(ctx, { type: "claim_chef", chef: c.id }) : null,
       role: legal ? "button" : null, tabindex: legal ? "0" : null, dataset: { chef: c.id },
     },
-    h("div", { class: "fd-chef-name" }, "⭐ ", label, ` (+${view.special_chef_popularity})`),
+    h("div", { class: "fd-chef-name" }, "★ ", label, ` (+${view.special_chef_popularity})`),
     h("div", { class: "fd-chef-req" }, req),
     h("div", { class: "fd-chef-owner" }, c.claimed_by !== null
       ? [h("span", { class: "fd-marker", style: { background: seatColour(view, c.claimed_by) } }), " ", t.claimed(nameOf(ctx, c.claimed_by))]
@@ -378,7 +378,7 @@ function controls(view, ctx, sel, setSel) {
   const waiting = (ctx.awaiting || []).filter((s) => s !== ctx.seat).map((s) => nameOf(ctx, s)).join(", ");
   if (view.end_triggered && view.phase !== "over") out.push(h("div", { class: "fd-alert" }, t.endTriggered));
   if (matching(acts, { type: "roll" }).length) {
-    out.push(h("button", { class: "fd-btn legal", onclick: () => send(ctx, { type: "roll" }) }, "🎲 ", t.roll));
+    out.push(h("button", { class: "fd-btn legal", onclick: () => send(ctx, { type: "roll" }) }, t.roll));
   } else if (matching(acts, { type: "keep_zero" }).length) {
     out.push(h("div", { class: "fd-prompt" }, t.chooseFace));
     out.push(h("div", { class: "fd-faces" },
@@ -473,7 +473,7 @@ export function render(container, view, ctx) {
     ? h("section", { class: ["fd-mine", view.active === me && "fd-turn"] },
       h("div", { class: "fd-area-head" }, h("h3", null, t.yourCourt), playerStats(view, me, ctx)),
       courtGrid(view, me, ctx, { targets: courtTargets(view, ctx, sel, setSel) }),
-      view.players[me].chefs.length ? h("div", { class: "fd-muted" }, "⭐ ", view.players[me].chefs.map((c) => (t.chefs[c] || [c])[0]).join(", ")) : null)
+      view.players[me].chefs.length ? h("div", { class: "fd-muted" }, "★ ", view.players[me].chefs.map((c) => (t.chefs[c] || [c])[0]).join(", ")) : null)
     : null;
 
   const rivals = h("section", { class: "fd-others" }, others.map((seat) => h("div", {
