@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import secrets
 from collections.abc import Callable
 
 import pytest
@@ -68,3 +69,33 @@ def test_lobby_lists_games_and_updates_public_tables_by_itself(person: Callable[
     cy.page.wait_for_url(re.compile(rf"/t/{table_id}$"))
     expect(seat_row(cy.page, "1")).to_contain_text("Cy")
     expect(seat_row(ana.page, "1")).to_contain_text("Cy")
+
+
+def test_a_guest_saves_an_account_signs_out_and_logs_back_in(person: Callable[..., Person]) -> None:
+    dee = person("Dee")
+    username = f"dee{secrets.token_hex(3)}"
+    dee.page.get_by_role("button", name="Save as account").click()
+    dialog = dee.page.locator("dialog[open]")
+    dialog.locator("input[name=username]").fill(username)
+    dialog.locator("input[name=password]").fill("tasty-secret")
+    dialog.locator("button[type=submit]").click()
+    expect(dialog).to_have_count(0)
+    expect(dee.page.get_by_role("button", name="Save as account")).to_have_count(0)
+    expect(dee.page.get_by_test_id("user-name")).to_have_text("Dee")
+
+    dee.page.get_by_role("button", name="Sign out").click()
+    expect(dee.page.get_by_test_id("user-name")).to_have_count(0)
+    dee.page.get_by_role("tab", name="Log in").click()
+    dee.page.locator("form input[name=username]").fill(username)
+    dee.page.locator("form input[name=password]").fill("wrong-password")
+    dee.page.locator("form button[type=submit]").click()
+    expect(dee.page.locator(".form-error")).not_to_be_empty()
+    dee.page.locator("form input[name=password]").fill("tasty-secret")
+    dee.page.locator("form button[type=submit]").click()
+    expect(dee.page.get_by_test_id("user-name")).to_have_text("Dee")
+
+    # Spanish shell texts, remembered across pages.
+    dee.page.get_by_role("button", name="Cambiar a español").click()
+    expect(dee.page.get_by_role("heading", name="Mis mesas")).to_be_visible()
+    dee.goto("/")
+    expect(dee.page.get_by_role("heading", name="Juegos")).to_be_visible()
