@@ -22,7 +22,7 @@ from tests.games.contract import (
 from tests.games.foodies.helpers import G
 
 JSON = dict[str, Any]
-SEEDS = range(40)
+SEEDS = range(30)
 
 
 def check_invariants(state: JSON) -> None:
