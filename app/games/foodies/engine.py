@@ -140,6 +140,7 @@ class Foodies:
 
     def bot_action(self, state: JSON, player: str, seed: int) -> JSON:
         """A sensible legal move for a bot seat."""
+        # imported here because the bot module imports this engine
         from app.games.foodies.bot import bot_action
 
         return bot_action(state, player, seed)
