@@ -162,6 +162,7 @@ function drawConn() {
   const { status, info } = S.conn;
   let text;
   if (status === "online") text = t("conn.online");
+  else if (navigator.onLine === false) text = t("conn.offline");
   else if (status === "reconnecting" && info.delay) text = t("conn.reconnecting", { s: Math.max(1, Math.round(info.delay / 1000)) });
   else if (status === "reconnecting" || status === "connecting") text = t("conn.connecting");
   else text = info.reason ? `${t("conn.closed")}: ${info.reason}` : t("conn.closed");
@@ -482,6 +483,7 @@ async function init() {
   if (!user && invite) {
     // Someone following an invite link: sign in first (one field for a guest), then straight to a seat.
     mount(els.main, h("section", { class: "panel signin-panel" }, h("h1", null, t("auth.title")),
+      h("p", { class: "muted" }, t("table.invited")),
       signInForm(() => {
         renderHeader(els.header, { onChange: () => location.reload() });
         openTable();
