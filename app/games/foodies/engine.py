@@ -65,6 +65,8 @@ class Foodies:
     options: list[OptionSpec] = [
         {"id": "first_player", "type": "choice", "default": "random", "label": "First player",
          "choices": list(setup.FIRST_PLAYER_CHOICES)},
+        {"id": "special_chefs", "type": "choice", "default": "random", "label": "Special chefs",
+         "choices": list(setup.SPECIAL_CHEF_CHOICES)},
     ]
 
     def new_game(self, players: Sequence[str], seed: int, options: Mapping[str, Any] | None = None) -> JSON:

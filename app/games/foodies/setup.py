@@ -23,6 +23,10 @@ from app.games.rng import Rng, seed_state
 
 JSON = dict[str, Any]
 FIRST_PLAYER_CHOICES = ["random", "listed"]
+# "random", or the host's pick of two special chefs written "a+b"
+SPECIAL_CHEF_CHOICES = ["random"] + [
+    f"{a}+{b}" for i, a in enumerate(SPECIAL_CHEFS) for b in list(SPECIAL_CHEFS)[i + 1:]
+]
 
 
 def pick_first_seat(rng: Rng, players: Sequence[str], how: str) -> list[str]:
@@ -45,11 +49,15 @@ def build_deck(rng: Rng, cultures: Sequence[str]) -> list[str]:
     return deck
 
 
-def draw_special_chefs(rng: Rng) -> list[JSON]:
-    """Two of the five special chefs, both unclaimed."""
-    ids = list(SPECIAL_CHEFS)
-    rng.shuffle(ids)
-    return [{"id": chef, "claimed_by": None} for chef in ids[:SPECIAL_CHEFS_IN_PLAY]]
+def draw_special_chefs(rng: Rng, choice: str) -> list[JSON]:
+    """Two of the five special chefs, drawn at random or the host's pick; both unclaimed."""
+    if choice == "random":
+        ids = list(SPECIAL_CHEFS)
+        rng.shuffle(ids)
+        ids = ids[:SPECIAL_CHEFS_IN_PLAY]
+    else:
+        ids = choice.split("+")
+    return [{"id": chef, "claimed_by": None} for chef in ids]
 
 
 def new_game(players: Sequence[str], seed: int, options: Mapping[str, Any] | None = None) -> JSON:
@@ -60,12 +68,15 @@ def new_game(players: Sequence[str], seed: int, options: Mapping[str, Any] | Non
     how = (options or {}).get("first_player", "random")
     if how not in FIRST_PLAYER_CHOICES:
         raise ValueError(f"unknown first_player option {how!r}")
+    chef_choice = (options or {}).get("special_chefs", "random")
+    if chef_choice not in SPECIAL_CHEF_CHOICES:
+        raise ValueError(f"unknown special_chefs option {chef_choice!r}")
     rng = Rng(seed_state(seed))
     order = pick_first_seat(rng, players, how)
     cultures = draw_cultures(rng)
     deck = build_deck(rng, cultures)
     market: list[str | None] = [deck.pop(0) for _ in SLOT_PRICES]
-    chefs = draw_special_chefs(rng)
+    chefs = draw_special_chefs(rng, chef_choice)
     return {
         "game": "foodies",
         "seats": order,

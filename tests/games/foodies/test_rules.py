@@ -471,3 +471,15 @@ def test_unknown_seat_and_not_your_turn() -> None:
     assert refused(state, "9", {"type": "roll"}) == "unknown_seat"
     assert refused(state, "1", {"type": "roll"}) == "not_your_turn"
     assert G.actions(state, "1") == [] and G.actions(state, "9") == []
+
+
+def test_host_may_pick_the_special_chefs() -> None:
+    from app.games.foodies.setup import SPECIAL_CHEF_CHOICES
+
+    assert len(SPECIAL_CHEF_CHOICES) == 1 + 10
+    state = G.new_game(seats(3), 5, {"special_chefs": "star_gazer+trio"})
+    assert state["special_chefs"] == [{"id": "star_gazer", "claimed_by": None}, {"id": "trio", "claimed_by": None}]
+    with pytest.raises(ValueError):
+        G.new_game(seats(3), 5, {"special_chefs": "trio+trio"})
+    option = next(o for o in G.options if o["id"] == "special_chefs")
+    assert option["default"] == "random" and "star_gazer+trio" in option["choices"]
