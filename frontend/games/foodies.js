@@ -245,7 +245,9 @@ function courtGrid(view, seat, ctx, opts) {
   for (let space = 1; space <= 9; space += 1) {
     const card = player.court[space - 1];
     const target = opts.targets ? opts.targets[space] : null;
+    const myFlyer = view.flyer_choices[seat] && view.flyer_choices[seat].space;
     const classes = ["fd-space", target && "legal", view.visited === space && "fd-visited",
+      myFlyer === space && "fd-flyer-target",
       view.last_visit && view.last_visit.collections && view.last_visit.collections[seat]
         && view.last_visit.collections[seat].space === space && view.phase !== "flyers" && "fd-collected"];
     const tokensRow = h("div", { class: "fd-space-tokens" },
@@ -283,6 +285,7 @@ function seatLabel(view, seat, ctx) {
   const tags = [];
   if (seat === ctx.seat) tags.push(t.you);
   if (seat === view.first_seat) tags.push(t.first);
+  if (seat === view.last_seat && view.end_triggered) tags.push(t.last);
   return h("span", { class: "fd-seat-name" },
     h("span", { class: "fd-dot", style: { background: seatColour(view, seat) } }),
     nameOf(ctx, seat), tags.length ? h("small", null, ` (${tags.join(", ")})`) : null,
