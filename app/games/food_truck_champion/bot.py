@@ -15,38 +15,43 @@ from app.games.rng import Rng, seed_state
 STAFF_WORTH = {"Prep Cook": 2.0, "Exec. Chef": 2.0, "Driver": 1.6, "Cashier": 1.0, "Manager": 0.6}
 
 
-def open_needs(board: JSON) -> Counter[str]:
-    """Ingredients the Plating tickets still miss, minus what the Fridge already holds."""
-    needs: Counter[str] = Counter()
-    for slot in board["plating"]:
-        needs += need(slot)
-    needs.subtract(ingredient_of(c) for c in board["fridge"])
-    return +needs
+class Kitchen:
+    """What one player's board needs and holds, computed once per decision."""
+
+    def __init__(self, board: JSON) -> None:
+        self.board = board
+        needs: Counter[str] = Counter()
+        for slot in board["plating"]:
+            needs += need(slot)
+        needs.subtract(ingredient_of(c) for c in board["fridge"])
+        self.needs = +needs
+        self.have = Counter(ingredient_of(c) for c in board["fridge"] + board["hand"] if not is_owner_card(c))
+        self.profile = Counter(TRUCKS[board["truck"]]["flavor_profile"])
+        self._tickets: dict[tuple[str, ...], float] = {}
+
+    def ingredient_worth(self, ingredient: str) -> float:
+        """Worth of one more ingredient in the Fridge."""
+        return 2.5 if self.needs[ingredient] > 0 else 0.2
+
+    def ticket_worth(self, ticket: str, placed: tuple[str, ...] = ()) -> float:
+        """Worth of a ticket in Plating: its size, how much of it we can cover, our logo and profile."""
+        key = (ticket, *placed)
+        if key not in self._tickets:
+            icons = Counter(icons_of(ticket))
+            icons.subtract(ingredient_of(c) for c in placed)
+            missing = +icons
+            covered = sum(min(k, self.have[x]) for x, k in missing.items())
+            uncovered = sum(missing.values()) - covered
+            overlap = sum(min(k, self.profile[x]) for x, k in Counter(icons_of(ticket)).items())
+            logo = 1.0 if TICKETS[ticket]["logo"] == self.board["truck"] else 0.0
+            self._tickets[key] = (len(icons_of(ticket)) * 1.2 + covered - 1.3 * uncovered + 0.3 * overlap + logo
+                                  + 0.8 * len(placed))
+        return self._tickets[key]
 
 
-def ingredient_worth(board: JSON, ingredient: str) -> float:
-    """Worth of one more ingredient in the Fridge."""
-    return 2.5 if open_needs(board)[ingredient] > 0 else 0.2
-
-
-def ticket_worth(board: JSON, ticket: str, placed: list[str] | None = None) -> float:
-    """Worth of a ticket in Plating: its size, how much of it we can cover, our logo and profile."""
-    icons = Counter(icons_of(ticket))
-    icons.subtract(ingredient_of(c) for c in placed or [])
-    missing = +icons
-    have = Counter(ingredient_of(c) for c in board["fridge"] + board["hand"] if not is_owner_card(c))
-    covered = sum(min(k, have[x]) for x, k in missing.items())
-    uncovered = sum(missing.values()) - covered
-    size = len(icons_of(ticket))
-    profile = Counter(TRUCKS[board["truck"]]["flavor_profile"])
-    overlap = sum(min(k, profile[x]) for x, k in Counter(icons_of(ticket)).items())
-    logo = 1.0 if TICKETS[ticket]["logo"] == board["truck"] else 0.0
-    return size * 1.2 + 1.0 * covered - 1.3 * uncovered + 0.3 * overlap + logo + 0.8 * len(placed or [])
-
-
-def gain(state: JSON, seat: str, action: JSON) -> float:
+def gain(state: JSON, kitchen: Kitchen, action: JSON) -> float:
     """Estimated value of one concrete staff action for the acting player."""
-    board = state["boards"][seat]
+    board = kitchen.board
     kind = action["type"]
     if kind in ("prep_cook", "exec_chef"):
         slot = next(s for s in board["plating"] if s["card"] == action["ticket"])
@@ -56,14 +61,14 @@ def gain(state: JSON, seat: str, action: JSON) -> float:
     top = state["market"][action["position"] - 1][-1]
     replaced = action.get("replace")
     if kind == "driver":
-        lost = ingredient_worth(board, ingredient_of(replaced)) + 0.3 if replaced else 0.0
-        return ingredient_worth(board, ingredient_of(top)) - lost
+        lost = kitchen.ingredient_worth(ingredient_of(replaced)) + 0.3 if replaced else 0.0
+        return kitchen.ingredient_worth(ingredient_of(top)) - lost
     if kind == "cashier":
         lost = 0.0
         if replaced:
             slot = next(s for s in board["plating"] if s["card"] == replaced)
-            lost = ticket_worth(board, replaced, slot["on"]) + 0.5
-        return ticket_worth(board, top) - lost
+            lost = kitchen.ticket_worth(replaced, tuple(slot["on"])) + 0.5
+        return kitchen.ticket_worth(top) - lost
     lost = STAFF_WORTH[action_of(replaced)] + 0.3 if replaced else 0.0
     return STAFF_WORTH[action_of(top)] - lost
 
@@ -75,7 +80,8 @@ def potential(state: JSON, seat: str, staff_action: str, count: int, spent: str 
     options = staff_options(state, seat, staff_action)
     if spent is not None:
         options = [o for o in options if o.get("card") != spent]
-    gains = sorted((gain(state, seat, o) for o in options), reverse=True)
+    kitchen = Kitchen(state["boards"][seat])
+    gains = sorted((gain(state, kitchen, o) for o in options), reverse=True)
     # Distinct options rarely all stay available: count the first fully, later ones at a discount.
     positive = [g for g in gains[:count] if g > 0]
     return sum(g * (1.0 if i == 0 else 0.6) for i, g in enumerate(positive))
@@ -92,8 +98,7 @@ def card_keep_worth(board: JSON, card: str) -> float:
     """How much a hand card is worth keeping (as a cooking ingredient or a staff action)."""
     if is_owner_card(card):
         return 10.0
-    needed = 2.0 if open_needs(board)[ingredient_of(card)] > 0 or any(
-        need(s)[ingredient_of(card)] for s in board["plating"]) else 0.0
+    needed = 2.0 if any(need(s)[ingredient_of(card)] for s in board["plating"]) else 0.0
     return needed + STAFF_WORTH[action_of(card)] * 0.5
 
 
@@ -152,11 +157,11 @@ def choose_critique(board: JSON, legal: list[JSON]) -> list[tuple[float, JSON]]:
 
 def choose_place(state: JSON, seat: str, legal: list[JSON]) -> list[tuple[float, JSON]]:
     """Cover the market card we would miss least."""
-    board = state["boards"][seat]
+    kitchen = Kitchen(state["boards"][seat])
     scored = []
     for option in legal:
         pile = state["market"][option["position"] - 1]
-        scored.append((-ingredient_worth(board, ingredient_of(pile[-1])) if pile else 0.0, option))
+        scored.append((-kitchen.ingredient_worth(ingredient_of(pile[-1])) if pile else 0.0, option))
     return scored
 
 
@@ -178,7 +183,8 @@ def score_options(state: JSON, seat: str, legal: list[JSON]) -> list[tuple[float
     if rnd["stage"] == "decide":
         return choose_decision(state, seat, legal)
     if rnd["stage"] == "resolve":
-        return [(0.0 if o["type"] == "decline" else gain(state, seat, o), o) for o in legal]
+        kitchen = Kitchen(board)
+        return [(0.0 if o["type"] == "decline" else gain(state, kitchen, o), o) for o in legal]
     if kind == "critique":
         return choose_critique(board, legal)
     return choose_place(state, seat, legal)

@@ -38,9 +38,14 @@ def icons_of(ticket: str) -> list[str]:
 
 def need(slot: JSON) -> Counter[str]:
     """Ingredients still missing on a Plating ticket {"card", "on"}: icons minus placed ingredients."""
-    missing = Counter(icons_of(slot["card"]))
-    missing.subtract(ingredient_of(c) for c in slot["on"])
-    return +missing
+    missing = Counter(TICKETS[slot["card"]]["icons"])
+    for card in slot["on"]:
+        face = CARDS[card]["ingredient"]
+        missing[face] -= 1
+        # Only needed ingredients are ever placed, so a count never drops below zero.
+        if not missing[face]:
+            del missing[face]
+    return missing
 
 
 def capacity(board: JSON, section: str) -> int:
