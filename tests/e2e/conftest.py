@@ -6,6 +6,7 @@ import os
 import random
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -15,8 +16,6 @@ from pathlib import Path
 
 import httpx
 import pytest
-
-from tests.conftest import SECRET, Database, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -29,6 +28,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 TIMEOUT_MS = 10_000
+SECRET = "e2e-secret-" + "x" * 32
 
 try:
     from playwright.sync_api import Browser, BrowserContext, Dialog, Page, sync_playwright
@@ -46,15 +46,22 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(skip)
 
 
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
 class AppServer:
     """`uvicorn app.main:app` on a fixed free port; stop() and start() keep the port and the database."""
 
-    def __init__(self, db: Database, tmp: Path) -> None:
+    def __init__(self, tmp: Path) -> None:
         self.port = free_port()
         self.log = tmp / "server.log"
+        # Always a temporary SQLite file: these tests are about the browser, not the database.
         self.env = {
             **os.environ,
-            "DATABASE_URL": db.url,
+            "DATABASE_URL": f"sqlite+aiosqlite:///{tmp / 'e2e.sqlite3'}",
             "SECRET_KEY": SECRET,
             "BOT_DELAY": "0.05",
             "LOG_LEVEL": "warning",
@@ -109,12 +116,9 @@ class AppServer:
 
 @pytest.fixture(scope="session")
 def app_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
-    tmp = tmp_path_factory.mktemp("e2e")
-    db = Database(tmp)
-    server = AppServer(db, tmp).start()
+    server = AppServer(tmp_path_factory.mktemp("e2e")).start()
     yield server
     server.stop()
-    db.drop()
 
 
 @pytest.fixture(scope="session")
