@@ -191,6 +191,8 @@ function tableRow(table, { mine }) {
   let turn = null;
   if (myTurn) {
     turn = h("span", { class: "badge turn" }, t("lobby.your_turn"));
+  } else if (table.status === "finished" && table.outcome && (table.outcome.winners || []).length) {
+    turn = h("span", { class: "small" }, t("lobby.won_by", { names: listNames(table.outcome.winners.map((seat) => names[seat] ?? seat)) }));
   } else if (table.status === "playing" && (table.awaiting || []).length) {
     turn = h("span", { class: "muted small" },
       t("lobby.turn_of", { names: listNames(table.awaiting.map((seat) => names[seat] ?? seat)) }));

@@ -149,7 +149,9 @@ function drawSeats() {
 function drawHead() {
   const table = S.table;
   const title = table.name || S.gameTitle || table.game;
-  document.title = `${title} · ${t("app.name")}`;
+  const myTurn = table.status === "playing" && !isSpectator() && S.awaiting.includes(S.seat);
+  // Visible in the tab strip while the player looks elsewhere.
+  document.title = `${myTurn ? `▶ ${t("table.your_turn")} · ` : ""}${title} · ${t("app.name")}`;
   mount(els.head,
     h("div", { class: "table-head-main" },
       h("h1", null, title),
