@@ -32,6 +32,7 @@ class Settings(BaseSettings):
     invite_failures_per_minute: int = 10
     db_pool_size: int = 5
     run_migrations: bool = True
+    snapshot_every: int = 16  # rewrite the whole state document every this many moves (and at the end)
 
     @property
     def effective_database_url(self) -> str:

@@ -21,6 +21,7 @@ from app.services.auth import TokenSigner
 from app.services.bots import BotRunner
 from app.services.errors import ServiceError
 from app.services.records import TableCache, TableRecord, load_record
+from app.services.writer import PostgresBatchWriter, SessionWriter
 
 
 class Runtime:
@@ -37,6 +38,11 @@ class Runtime:
         self.hub = Hub(self)
         self.broker = make_broker(settings.effective_database_url, settings.broker_url)
         self.bots = BotRunner(self)
+        self.writer: SessionWriter | PostgresBatchWriter = (
+            PostgresBatchWriter(settings.effective_database_url)
+            if self.is_postgres
+            else SessionWriter(self.sessions)
+        )
         self._locks: dict[str, asyncio.Lock] = {}
         # SQLite has one writer: serialising writes here avoids its busy errors entirely.
         self._write_lock = None if self.is_postgres else asyncio.Lock()
@@ -44,6 +50,7 @@ class Runtime:
         self._tasks: set[asyncio.Task[Any]] = set()
 
     async def start(self) -> None:
+        await self.writer.start()
         await self.broker.start(self.on_remote_change, self.hub.resync_all)
         await self.bots.resume_all()
 
@@ -51,6 +58,7 @@ class Runtime:
         await self.bots.stop()
         self.hub.close_all()
         await self.broker.stop()
+        await self.writer.stop()
         await self.engine.dispose()
 
     @contextlib.asynccontextmanager

@@ -57,6 +57,9 @@ class GameTable(Base):
     seed_commitment: Mapped[str] = mapped_column(String(64))
     state: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
     version: Mapped[int] = mapped_column(Integer, default=0)
+    # `state` is the state after this many moves; the moves after it are replayed on load, so a
+    # move need not rewrite the whole state document (see services/writer.py).
+    state_seq: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     move_count: Mapped[int] = mapped_column(Integer, default=0)
     awaiting: Mapped[list[str]] = mapped_column(JSONType, default=list)
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)

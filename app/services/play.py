@@ -1,4 +1,4 @@
-"""`apply_action`: one move, one transaction, never lost and never applied twice."""
+"""`apply_action`: one move, validated by the engine, durable before it is acknowledged, never applied twice."""
 
 from __future__ import annotations
 
@@ -7,21 +7,21 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select, update
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import select
 
-from app.db.models import GameTable, Move
+from app.db.models import Move
 from app.games import GAMES
 from app.games.base import IllegalAction
 from app.metrics import COMMAND_LATENCY, COMMANDS_APPLIED, COMMANDS_REFUSED
-from app.services.errors import ServiceError, not_found
-from app.services.records import TableRecord, load_record
+from app.services.errors import ServiceError
+from app.services.records import TableRecord
+from app.services.writer import MoveWrite, WriteConflict
 
 if TYPE_CHECKING:
     from app.runtime import Runtime
 
 MAX_CLIENT_ID = 64
+CONFLICT_RETRIES = 3
 
 
 @dataclass
@@ -42,27 +42,15 @@ def _check_shape(action: Any, client_id: Any, expected_version: Any) -> None:
         raise ServiceError("bad_version", "expected_version must be a whole number.", 422)
 
 
-async def _previous_ack(session: AsyncSession, table_id: str, client_id: str | None) -> Ack | None:
+async def _previous_ack(rt: Runtime, table_id: str, client_id: str | None) -> Ack | None:
+    """The ack of a move already applied under this client_id (a retry after a lost ack)."""
     if client_id is None:
         return None
-    version = await session.scalar(
-        select(Move.version).where(Move.table_id == table_id, Move.client_id == client_id)
-    )
+    async with rt.sessions() as session:
+        version = await session.scalar(
+            select(Move.version).where(Move.table_id == table_id, Move.client_id == client_id)
+        )
     return Ack(client_id, version, duplicate=True) if version is not None else None
-
-
-async def _locked_record(rt: Runtime, session: AsyncSession, table_id: str) -> TableRecord:
-    """The table's record with its row locked for this transaction (version re-checked against the cache)."""
-    query = select(GameTable.version).where(GameTable.id == table_id)
-    if rt.is_postgres:
-        query = query.with_for_update()
-    version = await session.scalar(query)
-    if version is None:
-        raise not_found()
-    cached = rt.cache.get(table_id)
-    if cached is not None and cached.version == version:
-        return cached
-    return rt.cache.put(await load_record(session, table_id))
 
 
 async def apply_action(
@@ -76,112 +64,90 @@ async def apply_action(
     """Apply one player's action to a table, durably, and publish the change."""
     started = time.perf_counter()
     try:
-        ack, rec = await _apply(rt, table_id, seat, action, client_id, expected_version)
+        _check_shape(action, client_id, expected_version)
+        if seat is None:
+            raise ServiceError("not_seated", "Spectators cannot act; take a seat to play.", 403)
+        async with rt.table_lock(table_id):
+            for _attempt in range(CONFLICT_RETRIES):
+                rec = rt.cache.get(table_id) or await rt.reload(table_id)
+                try:
+                    new = await _apply_once(rt, rec, seat, action, client_id, expected_version)
+                    break
+                except WriteConflict:
+                    # Another process moved the table (or saw this client_id): start again from the database.
+                    await rt.reload(table_id)
+                    previous = await _previous_ack(rt, table_id, client_id)
+                    if previous:
+                        return previous
+            else:
+                raise ServiceError("conflict", "The table is busy; resync and try again.", 409)
     except ServiceError as exc:
+        if exc.code not in ("bad_action", "bad_client_id", "bad_version", "not_seated"):
+            previous = await _previous_ack(rt, table_id, client_id)
+            if previous:
+                return previous
         COMMANDS_REFUSED.labels(code=exc.code).inc()
         raise
     COMMAND_LATENCY.observe(time.perf_counter() - started)
-    if rec is not None:
-        COMMANDS_APPLIED.inc()
-        await rt.after_change(rec)
-    return ack
+    COMMANDS_APPLIED.inc()
+    await rt.after_change(new)
+    return Ack(client_id, new.version)
 
 
-async def _apply(
+async def _apply_once(
     rt: Runtime,
-    table_id: str,
-    seat: str | None,
-    action: Any,
+    rec: TableRecord,
+    seat: str,
+    action: dict[str, Any],
     client_id: str | None,
     expected_version: int | None,
-) -> tuple[Ack, TableRecord | None]:
-    _check_shape(action, client_id, expected_version)
-    if seat is None:
-        raise ServiceError("not_seated", "Spectators cannot act; take a seat to play.", 403)
-    async with rt.table_lock(table_id), rt.sessions() as session:
-        rec = await _locked_record(rt, session, table_id)
-        if rec.status != "playing" or rec.state is None:
-            previous = await _previous_ack(session, table_id, client_id)
-            if previous:
-                return previous, None
-            raise ServiceError("not_playing", "The game is not running.", 409)
-        if expected_version is not None and expected_version != rec.version:
-            previous = await _previous_ack(session, table_id, client_id)
-            if previous:
-                return previous, None
-            raise ServiceError(
-                "stale_version",
-                f"The table has moved on (version {rec.version}, you sent {expected_version}); resync.",
-                409,
-            )
-        game = GAMES[rec.game]
-        if seat not in game.awaiting(rec.state):
-            previous = await _previous_ack(session, table_id, client_id)
-            if previous:
-                return previous, None
-            raise ServiceError("not_your_turn", "It is not your turn.", 409)
-        try:
-            applied = game.apply(rec.state, seat, action)
-        except IllegalAction as exc:
-            previous = await _previous_ack(session, table_id, client_id)
-            if previous:
-                return previous, None
-            raise ServiceError(exc.code, exc.message, 422) from exc
-        state = applied.state
-        outcome = game.outcome(state)
-        version = rec.version + 1
-        seq = rec.move_count + 1
-        awaiting = [] if outcome is not None else game.awaiting(state)
-        now = datetime.now(UTC)
-        status = "finished" if outcome is not None else "playing"
-        result = await session.execute(
-            update(GameTable)
-            .where(GameTable.id == table_id, GameTable.version == rec.version)
-            .values(
-                state=state,
-                version=version,
-                move_count=seq,
-                awaiting=awaiting,
-                outcome=outcome,
-                status=status,
-                updated_at=now,
-            )
+) -> TableRecord:
+    """Validate and apply against the known record, write it, and return the new record."""
+    if rec.status != "playing" or rec.state is None:
+        raise ServiceError("not_playing", "The game is not running.", 409)
+    if expected_version is not None and expected_version != rec.version:
+        raise ServiceError(
+            "stale_version",
+            f"The table has moved on (version {rec.version}, you sent {expected_version}); resync.",
+            409,
         )
-        if result.rowcount != 1:  # type: ignore[attr-defined]
-            # Another process wrote first (only possible without row locks); nothing was applied.
-            rt.cache.drop(table_id)
-            raise ServiceError("conflict", "Another move landed first; resync and try again.", 409)
-        session.add(
-            Move(
-                table_id=table_id,
-                seq=seq,
-                version=version,
-                seat=seat,
-                client_id=client_id,
-                action=action,
-                events=applied.events,
-                created_at=now,
-            )
-        )
-        await rt.notify_in_tx(session, table_id, version)
-        try:
-            await session.commit()
-        except IntegrityError:
-            await session.rollback()
-            previous = await _previous_ack(session, table_id, client_id)
-            if previous:
-                return previous, None
-            raise
-        new = replace(
-            rec,
-            state=state,
-            version=version,
-            move_count=seq,
-            awaiting=awaiting,
-            outcome=dict(outcome) if outcome is not None else None,
-            status=status,
-            updated_at=now,
-        )
-        new.remember_events(version, applied.events)
-        rt.cache.put(new)
-    return Ack(client_id, version), new
+    game = GAMES[rec.game]
+    if seat not in rec.awaiting:
+        raise ServiceError("not_your_turn", "It is not your turn.", 409)
+    try:
+        applied = game.apply(rec.state, seat, action)
+    except IllegalAction as exc:
+        raise ServiceError(exc.code, exc.message, 422) from exc
+    state = applied.state
+    outcome = game.outcome(state)
+    seq = rec.move_count + 1
+    snapshot = outcome is not None or seq - rec.state_seq >= rt.settings.snapshot_every
+    item = MoveWrite(
+        table_id=rec.id,
+        old_version=rec.version,
+        version=rec.version + 1,
+        seq=seq,
+        seat=seat,
+        client_id=client_id,
+        action=action,
+        events=applied.events,
+        state=state if snapshot else None,
+        awaiting=[] if outcome is not None else game.awaiting(state),
+        outcome=dict(outcome) if outcome is not None else None,
+        status="finished" if outcome is not None else "playing",
+        at=datetime.now(UTC),
+    )
+    await rt.writer.write(item)
+    new = replace(
+        rec,
+        state=state,
+        version=item.version,
+        state_seq=seq if snapshot else rec.state_seq,
+        move_count=seq,
+        awaiting=item.awaiting,
+        outcome=item.outcome,
+        status=item.status,
+        updated_at=item.at,
+    )
+    new.remember_events(item.version, applied.events)
+    return rt.cache.put(new)

@@ -17,7 +17,8 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import GameTable, Seat, User
+from app.db.models import GameTable, Move, Seat, User
+from app.games import GAMES
 from app.services.errors import not_found
 
 
@@ -45,6 +46,7 @@ class TableRecord:
     seed_commitment: str
     state: dict[str, Any] | None
     version: int
+    state_seq: int
     move_count: int
     awaiting: list[str]
     outcome: dict[str, Any] | None
@@ -106,6 +108,9 @@ async def load_record(session: AsyncSession, table_id: str, *, for_update: bool 
             select(Seat, User.name).outerjoin(User, User.id == Seat.user_id).where(Seat.table_id == table_id)
         )
     ).all()
+    state = row.state
+    if state is not None and row.state_seq < row.move_count:
+        state = await _replay_after_snapshot(session, row.game, row.id, state, row.state_seq)
     seats = sorted(
         (SeatInfo(s.seat, s.user_id, name if s.user_id else None, s.bot) for s, name in seat_rows),
         key=lambda s: int(s.seat),
@@ -123,8 +128,9 @@ async def load_record(session: AsyncSession, table_id: str, *, for_update: bool 
         options=dict(row.options or {}),
         seed=row.seed,
         seed_commitment=row.seed_commitment,
-        state=row.state,
+        state=state,
         version=row.version,
+        state_seq=row.state_seq,
         move_count=row.move_count,
         awaiting=list(row.awaiting or []),
         outcome=row.outcome,
@@ -132,6 +138,19 @@ async def load_record(session: AsyncSession, table_id: str, *, for_update: bool 
         updated_at=row.updated_at,
         seats=seats,
     )
+
+
+async def _replay_after_snapshot(
+    session: AsyncSession, game_id: str, table_id: str, state: dict[str, Any], after_seq: int
+) -> dict[str, Any]:
+    """The current state: the stored snapshot with the moves made since replayed (engines are deterministic)."""
+    game = GAMES[game_id]
+    moves = await session.execute(
+        select(Move.seat, Move.action).where(Move.table_id == table_id, Move.seq > after_seq).order_by(Move.seq)
+    )
+    for seat, action in moves:
+        state = game.apply(state, seat, action).state
+    return state
 
 
 class TableCache:
