@@ -38,6 +38,7 @@ CARD_INDEX: dict[str, int] = {c["id"]: i for i, c in enumerate(_MEALS["cards"])}
 ALL_CARDS: list[str] = [c["id"] for c in _MEALS["cards"]]
 CARD_BACKGROUND: dict[str, str] = {c["id"]: c["background"] for c in _MEALS["cards"]}
 MEAL_NAMES: dict[str, str] = {t["type"]: t["name"] for t in _MEALS["types"]}
+MEAL_BACKGROUNDS: dict[str, str] = {t["type"]: t["background"] for t in _MEALS["types"]}
 STARTING_HAND: dict[str, int] = dict(_COMPONENTS["starting_hand"])
 VP_TARGET: dict[int, int] = {int(k): v for k, v in _COMPONENTS["vp_target_by_player_count"].items()}
 MIN_PLAYERS: int = _COMPONENTS["players"]["min"]

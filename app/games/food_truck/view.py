@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.food_truck.data import EFFECTS, MEAL_NAMES, TRUCK_NAMES, effect_of
+from app.games.food_truck.data import EFFECTS, MEAL_BACKGROUNDS, MEAL_NAMES, TRUCK_NAMES, effect_of
 from app.games.food_truck.setup import trucks_left
 from app.games.food_truck.table import JSON, copy_state
 
@@ -58,6 +58,7 @@ def redact(state: JSON, viewer: str | None, outcome: Any) -> JSON:
     else:
         view["rearrange"] = {"cards": len(work["todo"]) + len(work["done"])}
     view["meal_names"] = dict(MEAL_NAMES)
+    view["meal_backgrounds"] = dict(MEAL_BACKGROUNDS)
     view["effects"] = {k: dict(v, windows=list(v["windows"])) for k, v in EFFECTS.items()}
     view["truck_names"] = dict(TRUCK_NAMES)
     view["outcome"] = outcome
