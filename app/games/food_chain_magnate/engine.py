@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -36,6 +35,19 @@ PHASES: dict[str, tuple[ActionsFn, ApplyFn]] = {
 # Choices that only narrow down a placement or add to a secret set can be taken back.
 UNDOABLE = {"restaurant_at", "campaign", "campaign_at", "new_house", "garden", "house_at", "new_restaurant",
             "move_restaurant", "work", "fire"}
+
+
+def _copy(doc: Any) -> Any:
+    if isinstance(doc, dict):
+        return {k: _copy(v) for k, v in doc.items()}
+    if isinstance(doc, list):
+        return [_copy(v) for v in doc]
+    return doc
+
+
+def clone(state: JSON) -> JSON:
+    """A copy of the state that `apply` may change; the map is never changed, so it is shared."""
+    return {k: (v if k == "map" else _copy(v)) for k, v in state.items()}
 
 
 class FoodChainMagnate:
@@ -82,7 +94,7 @@ class FoodChainMagnate:
             raise IllegalAction("bad_action", "An action must be an object with a type.")
         if player not in self.awaiting(state):
             raise IllegalAction("not_your_turn", "It is not your turn to act.")
-        new = copy.deepcopy(state)
+        new = clone(state)
         events: list[JSON] = []
         PHASES[new["phase"]][1](new, player, action, events)
         advance(new, events)

@@ -7,8 +7,9 @@ from typing import Any
 
 from app.games.food_chain_magnate import ENGINE
 from app.games.food_chain_magnate import map as fcm_map
-from app.games.food_chain_magnate.data import CAMPAIGNS, GARDEN_TILES, HOUSE_NUMBERS
-from app.games.food_chain_magnate.employees import initial_supply, structure_capacity
+from app.games.food_chain_magnate.data import CAMPAIGNS, GARDEN_TILES, HOUSE_NUMBERS, SALARY
+from app.games.food_chain_magnate.employees import initial_supply, salaried, structure_capacity
+from app.games.food_chain_magnate.phases.payday import salary_due
 from app.games.food_chain_magnate.players import owned_cards
 
 JSON = dict[str, Any]
@@ -101,8 +102,14 @@ def purposeful(state: JSON, player: str, legal: list[JSON], rnd: random.Random) 
         fits = [a for a in legal if a["type"] == "work"
                 and structure_capacity(chosen + [a["card"]], state["ceo_slots"])[0]]
         return rnd.choice(fits) if fits and rnd.random() < 0.95 else {"type": "submit"}
-    if phase == "payday_firing" and rnd.random() < 0.9:
-        return {"type": "submit"}
+    if phase == "payday_firing":
+        # keep salaries below half the cash, so money leaves the bank for good
+        chosen = [f["card"] for f in state["secret"][player]["fire"]]
+        due = salary_due(state, player) - SALARY * sum(1 for c in chosen if salaried(c))
+        fire = [a for a in legal if a["type"] == "fire" and salaried(a["card"])]
+        return rnd.choice(fire) if fire and due > state["p"][player]["cash"] // 2 else {"type": "submit"}
+    if rnd.random() < 0.3 and {"type": "hire", "card": "waitress"} in legal:
+        return {"type": "hire", "card": "waitress"}
     acting = [a for a in legal if a["type"] not in ("done", "pass")]
     if acting and rnd.random() < 0.9:
         return rnd.choice(acting)

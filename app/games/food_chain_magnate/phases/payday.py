@@ -16,12 +16,17 @@ JSON = dict[str, Any]
 EXEMPT_WITH_BILLBOARD = MILESTONES["first_billboard_placed"]["params"]["salary_exempt"]
 
 
+def pays_salary(state: JSON, seat: str, card: str) -> bool:
+    """Salaried, and not a marketeer exempted by the billboard milestone."""
+    exempt = holds(state, seat, "first_billboard_placed") and card in EXEMPT_WITH_BILLBOARD
+    return salaried(card) and not exempt
+
+
 def salary_due(state: JSON, seat: str) -> int:
     """Gross salaries minus recruiting discounts and the training milestone, never below $0."""
     p = state["p"][seat]
-    exempt = EXEMPT_WITH_BILLBOARD if holds(state, seat, "first_billboard_placed") else []
     cards = p["work"] + p["beach"] + [b["card"] for b in p["busy"]]
-    gross = SALARY * sum(1 for c in cards if salaried(c) and c not in exempt)
+    gross = SALARY * sum(1 for c in cards if pays_salary(state, seat, c))
     rm_cap = 2 * at_work(p, "recruiting_manager") + 4 * at_work(p, "hr_director")
     discount = SALARY * discount_actions(p, rm_cap)
     if holds(state, seat, "first_to_train"):
@@ -108,10 +113,10 @@ def forced_actions(state: JSON, seat: str) -> list[JSON]:
         return []
     p = state["p"][seat]
     out = [{"type": "fire", "card": c, "from": where}
-           for where in ("work", "beach") for c in sorted(set(p[where])) if salaried(c)]
+           for where in ("work", "beach") for c in sorted(set(p[where])) if pays_salary(state, seat, c)]
     if not out:
         out = [{"type": "fire", "card": c, "from": "busy"}
-               for c in sorted({b["card"] for b in p["busy"]}) if salaried(c)]
+               for c in sorted({b["card"] for b in p["busy"]}) if pays_salary(state, seat, c)]
     return out
 
 
