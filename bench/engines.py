@@ -1,0 +1,146 @@
+"""Engine speed: random full games per second and the cost of apply / actions / view, per registered game.
+
+Usage: .venv/bin/python bench/engines.py [--games 40] [--players 4] [--seed 1] [--game ID]
+
+For every engine in app.games.GAMES it plays --games random games (uniformly random legal action for an
+awaited seat) at --players seats (clamped to the game's range), timing every call, then times
+actions()+apply() again on states taken from the middle third of those games (the "mid-game" figure the
+issue's target is about: card games < 200 us median). Prints one row per game; pure CPU, one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from app.games import GAMES  # noqa: E402
+from app.games.base import Game  # noqa: E402
+
+MAX_STEPS = 20_000  # a random game that runs this long is reported as unfinished, never loops forever
+
+
+def play_one(game: Game, players: list[str], seed: int, timings: dict[str, list[int]]) -> tuple[int, bool, list[Any]]:
+    """One random game; returns (steps, finished, sampled mid-game (state, seat) pairs)."""
+    rnd = random.Random(seed)
+    clock = time.perf_counter_ns
+    state = game.new_game(players, seed, None)
+    trail: list[tuple[Any, str]] = []
+    steps = 0
+    while steps < MAX_STEPS:
+        if game.outcome(state) is not None:
+            break
+        awaiting = game.awaiting(state)
+        seat = rnd.choice(awaiting)
+        t0 = clock()
+        actions = game.actions(state, seat)
+        t1 = clock()
+        action = rnd.choice(actions)
+        applied = game.apply(state, seat, action)
+        t2 = clock()
+        viewer = rnd.choice([*players, None])
+        game.view(applied.state, viewer)
+        t3 = clock()
+        timings["actions"].append(t1 - t0)
+        timings["apply"].append(t2 - t1)
+        timings["view"].append(t3 - t2)
+        trail.append((state, seat))
+        state = applied.state
+        steps += 1
+    finished = game.outcome(state) is not None
+    third = len(trail) // 3
+    middle = trail[third : 2 * third] or trail
+    return steps, finished, rnd.sample(middle, min(10, len(middle)))
+
+
+def mid_game_cost(game: Game, samples: list[tuple[Any, str]], seed: int, reps: int = 5) -> list[float]:
+    """actions()+apply() of one random legal action, in microseconds, for each sampled mid-game state."""
+    rnd = random.Random(seed)
+    clock = time.perf_counter_ns
+    out: list[float] = []
+    for state, seat in samples:
+        action = rnd.choice(game.actions(state, seat))
+        runs = []
+        for _ in range(reps):
+            t0 = clock()
+            game.actions(state, seat)
+            game.apply(state, seat, action)
+            runs.append(clock() - t0)
+        out.append(statistics.median(runs) / 1000)
+    return out
+
+
+def bench_game(game: Game, n_players: int, games: int, seed: int) -> dict[str, Any]:
+    """All figures for one engine."""
+    n = max(game.min_players, min(game.max_players, n_players))
+    players = [str(i) for i in range(n)]
+    timings: dict[str, list[int]] = {"actions": [], "apply": [], "view": []}
+    samples: list[tuple[Any, str]] = []
+    steps_total = unfinished = 0
+    gc.collect()
+    t0 = time.perf_counter()
+    for g in range(games):
+        steps, finished, mids = play_one(game, players, seed + g, timings)
+        steps_total += steps
+        unfinished += not finished
+        samples.extend(mids)
+    wall = time.perf_counter() - t0
+    # Full-game rate without the view() calls and the timer overhead: replay the same games bare.
+    t0 = time.perf_counter()
+    for g in range(games):
+        rnd = random.Random(seed + g)
+        state = game.new_game(players, seed + g, None)
+        for _ in range(MAX_STEPS):
+            if game.outcome(state) is not None:
+                break
+            seat = rnd.choice(game.awaiting(state))
+            state = game.apply(state, seat, rnd.choice(game.actions(state, seat))).state
+    bare = time.perf_counter() - t0
+    mid = mid_game_cost(game, samples, seed)
+
+    def mean_us(xs: list[int]) -> float:
+        return statistics.fmean(xs) / 1000 if xs else 0.0
+
+    return {
+        "game": game.id,
+        "players": n,
+        "games": games,
+        "unfinished": unfinished,
+        "moves_per_game": steps_total / games,
+        "games_per_s": games / bare,
+        "games_per_s_with_views": games / wall,
+        "apply_us": mean_us(timings["apply"]),
+        "actions_us": mean_us(timings["actions"]),
+        "view_us": mean_us(timings["view"]),
+        "mid_apply_actions_p50_us": statistics.median(mid) if mid else 0.0,
+        "mid_apply_actions_p90_us": statistics.quantiles(mid, n=10)[-1] if len(mid) > 1 else 0.0,
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--games", type=int, default=40, help="random games per engine")
+    ap.add_argument("--players", type=int, default=4, help="seats (clamped to each game's range)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--game", action="append", help="only this game id (repeatable)")
+    args = ap.parse_args()
+    ids = args.game or list(GAMES)
+    print(f"{'game':<22}{'seats':>5}{'moves/game':>11}{'games/s':>9}{'(w/ views)':>11}"
+          f"{'apply us':>10}{'actions us':>11}{'view us':>9}{'mid a+a p50':>12}{'p90':>8}{'unfinished':>11}")
+    for gid in ids:
+        r = bench_game(GAMES[gid], args.players, args.games, args.seed)
+        print(f"{r['game']:<22}{r['players']:>5}{r['moves_per_game']:>11.0f}{r['games_per_s']:>9.1f}"
+              f"{r['games_per_s_with_views']:>11.1f}{r['apply_us']:>10.1f}{r['actions_us']:>11.1f}{r['view_us']:>9.1f}"
+              f"{r['mid_apply_actions_p50_us']:>12.1f}{r['mid_apply_actions_p90_us']:>8.1f}{r['unfinished']:>11}")
+    print("targets: card games mid-game apply+actions < 200 us median; >= 20 random full games/s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,573 @@
+"""Load test: simulated browser clients over real websockets against the server on Postgres.
+
+Usage (defaults: 200 tables x 4 players + 200 spectators, Food Truck Champion, one server process):
+    .venv/bin/python bench/load.py --duration 30
+    .venv/bin/python bench/load.py --tables 5 --spectators 5 --duration 5 --warmup 2      # smoke run
+    .venv/bin/python bench/load.py --servers 2                                            # scale-out
+    .venv/bin/python bench/load.py --rate 300                                             # open-loop cap
+
+It creates a fresh Postgres database, starts one or two server processes (`python -m app.main`, BOT_DELAY=0,
+LOG_LEVEL=warning) on it, and for each table slot: guest users via REST, one creates the table, the others
+join, the host starts it; then every player and the slot's spectators open websockets (spread over the
+server processes). Each player acts as soon as its snapshot/update says it is awaited, sending one of the
+legal actions listed for it (no expected_version, as the browser client does), one command in flight per
+socket. A finished game is replaced by a new table in the same slot. After --warmup seconds it measures for
+--duration seconds, then stops acting, lets deliveries drain, closes everything, stops the servers it
+started (by PID) and drops the database. Loopback only; a hard time bound ends it in every case.
+
+Reports: commands applied/s (acks), ack latency p50/p95/p99 (act sent -> ack received), update delivery
+latency to the table's other sockets p50/p99 (act sent -> first update of that version or newer on each
+other socket), deliveries missed, errors by code, server CPU % and resident memory (each process),
+Postgres CPU %, and this client's CPU %.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import bisect
+import contextlib
+import itertools
+import os
+import random
+import resource
+import signal
+import subprocess
+import sys
+import time
+import uuid
+import warnings
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import orjson
+from websockets.asyncio.client import ClientConnection, connect
+
+ROOT = Path(__file__).resolve().parent.parent
+TICK = os.sysconf("SC_CLK_TCK")
+PG = {"host": "127.0.0.1", "port": "5432", "user": "postgres"}
+
+
+# ---------------------------------------------------------------------------------------------- processes
+
+def cpu_ticks(pid: int) -> int:
+    """User + system CPU ticks of one process."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
+
+
+def rss_mb(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def loadavg() -> str:
+    """The 1-minute load average: this machine is shared, so every report says how busy it was."""
+    return Path("/proc/loadavg").read_text().split()[0]
+
+
+def postgres_pids() -> list[int]:
+    """Every process named postgres (the server and its backends), as far as /proc lets us read."""
+    out = []
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/comm") as f:
+                    if f.read().strip() == "postgres":
+                        out.append(int(d))
+            except OSError:
+                continue
+    return out
+
+
+def postgres_ticks() -> dict[int, int]:
+    ticks = {}
+    for pid in postgres_pids():
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            ticks[pid] = cpu_ticks(pid)
+    return ticks
+
+
+def psql(sql: str) -> None:
+    subprocess.run(
+        ["psql", "-h", PG["host"], "-p", PG["port"], "-U", PG["user"], "-d", "postgres", "-q", "-c", sql],
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
+
+
+@dataclass
+class Server:
+    proc: subprocess.Popen[bytes]
+    port: int
+    log: Path
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+
+def start_server(db_url: str, port: int, migrate: bool, log_dir: Path) -> Server:
+    """One `python -m app.main` process on this database (its output goes to a log file)."""
+    env = dict(
+        os.environ,
+        DATABASE_URL=db_url,
+        PORT=str(port),
+        HOST="127.0.0.1",
+        BOT_DELAY="0",
+        LOG_LEVEL="warning",
+        SECRET_KEY="bench-secret-key-shared-by-all-processes",
+        RUN_MIGRATIONS="true" if migrate else "false",
+    )
+    log = log_dir / f"server-{port}.log"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "app.main"], cwd=ROOT, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT
+    )
+    return Server(proc, port, log)
+
+
+async def wait_healthy(server: Server, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    async with httpx.AsyncClient(base_url=server.url, timeout=5) as http:
+        while time.monotonic() < deadline:
+            if server.proc.poll() is not None:
+                raise RuntimeError(f"server on {server.port} exited; see {server.log}")
+            with contextlib.suppress(httpx.HTTPError):
+                if (await http.get("/api/health")).status_code == 200:
+                    return
+            await asyncio.sleep(0.2)
+    raise RuntimeError(f"server on {server.port} not healthy after {timeout}s; see {server.log}")
+
+
+def stop_server(server: Server) -> None:
+    if server.proc.poll() is None:
+        server.proc.send_signal(signal.SIGTERM)
+        try:
+            server.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            server.proc.kill()
+            server.proc.wait(5)
+
+
+# ---------------------------------------------------------------------------------------------- clients
+
+def pct(xs: list[float], q: float) -> float:
+    if not xs:
+        return float("nan")
+    s = sorted(xs)
+    return s[min(len(s) - 1, int(q * len(s)))]
+
+
+@dataclass
+class Ack:
+    table: str
+    version: int
+    sent: float
+    actor: int  # socket serial number
+
+
+@dataclass
+class Stats:
+    measuring: bool = False
+    stopping: bool = False
+    window: tuple[float, float] = (0.0, 0.0)
+    ack_ms: list[float] = field(default_factory=list)
+    acks: list[Ack] = field(default_factory=list)
+    errors: Counter[str] = field(default_factory=Counter)
+    games_finished: int = 0
+    tables_started: int = 0
+    out_of_order: int = 0
+
+
+class Pacer:
+    """A global cap on commands per second (open-loop mode); no cap when rate is 0."""
+
+    def __init__(self, rate: float) -> None:
+        self.gap = 1.0 / rate if rate > 0 else 0.0
+        self.next = 0.0
+
+    async def wait(self) -> None:
+        if not self.gap:
+            return
+        now = time.monotonic()
+        slot = max(now, self.next)
+        self.next = slot + self.gap
+        if slot > now:
+            await asyncio.sleep(slot - now)
+
+
+_serial = itertools.count()
+
+
+class Sock:
+    """One browser tab: a websocket at a table, seated (acting) or watching."""
+
+    def __init__(self, stats: Stats, pacer: Pacer, rnd: random.Random, table: str, acting: bool) -> None:
+        self.serial = next(_serial)
+        self.stats, self.pacer, self.rnd = stats, pacer, rnd
+        self.table, self.acting = table, acting
+        self.ws: ClientConnection | None = None
+        self.versions: list[int] = []  # versions of the updates received, in order
+        self.times: list[float] = []  # when each was received
+        self.opened = self.closed_at = 0.0
+        self.latest: dict[str, Any] | None = None
+        self.pending: dict[str, float] = {}
+        self.wait_version = 0  # do not act on a picture older than this (our own last ack)
+        self.resyncing = False
+        self.finished = asyncio.Event()
+
+    async def run(self, url: str, compression: str | None) -> None:
+        try:
+            async with connect(url, compression=compression, max_size=2**23, open_timeout=60, ping_interval=None,
+                               close_timeout=2) as ws:
+                self.ws = ws
+                self.opened = time.perf_counter()
+                async for raw in ws:
+                    self.on_message(orjson.loads(raw))
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - counted, the run goes on
+            if not self.stats.stopping:
+                self.stats.errors[f"socket:{type(exc).__name__}"] += 1
+        finally:
+            self.closed_at = time.perf_counter()
+            self.finished.set()
+            if not self.stats.stopping and not self.finished_game():
+                self.stats.errors["socket_closed_early"] += 1
+
+    def finished_game(self) -> bool:
+        return bool(self.latest and self.latest.get("table", {}).get("status") == "finished")
+
+    def on_message(self, msg: dict[str, Any]) -> None:
+        now = time.perf_counter()
+        kind = msg.get("type")
+        if kind in ("snapshot", "update"):
+            version = msg["version"]
+            if kind == "update":
+                if self.versions and version <= self.versions[-1]:
+                    self.stats.out_of_order += 1
+                self.versions.append(version)
+                self.times.append(now)
+            if kind == "snapshot":
+                self.resyncing = False
+            self.latest = msg
+            if self.finished_game():
+                self.finished.set()
+            self.maybe_act()
+        elif kind == "ack":
+            sent = self.pending.pop(msg.get("client_id"), None)
+            if sent is not None:
+                self.wait_version = max(self.wait_version, msg["version"])
+                if self.stats.measuring and self.stats.window[0] <= sent:
+                    self.stats.ack_ms.append((now - sent) * 1000)
+                    self.stats.acks.append(Ack(self.table, msg["version"], sent, self.serial))
+            self.maybe_act()
+        elif kind == "error":
+            self.stats.errors[str(msg.get("code"))] += 1
+            if self.pending and self.ws is not None:
+                # Like the browser: drop the refused move, refetch the picture, then act again from it.
+                self.pending.clear()
+                self.resyncing = True
+                asyncio.get_running_loop().create_task(self._send({"type": "resync", "version": 0}))
+
+    def maybe_act(self) -> None:
+        msg = self.latest
+        if (not self.acting or self.stats.stopping or self.pending or self.resyncing or msg is None
+                or msg["version"] < self.wait_version or msg.get("seat") not in msg.get("awaiting", [])
+                or not msg.get("actions")):
+            return
+        action = self.rnd.choice(msg["actions"])
+        client_id = uuid.uuid4().hex
+        self.pending[client_id] = 0.0
+        self.wait_version = msg["version"] + 1
+        asyncio.get_running_loop().create_task(self._act(action, client_id))
+
+    async def _act(self, action: dict[str, Any], client_id: str) -> None:
+        await self.pacer.wait()
+        if client_id in self.pending:
+            self.pending[client_id] = time.perf_counter()
+            await self._send({"type": "act", "action": action, "client_id": client_id})
+
+    async def _send(self, message: dict[str, Any]) -> None:
+        if self.ws is None:
+            return
+        try:
+            await self.ws.send(orjson.dumps(message).decode())
+        except Exception:  # noqa: BLE001 - the reader notices the closed socket
+            self.stats.errors["send_failed"] += 1
+
+
+class Slot:
+    """One table's place in the test: its users, the current table, and its sockets."""
+
+    def __init__(self, index: int, args: argparse.Namespace, servers: list[str], stats: Stats, pacer: Pacer,
+                 http: list[httpx.AsyncClient], connect_gate: asyncio.Semaphore) -> None:
+        self.index, self.args, self.servers, self.stats, self.pacer = index, args, servers, stats, pacer
+        self.http, self.gate = http, connect_gate
+        self.rnd = random.Random(args.seed * 100_003 + index)
+        self.spectators = args.spectators // args.tables + (index < args.spectators % args.tables)
+        self.tokens: list[str] = []
+        self.socks: list[Sock] = []  # every socket ever opened by this slot (for delivery accounting)
+        self.ready = asyncio.Event()
+
+    def _http(self, k: int) -> httpx.AsyncClient:
+        return self.http[(self.index + k) % len(self.http)]
+
+    async def _post(self, path: str, token: str, body: dict[str, Any], k: int = 0) -> dict[str, Any]:
+        r = await self._http(k).post(path, json=body, headers={"Authorization": f"Bearer {token}"})
+        if r.status_code != 200:
+            self.stats.errors[f"rest:{path.split('/')[-1]}:{r.status_code}"] += 1
+            raise RuntimeError(f"{path}: {r.status_code} {r.text[:200]}")
+        data: dict[str, Any] = r.json()
+        return data
+
+    async def new_table(self) -> str:
+        if not self.tokens:
+            for k in range(self.args.players):
+                r = await self._http(k).post("/api/auth/guest", json={"name": f"bench {self.index}.{k}"})
+                r.raise_for_status()
+                self.tokens.append(r.json()["token"])
+        table = await self._post("/api/tables", self.tokens[0],
+                                 {"game": self.args.game, "seats": self.args.players, "visibility": "public"})
+        tid = table["id"]
+        for k in range(1, self.args.players):
+            await self._post(f"/api/tables/{tid}/join", self.tokens[k], {}, k)
+        await self._post(f"/api/tables/{tid}/start", self.tokens[0], {})
+        self.stats.tables_started += 1
+        return str(tid)
+
+    async def run(self) -> None:
+        first = True
+        while not self.stats.stopping:
+            try:
+                async with self.gate:
+                    tid = await self.new_table()
+                    socks = [Sock(self.stats, self.pacer, self.rnd, tid, True) for _ in self.tokens]
+                    socks += [Sock(self.stats, self.pacer, self.rnd, tid, False) for _ in range(self.spectators)]
+                    tasks = []
+                    for k, s in enumerate(socks):
+                        token = self.tokens[k] if s.acting else None
+                        base = self.servers[(self.index + k) % len(self.servers)].replace("http", "ws", 1)
+                        url = f"{base}/ws/tables/{tid}" + (f"?token={token}" if token else "")
+                        tasks.append(asyncio.create_task(s.run(url, self.args.compression)))
+                    await asyncio.wait_for(asyncio.gather(*(self._opened(s) for s in socks)), 60)
+                self.socks.extend(socks)
+            except Exception as exc:  # noqa: BLE001 - counted; the slot tries again
+                self.stats.errors[f"setup:{type(exc).__name__}"] += 1
+                await asyncio.sleep(1)
+                continue
+            if first:
+                self.ready.set()
+                first = False
+            # Until the game ends (every socket saw it, or closed) or the run stops.
+            stop_wait = asyncio.create_task(self._stopping())
+            await asyncio.wait([stop_wait, *(asyncio.create_task(s.finished.wait()) for s in socks)],
+                               return_when=asyncio.FIRST_COMPLETED)
+            if not self.stats.stopping:
+                self.stats.games_finished += 1
+                await asyncio.wait([asyncio.create_task(s.finished.wait()) for s in socks], timeout=5)
+                for s in socks:
+                    if s.ws is not None:
+                        await s.ws.close()
+            else:
+                await stop_wait
+            await asyncio.wait(tasks, timeout=10)
+        self.ready.set()
+
+    async def _opened(self, s: Sock) -> None:
+        while s.latest is None:
+            if s.finished.is_set():
+                raise RuntimeError("socket closed before its snapshot")
+            await asyncio.sleep(0.02)
+
+    async def _stopping(self) -> None:
+        while not self.stats.stopping:
+            await asyncio.sleep(0.1)
+
+    async def close(self) -> None:
+        for s in self.socks:
+            if s.ws is not None:
+                with contextlib.suppress(Exception):
+                    await s.ws.close()
+
+
+def deliveries(slots: list[Slot], stats: Stats) -> tuple[list[float], int, int]:
+    """Delivery latency (ms) of each acked version to every other socket open at the table then; misses."""
+    by_table: dict[str, list[Sock]] = {}
+    for slot in slots:
+        for s in slot.socks:
+            by_table.setdefault(s.table, []).append(s)
+    lat: list[float] = []
+    missed = total = 0
+    for ack in stats.acks:
+        for s in by_table.get(ack.table, []):
+            if s.serial == ack.actor or s.opened > ack.sent:
+                continue
+            total += 1
+            i = bisect.bisect_left(s.versions, ack.version)
+            if i < len(s.versions):
+                lat.append((s.times[i] - ack.sent) * 1000)
+            else:
+                missed += 1
+    return lat, missed, total
+
+
+# ---------------------------------------------------------------------------------------------- the run
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    stats = Stats()
+    pacer = Pacer(args.rate)
+    servers: list[Server] = []
+    db = f"bench_load_{int(time.time())}_{os.getpid()}"
+    log_dir = Path(args.log_dir)
+    log_dir.mkdir(parents=True, exist_ok=True)
+    if args.url:
+        urls = [u.rstrip("/") for u in args.url]
+        pids = args.server_pid or []
+    else:
+        psql(f"CREATE DATABASE {db}")
+        db_url = f"postgresql://{PG['user']}@{PG['host']}:{PG['port']}/{db}"
+        first = start_server(db_url, args.port, True, log_dir)
+        servers.append(first)
+        await wait_healthy(first)
+        for k in range(1, args.servers):
+            servers.append(start_server(db_url, args.port + k, False, log_dir))
+        for s in servers[1:]:
+            await wait_healthy(s)
+        urls = [s.url for s in servers]
+        pids = [s.proc.pid for s in servers]
+    limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
+    http = [httpx.AsyncClient(base_url=u, timeout=60, limits=limits) for u in urls]
+    gate = asyncio.Semaphore(args.setup_concurrency)
+    slots = [Slot(i, args, urls, stats, pacer, http, gate) for i in range(args.tables)]
+    result: dict[str, Any] = {}
+    try:
+        t_setup = time.perf_counter()
+        tasks = [asyncio.create_task(s.run()) for s in slots]
+        await asyncio.wait_for(asyncio.gather(*(s.ready.wait() for s in slots)), args.setup_timeout)
+        setup_s = time.perf_counter() - t_setup
+        await asyncio.sleep(args.warmup)
+        # The measured window.
+        cpu0 = {p: cpu_ticks(p) for p in pids}
+        pg0 = postgres_ticks()
+        me0 = resource.getrusage(resource.RUSAGE_SELF)
+        rss_peak = {p: rss_mb(p) for p in pids}
+        t0 = time.perf_counter()
+        stats.window = (t0, t0 + args.duration)
+        stats.measuring = True
+        while time.perf_counter() < t0 + args.duration:
+            await asyncio.sleep(min(1.0, t0 + args.duration - time.perf_counter()))
+            for p in pids:
+                rss_peak[p] = max(rss_peak[p], rss_mb(p))
+        stats.measuring = False
+        elapsed = time.perf_counter() - t0
+        cpu = {p: (cpu_ticks(p) - cpu0[p]) / TICK / elapsed * 100 for p in pids}
+        pg1 = postgres_ticks()
+        pg_cpu = sum(t - pg0.get(p, 0) for p, t in pg1.items()) / TICK / elapsed * 100
+        me1 = resource.getrusage(resource.RUSAGE_SELF)
+        client_cpu = (me1.ru_utime + me1.ru_stime - me0.ru_utime - me0.ru_stime) / elapsed * 100
+        rss_end = {p: rss_mb(p) for p in pids}
+        load_end = loadavg()
+        stats.stopping = True
+        await asyncio.sleep(args.drain)  # the last acked moves reach everyone
+        lat, missed, total = deliveries(slots, stats)
+        for s in slots:
+            await s.close()
+        await asyncio.wait(tasks, timeout=10)
+        result = {
+            "game": args.game, "tables": args.tables, "players": args.players, "spectators": args.spectators,
+            "servers": len(urls), "rate_cap": args.rate, "compression": args.compression or "none",
+            "setup_s": round(setup_s, 1), "seconds": round(elapsed, 1),
+            "commands_per_s": round(len(stats.ack_ms) / elapsed, 1),
+            "ack_p50_ms": round(pct(stats.ack_ms, 0.5), 1), "ack_p95_ms": round(pct(stats.ack_ms, 0.95), 1),
+            "ack_p99_ms": round(pct(stats.ack_ms, 0.99), 1),
+            "delivery_p50_ms": round(pct(lat, 0.5), 1), "delivery_p99_ms": round(pct(lat, 0.99), 1),
+            "deliveries": total, "deliveries_missed": missed, "out_of_order_updates": stats.out_of_order,
+            "errors": dict(stats.errors), "tables_started": stats.tables_started,
+            "games_finished": stats.games_finished,
+            "server_cpu_pct": [round(cpu[p], 1) for p in pids],
+            "server_rss_mb": [round(rss_end[p], 1) for p in pids],
+            "server_rss_peak_mb": [round(rss_peak[p], 1) for p in pids],
+            "postgres_cpu_pct": round(pg_cpu, 1), "client_cpu_pct": round(client_cpu, 1),
+            "load_average": load_end, "utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        }
+    finally:
+        stats.stopping = True
+        for h in http:
+            await h.aclose()
+        for s in servers:
+            stop_server(s)
+        if servers and not args.keep_db:
+            with contextlib.suppress(Exception):
+                psql(f"DROP DATABASE IF EXISTS {db} WITH (FORCE)")
+    return result
+
+
+def report(r: dict[str, Any]) -> None:
+    print(f"load: {r['tables']} tables x {r['players']} players + {r['spectators']} spectators, {r['game']}, "
+          f"{r['servers']} server process(es), rate cap {r['rate_cap'] or 'none'}, ws compression "
+          f"{r['compression']}; set-up {r['setup_s']} s, measured {r['seconds']} s")
+    print(f"  commands applied/s   {r['commands_per_s']}")
+    print(f"  ack latency ms       p50 {r['ack_p50_ms']}  p95 {r['ack_p95_ms']}  p99 {r['ack_p99_ms']}")
+    print(f"  delivery latency ms  p50 {r['delivery_p50_ms']}  p99 {r['delivery_p99_ms']}  "
+          f"({r['deliveries']} deliveries, {r['deliveries_missed']} missed, "
+          f"{r['out_of_order_updates']} out of order)")
+    print(f"  errors               {r['errors'] or 'none'}")
+    print(f"  tables started {r['tables_started']}, games finished {r['games_finished']}")
+    print(f"  server CPU %         {r['server_cpu_pct']}   RSS MB {r['server_rss_mb']} "
+          f"(peak {r['server_rss_peak_mb']})")
+    print(f"  postgres CPU %       {r['postgres_cpu_pct']}   client CPU % {r['client_cpu_pct']}   "
+          f"(machine load average {r['load_average']}, {os.cpu_count()} cores, {r['utc']})")
+    print(orjson.dumps(r).decode())
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--tables", type=int, default=200)
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--spectators", type=int, default=200, help="in total, spread over the tables")
+    ap.add_argument("--game", default="food-truck-champion", choices=["food-truck-champion", "food-truck"])
+    ap.add_argument("--duration", type=float, default=30, help="measured seconds")
+    ap.add_argument("--warmup", type=float, default=5, help="seconds of play before measuring")
+    ap.add_argument("--drain", type=float, default=2, help="seconds after the window for deliveries")
+    ap.add_argument("--servers", type=int, default=1, help="server processes on the one database (1 or 2)")
+    ap.add_argument("--port", type=int, default=8300, help="first server port")
+    ap.add_argument("--rate", type=float, default=0, help="cap on commands/s over all clients (0 = closed loop)")
+    ap.add_argument("--compression", default="deflate", choices=["deflate", "none"],
+                    help="websocket permessage-deflate, as browsers negotiate it")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--setup-concurrency", type=int, default=16, help="tables being set up at once")
+    ap.add_argument("--setup-timeout", type=float, default=300)
+    ap.add_argument("--url", action="append", help="use a running server instead (repeat for several)")
+    ap.add_argument("--server-pid", type=int, action="append", help="PID of a --url server, for CPU/RSS")
+    ap.add_argument("--keep-db", action="store_true")
+    ap.add_argument("--log-dir", default="/tmp/bench-load-logs")
+    args = ap.parse_args()
+    if args.compression == "none":
+        args.compression = None
+    if args.players < 1 or args.tables < 1:
+        ap.error("need at least one table and one player")
+    with contextlib.suppress(ImportError), warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        import uvloop
+
+        uvloop.install()
+    bound = args.setup_timeout + args.warmup + args.duration + args.drain + 120
+    try:
+        result = asyncio.run(asyncio.wait_for(run(args), bound))
+    except TimeoutError:
+        print(f"load: hard time bound ({bound:.0f} s) hit", file=sys.stderr)
+        sys.exit(2)
+    report(result)
+
+
+if __name__ == "__main__":
+    main()
