@@ -32,6 +32,8 @@ const TEXT = {
     yourPile: "Your pile (top first)",
     hand: "Your hand",
     stacked: "Stacked so far (top first)",
+    toReorder: "Top cards to reorder",
+    newOrder: "New order (top first)",
     truckCard: "Truck card",
     truckUsed: "Truck card used",
     truckNone: "no Truck card",
@@ -100,6 +102,8 @@ const TEXT = {
     yourPile: "Tu mazo (de arriba abajo)",
     hand: "Tu mano",
     stacked: "Apilado hasta ahora (de arriba abajo)",
+    toReorder: "Cartas de arriba por reordenar",
+    newOrder: "Nuevo orden (de arriba abajo)",
     truckCard: "Carta de camión",
     truckUsed: "Carta de camión usada",
     truckNone: "sin carta de camión",
@@ -345,6 +349,15 @@ function servedArea(view, ctx, seat, opts) {
   return h("div", { class: "ft-served" }, stacks.length ? stacks : h("span", { class: "ft-muted" }, t.nothingServed));
 }
 
+// Cards in a draw pile, counting those taken off its top to be rearranged (E1).
+function pileSize(view, seat) {
+  const me = view.seats[seat];
+  const base = me.draw_pile ? me.draw_pile.length : me.draw_pile_count;
+  const work = view.rearrange && view.turn === seat ? view.rearrange : null;
+  if (!work || base === null || base === undefined) return base;
+  return base + (work.todo ? work.todo.length + work.done.length : work.cards);
+}
+
 function blockersOf(view, seat, card) {
   const meal = typeOf(card);
   if (meal === "dessert") return [];
@@ -483,10 +496,12 @@ function myArea(view, ctx, container, mode, e2Targets) {
   } else if (view.step === "rearrange" && view.turn === seat && view.rearrange && view.rearrange.todo) {
     const moves = matching(acts, { type: "rearrange" });
     work = h("div", { class: "ft-work" },
+      h("h3", null, t.toReorder),
       h("div", { class: "ft-row" }, view.rearrange.todo.map((card) => {
         const action = moves.find((a) => a.card === card);
         return mealCard(view, t, card, { legal: !!action, onclick: action ? () => send(ctx, action) : null });
       })),
+      h("h3", null, t.newOrder),
       h("ol", { class: "ft-row ft-stacked" }, view.rearrange.done.map((card, i) => {
         const last = i === view.rearrange.done.length - 1 && takeBack;
         return h("li", null, mealCard(view, t, card, {
@@ -498,8 +513,7 @@ function myArea(view, ctx, container, mode, e2Targets) {
 
   const reveal = matching(acts, { type: "reveal" })[0];
   const resolve = matching(acts, { type: "resolve" })[0];
-  const pileCount = me.draw_pile ? me.draw_pile.length : me.draw_pile_count;
-  const pile = view.phase === "prep" || view.phase === "over" ? null : cardBack(t.drawPile, pileCount, {
+  const pile = view.phase === "prep" || view.phase === "over" ? null : cardBack(t.drawPile, pileSize(view, seat), {
     legal: !!reveal, onclick: reveal ? () => send(ctx, reveal) : null, testid: "ft-my-pile",
   });
   let pending = null;
@@ -541,7 +555,7 @@ function otherArea(view, ctx, container, seat, e2Targets) {
     h("div", { class: "ft-area-head" }, h("b", null, nameOf(ctx, seat)), seatTags(view, seat, ctx), vpTokens(view, seat)),
     h("div", { class: "ft-row" },
       me.truck ? truckCard(view, t, seat, { small: true }) : null,
-      view.phase === "prep" || view.phase === "over" ? null : cardBack(t.drawPile, me.draw_pile_count, { small: true }),
+      view.phase === "prep" || view.phase === "over" ? null : cardBack(t.drawPile, pileSize(view, seat), { small: true }),
       pending,
       servedArea(view, ctx, seat, { small: true, e2Targets, container })),
     collectionSummary(view, t, seat));
