@@ -613,7 +613,7 @@ export function describeEvent(event, ctx) {
   const c = (card) => (card ? mealName(t, null, typeOf(card)) : "");
   const eff = (e) => (t.effects[e] || [e])[0];
   switch (event.type) {
-    case "truck_chosen": return L.truck_chosen(n(event.seat), event.truck.replace(/_/g, " "));
+    case "truck_chosen": return L.truck_chosen(n(event.seat), event.name || event.truck.replace(/_/g, " "));
     case "round_started": return L.round_started(event.round, nameOf(ctx, event.first_player));
     case "truck_reshuffled": return L.truck_reshuffled(n(event.seat));
     case "truck_revealed": return L.truck_revealed(n(event.seat), eff(event.effect));

@@ -13,6 +13,7 @@ from app.games.food_truck.data import (
     MIN_PLAYERS,
     STARTING_HAND,
     TRUCK_CARDS,
+    TRUCK_NAMES,
     VP_TARGET,
     effect_of,
     in_card_order,
@@ -140,7 +141,7 @@ def take_truck(state: JSON, player: str, truck: str) -> None:
 def choose_truck(state: JSON, player: str, truck: str, ev: Events) -> None:
     """A player picks their truck (in seat order from the first player); the last pick starts round 1."""
     take_truck(state, player, truck)
-    ev.append(event("truck_chosen", seat=player, truck=truck))
+    ev.append(event("truck_chosen", seat=player, truck=truck, name=TRUCK_NAMES[truck]))
     nxt = seat_after(state, player)
     if state["seats"][nxt]["truck"] is None:
         state["truck_chooser"] = nxt

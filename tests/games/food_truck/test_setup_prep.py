@@ -67,7 +67,7 @@ def test_truck_choice_in_seat_order_from_the_first_player() -> None:
     assert len(ENGINE.actions(s, "2")) == 5
     s, ev = act(s, "2", {"type": "choose_truck", "truck": "wheely_good"})
     assert ENGINE.awaiting(s) == ["0"] and ev[0] == {"type": "truck_chosen", "seat": "2", "truck": "wheely_good",
-                                                     "visible_to": None}
+                                                     "name": "Wheely Good", "visible_to": None}
     assert refused(s, "0", {"type": "choose_truck", "truck": "wheely_good"}) == "truck_taken"
     assert refused(s, "0", {"type": "choose_truck", "truck": "ice_cream_van"}) == "no_such_truck"
     assert refused(s, "1", {"type": "choose_truck", "truck": "street_feast"}) == "not_your_turn"
