@@ -1,0 +1,590 @@
+// Food Truck Champion renderer: your truck board (fridge, hired staff, plating, awards), your hand, the
+// marketplace with its covered stacks, the popularity stacks, the action round's choices and the other trucks.
+// Every decision is made by clicking the card, stack, position or board section itself.
+import { h, matching, mount } from "../lib/dom.js";
+
+// Ingredients and staff actions are drawn as coloured text badges (no emoji font is needed).
+const ING_CLASS = { Fruit: "fruit", Dairy: "dairy", Grain: "grain", Seasoning: "seasoning", Meat: "meat", Vegetable: "vegetable" };
+const STAFF_CLASS = { Driver: "driver", Cashier: "cashier", Manager: "manager", "Prep Cook": "prep", "Exec. Chef": "chef" };
+
+const TEXT = {
+  en: {
+    ing: { Fruit: "Fruit", Dairy: "Dairy", Grain: "Grain", Seasoning: "Seasoning", Meat: "Meat", Vegetable: "Vegetable" },
+    short: { Fruit: "Fru", Dairy: "Dai", Grain: "Gra", Seasoning: "Sea", Meat: "Mea", Vegetable: "Veg" },
+    staff: { Driver: "Driver", Cashier: "Cashier", Manager: "Manager", "Prep Cook": "Prep Cook", "Exec. Chef": "Exec. Chef" },
+    section: { fridge: "Fridge", hired_staff: "Hired Staff", plating: "Plating Area" },
+    neutral: "Neutral owner", you: "you", first: "first player",
+    deck: "Deck", discard: "Discard", market: "Marketplace", stacks: "Popularity stacks",
+    hand: "Your hand", handOf: "hand", completed: "Completed orders", awards: "Awards", tokens: "Popularity tokens",
+    cards: (n) => `${n} card${n === 1 ? "" : "s"}`, tokensN: (n) => `${n} token${n === 1 ? "" : "s"}`,
+    ownerBoard: "Owner on board", ownerHand: "Owner in hand", ownerCentre: "Owner played",
+    centre: "Played", needs: "needs", critiquesPending: (n) => `${n} critique${n === 1 ? "" : "s"} pending`,
+    endTriggered: "The end is triggered: play continues until everyone has had the same number of turns.",
+    round: (who, a) => `${who} leads ${a}`,
+    choice: {
+      lead: (n) => `leads (${n} action${n === 1 ? "" : "s"} left)`,
+      follow_hand: (n) => `follows from hand (${n} left)`,
+      follow_staff: (n, also) => `follows with staff (${n} left)${also === "market_research" ? " + research" : also === "take_charge" ? " + take charge" : ""}`,
+      market_research: () => "Market Research", take_charge: () => "Take Charge",
+    },
+    deciding: "deciding…", waitingFor: (names) => `Waiting for ${names}…`,
+    prompt: {
+      turn: "Your turn: click a hand card to lead it, the deck for Market Research, or your face-down Owner card to Take Charge.",
+      decide: (a) => `${a} was led: follow with a matching hand card (or your Owner card), with matching hired staff, or do Market Research / Take Charge.`,
+      resolve: (a, n) => `Perform ${a} (${n} left): click what to use, or decline.`,
+      driver: "Click a market card to put in your fridge.",
+      cashier: "Click a market card to take as an order ticket.",
+      manager: "Click a market card to hire.",
+      prep_cook: "Click a fridge ingredient, then the ticket that needs it.",
+      exec_chef: "Click a hand card, then the ticket that needs its ingredient.",
+      whereTo: "Now click an empty space of that section, or a card there to replace it.",
+      whichTicket: "Now click the ticket to put it on.",
+      discard: "Too many cards: click a hand card to discard (never the Owner card).",
+      token: (v) => `No ${v}-point token is left: click a lower stack, or take none.`,
+      place: "Click the board section where your new token goes (+1 capacity).",
+      critique: "Critique: click one of your completed orders to move it to Awards.",
+      market: "Click the market position for your played card.",
+      ownerLead: "Which action does your Owner card lead?",
+      over: "Game over.",
+    },
+    btn: {
+      research: "Market Research", charge: "Take Charge", decline: "Decline", none: "Take no token",
+      staffOnly: "Follow with hired staff", staffMR: "Staff + Market Research", staffTC: "Staff + Take Charge",
+      cancel: "Cancel",
+    },
+    final: "Final scoring", total: "Total", tokenPts: "Tokens", sets: "Profile sets", logos: "Own logo",
+    tokenCount: "tokens held",
+    log: {
+      turn: (n) => `${n}'s turn`, neutralTurn: "The neutral owner's turn",
+      research: (n, c) => `${n} did Market Research (drew ${c})`, drew: (cards) => `You drew ${cards}`,
+      rebuilt: (c) => `The discard pile became the new deck (${c} cards)`,
+      discarded: (n, c) => `${n} discarded ${c}`, charge: (n) => `${n} took charge (Owner card to hand)`,
+      lead: (n, a, c) => `${n} leads ${a} with ${c}`, neutralLead: (a, c) => `The neutral owner leads ${a} (${c})`,
+      followHand: (n, k) => `${n} follows from hand (${k} action${k === 1 ? "" : "s"})`,
+      followStaff: (n, k, also) => `${n} follows with hired staff (${k})${also === "market_research" ? " and researches" : also === "take_charge" ? " and takes charge" : ""}`,
+      willResearch: (n) => `${n} chooses Market Research`, willCharge: (n) => `${n} chooses Take Charge`,
+      tookFridge: (n, c, p) => `${n} drove ${c} into the fridge (M${p})`,
+      tookTicket: (n, c, p) => `${n} took the order ${c} (M${p})`, hired: (n, c, p) => `${n} hired ${c} (M${p})`,
+      replaced: (n, c, s) => `${n} replaced ${c} in the ${s}`,
+      placed: (n, i, t) => `${n} put ${i} on ${t}`, served: (n, d, v) => `${n} served ${d} (${v} ingredient${v === 1 ? "" : "s"})!`,
+      token: (n, v) => `${n} took a ${v}-point popularity token`, noToken: (n) => `${n} got no popularity token`,
+      critique: "A critique token is revealed!", exhausted: (v) => `The ${v}-point stack is exhausted`,
+      end: "The end of the game is triggered", endSupply: "No card is left for the neutral owner: the end is triggered",
+      declined: (n, a) => `${n} declined a ${a}`, skipped: (n, a) => `${n} could not use a ${a}`,
+      critiqueStart: "Critique: everyone with a completed order moves one to Awards",
+      pick: (c) => `You picked ${c} for the critique`, awarded: (n, c) => `${n} moved ${c} to Awards`,
+      neutralStack: (c) => `${c} goes under the neutral owner`,
+      toMarket: (n, c, p, cov) => `${n} put ${c} on M${p}${cov ? ` (covering ${cov})` : ""}`,
+      refill: (p, c) => `M${p} refilled with ${c}`, neutralSkip: "The neutral owner cannot draw: its turn is skipped",
+      over: "Game over",
+    },
+  },
+  es: {
+    ing: { Fruit: "Fruta", Dairy: "Lácteo", Grain: "Cereal", Seasoning: "Especia", Meat: "Carne", Vegetable: "Verdura" },
+    short: { Fruit: "Fru", Dairy: "Lác", Grain: "Cer", Seasoning: "Esp", Meat: "Car", Vegetable: "Ver" },
+    staff: { Driver: "Conductor", Cashier: "Cajero", Manager: "Gerente", "Prep Cook": "Ayudante", "Exec. Chef": "Chef" },
+    section: { fridge: "Nevera", hired_staff: "Personal", plating: "Emplatado" },
+    neutral: "Dueño neutral", you: "tú", first: "jugador inicial",
+    deck: "Mazo", discard: "Descartes", market: "Mercado", stacks: "Pilas de popularidad",
+    hand: "Tu mano", handOf: "mano", completed: "Pedidos completados", awards: "Premios", tokens: "Fichas de popularidad",
+    cards: (n) => `${n} carta${n === 1 ? "" : "s"}`, tokensN: (n) => `${n} ficha${n === 1 ? "" : "s"}`,
+    ownerBoard: "Dueño en el tablero", ownerHand: "Dueño en la mano", ownerCentre: "Dueño jugado",
+    centre: "Jugada", needs: "falta", critiquesPending: (n) => `${n} crítica${n === 1 ? "" : "s"} pendiente${n === 1 ? "" : "s"}`,
+    endTriggered: "Se activó el final: se juega hasta que todos tengan los mismos turnos.",
+    round: (who, a) => `${who} lidera ${a}`,
+    choice: {
+      lead: (n) => `lidera (quedan ${n})`, follow_hand: (n) => `sigue con carta (quedan ${n})`,
+      follow_staff: (n, also) => `sigue con personal (quedan ${n})${also === "market_research" ? " + investiga" : also === "take_charge" ? " + toma el mando" : ""}`,
+      market_research: () => "Investigación de mercado", take_charge: () => "Tomar el mando",
+    },
+    deciding: "decidiendo…", waitingFor: (names) => `Esperando a ${names}…`,
+    prompt: {
+      turn: "Tu turno: pulsa una carta de la mano para liderar, el mazo para investigar o tu Dueño boca abajo para tomar el mando.",
+      decide: (a) => `Se lideró ${a}: sigue con una carta igual (o tu Dueño), con personal igual, o investiga / toma el mando.`,
+      resolve: (a, n) => `Realiza ${a} (quedan ${n}): pulsa qué usar o renuncia.`,
+      driver: "Pulsa una carta del mercado para tu nevera.", cashier: "Pulsa una carta del mercado como pedido.",
+      manager: "Pulsa una carta del mercado para contratar.",
+      prep_cook: "Pulsa un ingrediente de la nevera y luego el pedido.", exec_chef: "Pulsa una carta de la mano y luego el pedido.",
+      whereTo: "Pulsa un hueco libre de esa sección o una carta para reemplazarla.", whichTicket: "Pulsa el pedido.",
+      discard: "Demasiadas cartas: pulsa una para descartar (nunca el Dueño).",
+      token: (v) => `No quedan fichas de ${v}: pulsa una pila menor o no tomes ninguna.`,
+      place: "Pulsa la sección donde va la ficha (+1 capacidad).",
+      critique: "Crítica: pulsa un pedido completado para pasarlo a Premios.",
+      market: "Pulsa la posición del mercado para tu carta jugada.", ownerLead: "¿Qué acción lidera tu Dueño?",
+      over: "Fin de la partida.",
+    },
+    btn: {
+      research: "Investigar", charge: "Tomar el mando", decline: "Renunciar", none: "Ninguna ficha",
+      staffOnly: "Seguir con personal", staffMR: "Personal + investigar", staffTC: "Personal + tomar el mando",
+      cancel: "Cancelar",
+    },
+    final: "Puntuación final", total: "Total", tokenPts: "Fichas", sets: "Sets de sabor", logos: "Logo propio",
+    tokenCount: "fichas",
+    log: {
+      turn: (n) => `Turno de ${n}`, neutralTurn: "Turno del dueño neutral",
+      research: (n, c) => `${n} investigó (robó ${c})`, drew: (cards) => `Robaste ${cards}`,
+      rebuilt: (c) => `Los descartes forman el nuevo mazo (${c})`, discarded: (n, c) => `${n} descartó ${c}`,
+      charge: (n) => `${n} tomó el mando`, lead: (n, a, c) => `${n} lidera ${a} con ${c}`,
+      neutralLead: (a, c) => `El dueño neutral lidera ${a} (${c})`,
+      followHand: (n, k) => `${n} sigue con carta (${k})`, followStaff: (n, k) => `${n} sigue con personal (${k})`,
+      willResearch: (n) => `${n} investigará`, willCharge: (n) => `${n} tomará el mando`,
+      tookFridge: (n, c, p) => `${n} llevó ${c} a la nevera (M${p})`, tookTicket: (n, c, p) => `${n} tomó el pedido ${c} (M${p})`,
+      hired: (n, c, p) => `${n} contrató ${c} (M${p})`, replaced: (n, c, s) => `${n} reemplazó ${c} (${s})`,
+      placed: (n, i, t) => `${n} puso ${i} en ${t}`, served: (n, d) => `¡${n} sirvió ${d}!`,
+      token: (n, v) => `${n} tomó una ficha de ${v}`, noToken: (n) => `${n} no recibe ficha`,
+      critique: "¡Se reveló una ficha de crítica!", exhausted: (v) => `La pila de ${v} se agotó`,
+      end: "Se activa el final", endSupply: "No quedan cartas para el dueño neutral: se activa el final",
+      declined: (n, a) => `${n} renunció a ${a}`, skipped: (n, a) => `${n} no pudo usar ${a}`,
+      critiqueStart: "Crítica: cada uno pasa un pedido completado a Premios",
+      pick: (c) => `Elegiste ${c} para la crítica`, awarded: (n, c) => `${n} pasó ${c} a Premios`,
+      neutralStack: (c) => `${c} va bajo el dueño neutral`,
+      toMarket: (n, c, p) => `${n} puso ${c} en M${p}`, refill: (p, c) => `M${p} se repone con ${c}`,
+      neutralSkip: "El dueño neutral no puede robar: pierde el turno", over: "Fin de la partida",
+    },
+  },
+};
+
+const cardCache = {}; // card id -> printed faces, remembered from views for the log lines
+let selection = null; // a half-made choice: {kind: "market"|"fridge"|"hand"|"ownerLead", ...}
+let selectionKey = "";
+let last = null; // {container, view, ctx} for redrawing after a local selection
+
+function tr(ctx) { return TEXT[ctx && ctx.lang === "es" ? "es" : "en"]; }
+function nameOf(ctx, seat) {
+  if (seat === null || seat === undefined) return tr(ctx).neutral;
+  return (ctx.names && ctx.names[seat]) || `Seat ${seat}`;
+}
+function dish(id) {
+  const c = cardCache[id];
+  return c ? c.dish : id;
+}
+let T0 = TEXT.en; // the texts of the current render, for the card helpers
+function ingBadge(i, extra) {
+  return h("span", { class: ["ftc-ib", `ing-${ING_CLASS[i]}`, extra], title: T0.ing[i] || i }, T0.short[i] || i);
+}
+function icons(list) { return list.map((i) => ingBadge(i)); }
+function staffBadge(a) { return h("span", { class: ["ftc-sb", `st-${STAFF_CLASS[a]}`], title: T0.staff[a] || a }, T0.staff[a] || a); }
+
+// ---- cards ------------------------------------------------------------------------------------------------
+
+function logoChip(view, logo) {
+  const truck = view.catalog.trucks[logo];
+  return h("span", { class: `ftc-logo ftc-t-${logo}`, title: truck ? truck.name : logo }, truck ? truck.logo : logo);
+}
+
+function cardEl(view, id, opts = {}) {
+  const c = view.catalog.cards[id] || cardCache[id];
+  const face = opts.face || "full";
+  const classes = ["ftc-card", `ftc-face-${face}`, opts.legal && "legal", opts.selected && "selected",
+    opts.small && "small"];
+  const props = { class: classes, title: c ? `${c.dish}` : id, dataset: { card: id } };
+  if (opts.onclick) {
+    props.onclick = opts.onclick;
+    props.role = "button";
+    props.tabindex = "0";
+  }
+  if (!c) return h("div", props, id);
+  const ticket = h("div", { class: "ftc-ticket" }, h("span", { class: "ftc-dish" }, c.dish),
+    h("span", { class: "ftc-icons" }, icons(c.icons)), logoChip(view, c.logo));
+  if (face === "ingredient") {
+    return h("div", props, h("div", { class: "ftc-big" }, ingBadge(c.ingredient)), h("div", { class: "ftc-label" }, T0.ing[c.ingredient]));
+  }
+  if (face === "staff") {
+    return h("div", props, h("div", { class: "ftc-big" }, staffBadge(c.action)));
+  }
+  if (face === "ticket") return h("div", props, ticket);
+  const top = c.action
+    ? h("div", { class: "ftc-top" }, ingBadge(c.ingredient), staffBadge(c.action))
+    : null;
+  return h("div", props, top, ticket);
+}
+
+function ownerCard(view, truck, opts = {}) {
+  const t = view.catalog.trucks[truck];
+  const mark = opts.faceDown ? "OWNER" : "★";
+  const props = { class: ["ftc-card", "ftc-owner", opts.faceDown && "back", opts.legal && "legal", opts.selected && "selected"],
+    title: t ? `${t.name} owner` : truck };
+  if (opts.onclick) { props.onclick = opts.onclick; props.role = "button"; props.tabindex = "0"; }
+  return h("div", props, h("div", { class: "ftc-big" }, mark),
+    h("div", { class: "ftc-label" }, t ? t.name : truck));
+}
+
+function back(label, count, opts = {}) {
+  const props = { class: ["ftc-card", "back", opts.legal && "legal"], title: label };
+  if (opts.onclick) { props.onclick = opts.onclick; props.role = "button"; props.tabindex = "0"; }
+  return h("div", props, h("div", { class: "ftc-big" }, count), h("div", { class: "ftc-label" }, label));
+}
+
+// ---- actions ----------------------------------------------------------------------------------------------
+
+function act(ctx, action) {
+  selection = null;
+  ctx.send(action).catch(() => {});
+}
+function redraw() { if (last) render(last.container, last.view, last.ctx); }
+function choose(sel) { selection = sel; redraw(); }
+
+// ---- centre: stacks, deck, discard, market, neutral --------------------------------------------------------
+
+function stacksEl(view, ctx) {
+  const T = tr(ctx);
+  const takeable = matching(ctx.actions, { type: "take_token" });
+  return h("section", { class: "ftc-stacks" }, h("h3", null, T.stacks),
+    h("div", { class: "ftc-row" }, ["3", "2", "1"].map((v) => {
+      const legal = takeable.find((a) => String(a.value) === v);
+      const stack = view.stacks[v];
+      return h("div", { class: ["ftc-stack", legal && "legal"], onclick: legal ? () => act(ctx, legal) : null,
+        role: legal ? "button" : null, title: `${v}` },
+      h("div", { class: "ftc-stack-value" }, v),
+      h("div", { class: "ftc-chips" }, stack.length ? stack.map((x) => h("span", { class: x === "P" ? "chip-p" : "chip-c" }, x === "P" ? v : "C")) : "—"));
+    })),
+    view.pending_critiques ? h("p", { class: "ftc-note" }, T.critiquesPending(view.pending_critiques)) : null,
+    view.end_triggered ? h("p", { class: "ftc-note warn" }, T.endTriggered) : null);
+}
+
+function marketEl(view, ctx) {
+  const T = tr(ctx);
+  const staff = ctx.actions.filter((a) => ["driver", "cashier", "manager", "place_card"].includes(a.type));
+  const positions = view.market.map((pile, i) => {
+    const pos = i + 1;
+    const here = staff.filter((a) => a.position === pos);
+    const onclick = here.length
+      ? () => (here.length === 1 ? act(ctx, here[0]) : choose({ kind: "market", position: pos }))
+      : null;
+    const selected = selection && selection.kind === "market" && selection.position === pos;
+    const top = pile.length ? pile[pile.length - 1] : null;
+    return h("div", { class: ["ftc-pos", here.length && "legal", selected && "selected"], dataset: { position: pos } },
+      h("div", { class: "ftc-pos-label" }, `M${pos}`, pile.length > 1 ? h("span", { class: "ftc-depth" }, ` ×${pile.length}`) : null),
+      top ? cardEl(view, top, { legal: here.length > 0, selected, onclick })
+        : h("div", { class: ["ftc-card", "empty", here.length && "legal"], onclick, role: onclick ? "button" : null }, "—"));
+  });
+  const research = ctx.actions.find((a) => a.type === "market_research");
+  const discardTop = view.discard.length ? view.discard[view.discard.length - 1] : null;
+  return h("section", { class: "ftc-marketplace" }, h("h3", null, T.market),
+    h("div", { class: "ftc-market" }, positions),
+    h("div", { class: "ftc-row ftc-piles" },
+      back(T.deck, view.deck_count, { legal: Boolean(research), onclick: research ? () => act(ctx, research) : null }),
+      h("div", { class: "ftc-discard" }, h("div", { class: "ftc-label" }, `${T.discard} (${view.discard.length})`),
+        discardTop ? cardEl(view, discardTop, { small: true }) : h("div", { class: "ftc-card empty" }, "—")),
+      view.neutral ? h("div", { class: "ftc-neutral" },
+        h("div", { class: "ftc-label" }, `${T.neutral} (${T.cards(view.neutral.stack.length)})`),
+        view.neutral.centre ? cardEl(view, view.neutral.centre, { small: true }) : h("div", { class: "ftc-card empty" }, "★")) : null));
+}
+
+function roundEl(view, ctx) {
+  const T = tr(ctx);
+  const rnd = view.round;
+  if (!rnd) return null;
+  const seats = rnd.leader === null ? [...view.order] : [rnd.leader, ...after(view.order, rnd.leader)];
+  return h("section", { class: "ftc-round" },
+    h("h3", null, T.round(nameOf(ctx, rnd.leader), T.staff[rnd.lead_action])),
+    h("ul", { class: "ftc-choices" }, seats.map((seat) => {
+      const c = rnd.choices[seat];
+      const text = c ? T.choice[c.choice](c.left, c.also) : (rnd.to_decide.includes(seat) ? T.deciding : "");
+      return h("li", { class: ctx.awaiting.includes(seat) ? "now" : null },
+        h("b", null, nameOf(ctx, seat)), " ", c && c.card ? cardLabel(view, c.card) : null, " ", text);
+    })));
+}
+
+function cardLabel(view, id) {
+  if (id.startsWith("owner-")) return h("span", { class: "ftc-tag" }, "★");
+  const c = view.catalog.cards[id];
+  return h("span", { class: "ftc-tag" }, c ? c.dish : id);
+}
+
+function after(order, seat) {
+  const i = order.indexOf(seat);
+  return [...order.slice(i + 1), ...order.slice(0, i)];
+}
+
+// ---- boards -----------------------------------------------------------------------------------------------
+
+function ticketEl(view, ctx, slot, opts) {
+  const c = view.catalog.cards[slot.card];
+  // An icon is open exactly while the ticket still needs it; the others already carry an ingredient.
+  const left = {};
+  for (const i of slot.need) left[i] = (left[i] || 0) + 1;
+  const marks = c ? c.icons.map((i) => {
+    const open = (left[i] || 0) > 0;
+    if (open) left[i] -= 1;
+    return ingBadge(i, open ? "open" : "done");
+  }) : [];
+  return h("div", { class: ["ftc-slot", opts.legal && "legal", opts.selected && "selected"], onclick: opts.onclick,
+    role: opts.onclick ? "button" : null, dataset: { ticket: slot.card } },
+  c ? h("div", { class: "ftc-ticket" }, h("span", { class: "ftc-dish" }, c.dish), h("span", { class: "ftc-icons" }, marks),
+    logoChip(view, c.logo)) : slot.card,
+  slot.on.length ? h("div", { class: "ftc-on" }, slot.on.map((id) => cardEl(view, id, { face: "ingredient", small: true }))) : null);
+}
+
+function sectionEl(view, ctx, seat, board, section, big) {
+  const T = tr(ctx);
+  const mine = seat === ctx.seat;
+  const cap = board.capacity[section];
+  const placeTok = mine ? ctx.actions.find((a) => a.type === "place_token" && a.section === section) : null;
+  const marketSel = mine && selection && selection.kind === "market"
+    ? ctx.actions.filter((a) => a.position === selection.position && sectionOf(a.type) === section) : [];
+  const header = h("div", { class: ["ftc-sec-head", placeTok && "legal"], onclick: placeTok ? () => act(ctx, placeTok) : null,
+    role: placeTok ? "button" : null, dataset: { section } },
+  h("span", null, T.section[section]), h("span", { class: "ftc-cap" }, ` ${section === "plating" ? board.plating.length : board[section].length}/${cap}`),
+  h("span", { class: "ftc-gray" }, " ", "●".repeat(board.gray[section]), "○".repeat(3 - board.gray[section])));
+  let items;
+  if (section === "plating") {
+    items = board.plating.map((slot) => {
+      const replace = marketSel.find((a) => a.replace === slot.card);
+      const cook = mine && selection && (selection.kind === "fridge" || selection.kind === "hand")
+        ? ctx.actions.find((a) => a.card === selection.card && a.ticket === slot.card) : null;
+      const target = replace || cook;
+      return ticketEl(view, ctx, slot, { legal: Boolean(target), onclick: target ? () => act(ctx, target) : null });
+    });
+  } else {
+    items = board[section].map((id) => {
+      const replace = marketSel.find((a) => a.replace === id);
+      let onclick = replace ? () => act(ctx, replace) : null;
+      let legal = Boolean(replace);
+      if (mine && section === "fridge" && !selection) {
+        const cooks = matching(ctx.actions, { type: "prep_cook", card: id });
+        if (cooks.length) {
+          legal = true;
+          onclick = () => (cooks.length === 1 ? act(ctx, cooks[0]) : choose({ kind: "fridge", card: id }));
+        }
+      }
+      if (mine && section === "hired_staff" && view.round && view.round.stage === "decide" && !selection) {
+        const c = view.catalog.cards[id];
+        if (c && c.action === view.round.lead_action && ctx.actions.some((a) => a.type === "follow_staff")) {
+          legal = true;
+          onclick = () => choose({ kind: "followStaff" });
+        }
+      }
+      const selected = selection && selection.kind === "fridge" && selection.card === id;
+      return cardEl(view, id, { face: section === "fridge" ? "ingredient" : "staff", legal, selected, onclick, small: !big });
+    });
+  }
+  const free = marketSel.find((a) => !("replace" in a));
+  const used = section === "plating" ? board.plating.length : board[section].length;
+  const empties = [];
+  for (let i = used; i < cap; i += 1) {
+    empties.push(h("div", { class: ["ftc-card", "empty", "slot", free && "legal"], onclick: free ? () => act(ctx, free) : null,
+      role: free ? "button" : null }, "+"));
+  }
+  return h("div", { class: ["ftc-section", `ftc-${section}`] }, header, h("div", { class: "ftc-row" }, items, empties));
+}
+
+function sectionOf(type) { return { driver: "fridge", cashier: "plating", manager: "hired_staff" }[type]; }
+
+function ownerSpot(view, ctx, seat, board) {
+  const T = tr(ctx);
+  const mine = seat === ctx.seat;
+  const charge = mine ? ctx.actions.find((a) => a.type === "take_charge") : null;
+  const centre = board.centre;
+  return h("div", { class: "ftc-centre" },
+    board.owner === "board" ? ownerCard(view, board.truck, { faceDown: true, legal: Boolean(charge),
+      onclick: charge ? () => act(ctx, charge) : null }) : h("div", { class: "ftc-label" }, board.owner === "hand" ? T.ownerHand : T.ownerCentre),
+    centre ? h("div", null, h("div", { class: "ftc-label" }, T.centre),
+      centre.startsWith("owner-") ? ownerCard(view, board.truck, {}) : cardEl(view, centre, { small: true })) : null);
+}
+
+function truckHead(view, ctx, seat, board) {
+  const T = tr(ctx);
+  const truck = view.catalog.trucks[board.truck];
+  return h("div", { class: "ftc-truck-head" },
+    h("span", { class: `ftc-logo ftc-t-${board.truck}` }, truck.logo),
+    h("b", null, ` ${truck.name} `), h("span", { class: "muted" }, `${nameOf(ctx, seat)}${seat === ctx.seat ? ` (${T.you})` : ""}`),
+    view.first_player === seat ? h("span", { class: "ftc-tag" }, T.first) : null,
+    h("span", { class: "ftc-profile", title: "flavor profile" }, icons(truck.profile)));
+}
+
+function myBoard(view, ctx) {
+  const T = tr(ctx);
+  const seat = ctx.seat;
+  const board = view.boards[seat];
+  const critique = matching(ctx.actions, { type: "critique" });
+  return h("section", { class: "ftc-board mine" },
+    truckHead(view, ctx, seat, board),
+    h("div", { class: "ftc-board-grid" },
+      sectionEl(view, ctx, seat, board, "fridge", true),
+      ownerSpot(view, ctx, seat, board),
+      sectionEl(view, ctx, seat, board, "hired_staff", true),
+      sectionEl(view, ctx, seat, board, "plating", true),
+      h("div", { class: "ftc-section" }, h("div", { class: "ftc-sec-head" }, `${T.completed} (${board.completed_count})`),
+        h("div", { class: "ftc-row" }, (board.completed || []).map((id) => {
+          const pick = critique.find((a) => a.card === id);
+          return cardEl(view, id, { face: "ticket", small: true, legal: Boolean(pick), onclick: pick ? () => act(ctx, pick) : null });
+        }))),
+      h("div", { class: "ftc-section" }, h("div", { class: "ftc-sec-head" }, `${T.awards} (${board.awards.length})`),
+        h("div", { class: "ftc-row" }, board.awards.map((id) => cardEl(view, id, { face: "ticket", small: true })))),
+      h("div", { class: "ftc-section" }, h("div", { class: "ftc-sec-head" }, T.tokens),
+        h("div", { class: "ftc-row" }, (board.tokens || []).map((v) => h("span", { class: "chip-p" }, v))))));
+}
+
+function handEl(view, ctx) {
+  const T = tr(ctx);
+  const board = view.boards[ctx.seat];
+  const cards = board.hand.map((id) => {
+    const here = ctx.actions.filter((a) => a.card === id && ["lead", "follow_hand", "discard", "exec_chef"].includes(a.type));
+    const selected = selection && (selection.kind === "hand" || selection.kind === "ownerLead") && selection.card === id;
+    let onclick = null;
+    if (here.length === 1) onclick = () => act(ctx, here[0]);
+    else if (here.length > 1) {
+      onclick = () => choose({ kind: here[0].type === "lead" ? "ownerLead" : "hand", card: id });
+    }
+    if (id.startsWith("owner-")) return ownerCard(view, board.truck, { legal: here.length > 0, selected, onclick });
+    return cardEl(view, id, { legal: here.length > 0, selected, onclick });
+  });
+  return h("section", { class: "ftc-hand" }, h("h3", null, `${T.hand} (${board.hand.length})`), h("div", { class: "ftc-row" }, cards));
+}
+
+function otherBoard(view, ctx, seat) {
+  const T = tr(ctx);
+  const board = view.boards[seat];
+  return h("section", { class: ["ftc-board", "other", ctx.awaiting.includes(seat) && "now"] },
+    truckHead(view, ctx, seat, board),
+    h("div", { class: "ftc-other-grid" },
+      back(T.handOf, board.hand_count),
+      ownerSpot(view, ctx, seat, board),
+      sectionEl(view, ctx, seat, board, "fridge", false),
+      sectionEl(view, ctx, seat, board, "hired_staff", false),
+      sectionEl(view, ctx, seat, board, "plating", false),
+      h("div", { class: "ftc-section" }, h("div", { class: "ftc-sec-head" }, `${T.completed}: ${board.completed_count} · ${T.tokens}: ${board.token_count}`),
+        board.completed ? h("div", { class: "ftc-row" }, board.completed.map((id) => cardEl(view, id, { face: "ticket", small: true }))) : null),
+      h("div", { class: "ftc-section" }, h("div", { class: "ftc-sec-head" }, `${T.awards} (${board.awards.length})`),
+        h("div", { class: "ftc-row" }, board.awards.map((id) => cardEl(view, id, { face: "ticket", small: true }))))));
+}
+
+// ---- prompt -----------------------------------------------------------------------------------------------
+
+function promptEl(view, ctx) {
+  const T = tr(ctx);
+  const P = T.prompt;
+  if (view.phase === "over") return h("div", { class: "ftc-prompt" }, P.over);
+  if (!ctx.seat || !ctx.awaiting.includes(ctx.seat)) {
+    return h("div", { class: "ftc-prompt waiting" }, T.waitingFor(ctx.awaiting.map((s) => nameOf(ctx, s)).join(", ")));
+  }
+  const buttons = [];
+  const button = (label, action) => buttons.push(h("button", { type: "button", onclick: () => act(ctx, action) }, label));
+  let text = "";
+  const pending = view.pending;
+  const rnd = view.round;
+  if (pending) {
+    text = pending.kind === "discard" ? P.discard : pending.kind === "token" ? P.token(pending.value) : P.place;
+    const none = ctx.actions.find((a) => a.type === "decline_token");
+    if (none) button(T.btn.none, none);
+  } else if (!rnd) {
+    text = P.turn;
+  } else if (rnd.stage === "decide") {
+    text = P.decide(T.staff[rnd.lead_action]);
+  } else if (rnd.stage === "resolve") {
+    const left = rnd.choices[ctx.seat].left;
+    const kind = ctx.actions.find((a) => a.type !== "decline");
+    text = `${P.resolve(T.staff[rnd.lead_action], left)} ${kind ? P[kind.type] : ""}`;
+  } else if (rnd.stage === "critique") {
+    text = P.critique;
+  } else {
+    text = P.market;
+  }
+  if (selection && selection.kind === "market") text = P.whereTo;
+  if (selection && (selection.kind === "fridge" || selection.kind === "hand")) text = P.whichTicket;
+  if (selection && selection.kind === "ownerLead") {
+    text = P.ownerLead;
+    for (const a of matching(ctx.actions, { type: "lead", card: selection.card })) button(T.staff[a.action], a);
+  }
+  const research = ctx.actions.find((a) => a.type === "market_research");
+  const charge = ctx.actions.find((a) => a.type === "take_charge");
+  if (research) button(T.btn.research, research);
+  if (charge) button(T.btn.charge, charge);
+  for (const a of matching(ctx.actions, { type: "follow_staff" })) {
+    button({ none: T.btn.staffOnly, market_research: T.btn.staffMR, take_charge: T.btn.staffTC }[a.also], a);
+  }
+  const decline = ctx.actions.find((a) => a.type === "decline");
+  if (decline) button(T.btn.decline, decline);
+  if (selection) buttons.push(h("button", { type: "button", class: "secondary", onclick: () => choose(null) }, T.btn.cancel));
+  return h("div", { class: "ftc-prompt mine" }, h("span", null, text), h("div", { class: "ftc-buttons" }, buttons));
+}
+
+// ---- final scoring ----------------------------------------------------------------------------------------
+
+function finalEl(view, ctx) {
+  const T = tr(ctx);
+  const out = view.final;
+  if (!out) return null;
+  const seats = out.ranking.flat();
+  return h("section", { class: "ftc-final" }, h("h3", null, T.final),
+    h("table", { class: "ranking" },
+      h("thead", null, h("tr", null, h("th", null, ""), h("th", { class: "num" }, T.tokenPts), h("th", { class: "num" }, T.sets),
+        h("th", { class: "num" }, T.logos), h("th", { class: "num" }, T.total), h("th", { class: "num" }, T.tokenCount))),
+      h("tbody", null, seats.map((seat) => {
+        const d = out.details[seat];
+        return h("tr", { class: out.winners.includes(seat) ? "winner" : null },
+          h("td", null, `${nameOf(ctx, seat)} · ${view.catalog.trucks[d.truck].name}`),
+          h("td", { class: "num" }, `${d.token_points} (${d.tokens.join("+") || "0"})`),
+          h("td", { class: "num" }, `${d.profile_sets} × 5 = ${d.set_points}`),
+          h("td", { class: "num" }, d.logo_points), h("td", { class: "num" }, h("b", null, d.total)),
+          h("td", { class: "num" }, d.token_count));
+      }))));
+}
+
+// ---- entry points -----------------------------------------------------------------------------------------
+
+export function render(container, view, ctx) {
+  ctx = { ...ctx, actions: ctx.actions || [], awaiting: ctx.awaiting || view.awaiting || [] };
+  Object.assign(cardCache, view.catalog.cards);
+  T0 = tr(ctx);
+  const key = JSON.stringify(ctx.actions);
+  if (key !== selectionKey) { selection = null; selectionKey = key; }
+  last = { container, view, ctx };
+  const mine = ctx.seat !== null && ctx.seat !== undefined && view.boards[ctx.seat];
+  const others = view.order.filter((s) => s !== ctx.seat);
+  mount(container, h("div", { class: "ftc" },
+    promptEl(view, ctx),
+    finalEl(view, ctx),
+    h("div", { class: "ftc-table" },
+      h("div", { class: "ftc-middle" }, marketEl(view, ctx), stacksEl(view, ctx), roundEl(view, ctx)),
+      mine ? myBoard(view, ctx) : null,
+      mine ? handEl(view, ctx) : null),
+    h("div", { class: "ftc-others" }, others.map((seat) => otherBoard(view, ctx, seat)))));
+}
+
+export function describeEvent(event, ctx) {
+  const L = tr(ctx).log;
+  const T = tr(ctx);
+  const n = nameOf(ctx, event.seat);
+  const staff = (a) => T.staff[a] || a;
+  switch (event.type) {
+    case "turn_started": return event.seat === null ? L.neutralTurn : L.turn(n);
+    case "market_research": return L.research(n, event.count);
+    case "drew": return L.drew(event.cards.map(dish).join(", "));
+    case "deck_rebuilt": return L.rebuilt(event.cards);
+    case "discarded": return L.discarded(n, dish(event.card));
+    case "took_charge": return L.charge(n);
+    case "lead": return event.seat === null ? L.neutralLead(staff(event.action), dish(event.card))
+      : L.lead(n, staff(event.action), event.card.startsWith("owner-") ? "★" : dish(event.card));
+    case "decided":
+      if (event.choice === "follow_hand") return L.followHand(n, event.actions);
+      if (event.choice === "follow_staff") return L.followStaff(n, event.actions, event.also);
+      return event.choice === "market_research" ? L.willResearch(n) : L.willCharge(n);
+    case "took_from_market": {
+      const c = cardCache[event.card];
+      if (event.action === "driver") return L.tookFridge(n, c ? T.ing[c.ingredient] : event.card, event.position);
+      if (event.action === "cashier") return L.tookTicket(n, dish(event.card), event.position);
+      return L.hired(n, c ? staff(c.action) : event.card, event.position);
+    }
+    case "replaced": return L.replaced(n, dish(event.card), T.section[event.section]);
+    case "ingredient_placed": return L.placed(n, T.ing[event.ingredient], dish(event.ticket));
+    case "order_completed": return L.served(n, event.dish, event.value);
+    case "token_taken": return L.token(n, event.value);
+    case "no_token": return L.noToken(n);
+    case "critique_revealed": return L.critique;
+    case "stack_exhausted": return L.exhausted(event.value);
+    case "end_triggered": return event.reason === "supply_exhausted" ? L.endSupply : L.end;
+    case "declined": return L.declined(n, staff(event.action));
+    case "skipped": return L.skipped(n, staff(event.action));
+    case "critique_started": return L.critiqueStart;
+    case "critique_pick": return L.pick(dish(event.card));
+    case "awarded": return L.awarded(n, dish(event.card));
+    case "neutral_card_stacked": return L.neutralStack(dish(event.card));
+    case "card_to_market": return L.toMarket(n, dish(event.card), event.position, event.covered ? dish(event.covered) : null);
+    case "market_refilled": return L.refill(event.position, dish(event.card));
+    case "neutral_skipped": return L.neutralSkip;
+    case "game_over": return L.over;
+    default: return null; // token_placed, critique_chosen, owner_returned, round_ended: visible on the table
+  }
+}
