@@ -40,6 +40,7 @@ const TEXT = {
     trucksLeft: "Truck deck",
     revealed: "Revealed",
     owns: "Owns",
+    ownsCount: (n) => `Owns ${n} cards`,
     you: "you",
     marker: "first player",
     out: "out",
@@ -110,6 +111,7 @@ const TEXT = {
     trucksLeft: "Mazo de camión",
     revealed: "Revelada",
     owns: "Tiene",
+    ownsCount: (n) => `Tiene ${n} cartas`,
     you: "tú",
     marker: "jugador inicial",
     out: "eliminado",
@@ -286,24 +288,25 @@ function truckCard(view, t, seat, opts = {}) {
   const me = view.seats[seat];
   const effect = me.truck_current_effect;
   const truckName = (view.truck_names && view.truck_names[me.truck]) || me.truck || "";
+  const deck = `${t.trucksLeft}: ${me.truck_pile_count}`;
   if (!effect) {
     const last = me.truck_discard.length ? effectOf(me.truck_discard[me.truck_discard.length - 1]) : null;
-    return h("div", { class: ["ft-truck", "ft-truck-spent", opts.small && "ft-small"], title: truckName },
-      h("span", { class: "ft-truck-name" }, `🚚 ${truckName}`),
-      h("span", { class: "ft-muted" },
-        view.phase === "service" && me.truck_used && last ? `${t.truckUsed}: ${t.effects[last][0]}` : t.truckNone),
-      h("span", { class: "ft-muted" }, `${t.trucksLeft}: ${me.truck_pile_count}`));
+    const note = view.phase === "service" && me.truck_used && last ? `${t.truckUsed}: ${t.effects[last][0]}` : t.truckNone;
+    return h("div", { class: ["ft-truck", "ft-truck-spent", opts.small && "ft-small"], title: `${truckName} · ${deck}` },
+      opts.small ? null : h("span", { class: "ft-truck-name" }, `🚚 ${truckName}`),
+      h("span", { class: "ft-muted" }, note),
+      opts.small ? null : h("span", { class: "ft-muted" }, deck));
   }
   const [name, text] = t.effects[effect] || [effect, ""];
   return h("div", {
     class: ["ft-truck", opts.small && "ft-small", opts.legal && "legal", opts.armed && "ft-armed"],
-    title: text, dataset: { effect },
+    title: `${truckName}: ${text} (${deck})`, dataset: { effect },
     ...clickable(opts.onclick),
   },
-  h("span", { class: "ft-truck-name" }, `🚚 ${truckName}`),
+  opts.small ? null : h("span", { class: "ft-truck-name" }, `🚚 ${truckName}`),
   h("b", null, `${effect} · ${name}`),
   opts.small ? null : h("span", { class: "ft-truck-text" }, text),
-  h("span", { class: "ft-muted" }, `${t.trucksLeft}: ${me.truck_pile_count}`));
+  opts.small ? null : h("span", { class: "ft-muted" }, deck));
 }
 
 function vpTokens(view, seat) {
@@ -364,14 +367,18 @@ function blockersOf(view, seat, card) {
   return view.players.filter((p) => p !== seat && view.seats[p].served[meal]);
 }
 
-function collectionSummary(view, t, seat) {
+function collectionSummary(view, t, seat, folded) {
   const counts = {};
-  for (const card of view.seats[seat].collection) counts[typeOf(card)] = (counts[typeOf(card)] || 0) + 1;
-  return h("div", { class: "ft-owns" },
-    h("span", { class: "ft-muted" }, `${t.owns}:`),
-    Object.entries(counts).map(([meal, n]) => h("span", {
-      class: ["ft-chip", `ft-${(view.meal_backgrounds && view.meal_backgrounds[meal]) || "green"}`],
-    }, `${mealName(t, view, meal)}${n > 1 ? ` ×${n}` : ""}`)));
+  const cards = view.seats[seat].collection;
+  for (const card of cards) counts[typeOf(card)] = (counts[typeOf(card)] || 0) + 1;
+  const chips = Object.entries(counts).map(([meal, n]) => h("span", {
+    class: ["ft-chip", `ft-${(view.meal_backgrounds && view.meal_backgrounds[meal]) || "green"}`],
+  }, `${mealName(t, view, meal)}${n > 1 ? ` ×${n}` : ""}`));
+  if (folded) {
+    return h("details", { class: "ft-owns-fold" }, h("summary", null, t.ownsCount(cards.length)),
+      h("div", { class: "ft-owns" }, chips));
+  }
+  return h("div", { class: "ft-owns" }, h("span", { class: "ft-muted" }, `${t.owns}:`), chips);
 }
 
 // ---------- areas ----------
@@ -558,7 +565,7 @@ function otherArea(view, ctx, container, seat, e2Targets) {
       view.phase === "prep" || view.phase === "over" ? null : cardBack(t.drawPile, pileSize(view, seat), { small: true }),
       pending,
       servedArea(view, ctx, seat, { small: true, e2Targets, container })),
-    collectionSummary(view, t, seat));
+    collectionSummary(view, t, seat, true));
 }
 
 function finalScoring(view, ctx) {
