@@ -37,6 +37,14 @@ def canonical(doc: Any) -> bytes:
     return orjson.dumps(doc, option=orjson.OPT_SORT_KEYS)
 
 
+def _listed(action: JSON, legal: set[bytes]) -> bool:
+    """Whether the action is one of the legal ones (anything that is not plain JSON is not)."""
+    try:
+        return canonical(action) in legal
+    except (TypeError, ValueError):
+        return False
+
+
 def awaiting(state: JSON) -> list[str]:
     """Seats whose input is awaited now; several during a critique pass (secret, simultaneous picks)."""
     if state["phase"] == "over":
@@ -125,7 +133,7 @@ def apply(state: JSON, player: str, action: JSON) -> Applied:
     if player not in awaiting(state):
         raise IllegalAction("not_your_turn", "It is not your turn to act.")
     legal = {canonical(a) for a in actions(state, player)}
-    if not isinstance(action, dict) or canonical(action) not in legal:
+    if not isinstance(action, dict) or not _listed(action, legal):
         raise diagnose(state, player, action)
     new = copy_state(state)
     ev: Events = []

@@ -131,3 +131,10 @@ def test_place_card_codes() -> None:
 def test_unexpected_fields_are_refused() -> None:
     state = completing_state({"1": [], "2": [], "3": []})
     assert refused(state, "0", {"type": "prep_cook", "card": "ftc-001", "ticket": "ftc-016", "x": 1}) == "bad_action"
+
+
+def test_non_json_and_oversized_values_are_refused_not_crashed() -> None:
+    state = turn_state()
+    assert refused(state, "0", {"type": "lead", "card": {"ftc-001"}}) == "no_such_card"
+    assert refused(state, "0", {"type": "market_research", "n": 2**70}) == "bad_action"
+    assert refused(state, "0", ["market_research"]) == "unknown_action"
