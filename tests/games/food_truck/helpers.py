@@ -86,7 +86,7 @@ def build(
     first = first or players[0]
     n = len(players)
     # Earlier rounds, one per VP already won, so that the VP bookkeeping adds up.
-    history = [{"round": 0, "winner": p, "eliminated": [], "card": None}
+    history: list[JSON] = [{"round": 0, "winner": p, "eliminated": [], "card": None}
                for p in players for _ in range((vp or {}).get(p, 0))]
     for i, record in enumerate(history):
         record["round"] = i + 1

@@ -122,7 +122,7 @@ def test_example_4_send_back() -> None:
     assert s["seats"]["P2"]["eliminated"]
 
 
-def _example_5():
+def _example_5() -> dict:
     return build(["P1", "P2", "P3", "P4"], turn="P1", served={"P4": ["kebab-05"], "P2": ["burger-04"]},
                  piles={"P1": ["kebab-01"]}, trucks={"P1": "E3"},
                  supply=["sushi-04", "burger-07", "salad-02", "sandwich-03"])
@@ -147,7 +147,7 @@ def test_example_5_swap_into_a_blocked_card() -> None:
                                                                          "kebab-01"])
 
 
-def _example_6(b_vp: int):
+def _example_6(b_vp: int) -> dict:
     return build(
         ["A", "B", "C", "D"], turn="A", first="A",
         served={"B": ["burger-01", "burger-02"]},
@@ -158,7 +158,7 @@ def _example_6(b_vp: int):
     )
 
 
-def _play_example_6(s):
+def _play_example_6(s: dict) -> tuple[dict, list[dict], list[str]]:
     deck = list(s["central_deck"])
     s, _ = act(s, "A", REVEAL)
     s, _ = act(s, "B", REVEAL)
@@ -215,7 +215,7 @@ def test_example_7_truck_pile_cycle() -> None:
     assert me["truck_discard"] == [] and len(me["truck_pile"]) == 4 and me["truck_current"] in cards
 
 
-def _last_elimination(players: list[str]):
+def _last_elimination(players: list[str]) -> dict:
     others = [p for p in players if p not in ("b", "e")]
     last = players[-1]
     out = [p for p in others if p != last]

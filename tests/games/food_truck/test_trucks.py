@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from app.games.food_truck import ENGINE
 from app.games.food_truck.data import in_card_order
 
@@ -14,7 +16,7 @@ E4 = {"type": "play_truck", "effect": "E4"}
 E5 = {"type": "play_truck", "effect": "E5"}
 
 
-def _three(effect: str, pile: list[str], **kw) -> dict:
+def _three(effect: str, pile: list[str], **kw: Any) -> dict:
     return build(["a", "b", "c"], turn="a", trucks={"a": effect}, piles={"a": pile}, supply=SUPPLY, **kw)
 
 
