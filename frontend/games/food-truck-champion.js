@@ -17,7 +17,7 @@ const TEXT = {
     deck: "Deck", discard: "Discard", market: "Marketplace", stacks: "Popularity stacks",
     hand: "Your hand", handOf: "hand", completed: "Completed orders", awards: "Awards", tokens: "Popularity tokens",
     cards: (n) => `${n} card${n === 1 ? "" : "s"}`, tokensN: (n) => `${n} token${n === 1 ? "" : "s"}`,
-    ownerBoard: "Owner on board", ownerHand: "Owner in hand", ownerCentre: "Owner played",
+    ownerHand: "Owner in hand",
     centre: "Played", needs: "needs", critiquesPending: (n) => `${n} critique${n === 1 ? "" : "s"} pending`,
     endTriggered: "The end is triggered: play continues until everyone has had the same number of turns.",
     round: (who, a) => `${who} leads ${a}`,
@@ -45,6 +45,7 @@ const TEXT = {
       critique: "Critique: click one of your completed orders to move it to Awards.",
       market: "Click the market position for your played card.",
       ownerLead: "Which action does your Owner card lead?",
+      followStaff: "Follow through your hired staff — and also do Market Research or Take Charge?",
       over: "Game over.",
     },
     btn: {
@@ -88,7 +89,7 @@ const TEXT = {
     deck: "Mazo", discard: "Descartes", market: "Mercado", stacks: "Pilas de popularidad",
     hand: "Tu mano", handOf: "mano", completed: "Pedidos completados", awards: "Premios", tokens: "Fichas de popularidad",
     cards: (n) => `${n} carta${n === 1 ? "" : "s"}`, tokensN: (n) => `${n} ficha${n === 1 ? "" : "s"}`,
-    ownerBoard: "Dueño en el tablero", ownerHand: "Dueño en la mano", ownerCentre: "Dueño jugado",
+    ownerHand: "Dueño en la mano",
     centre: "Jugada", needs: "falta", critiquesPending: (n) => `${n} crítica${n === 1 ? "" : "s"} pendiente${n === 1 ? "" : "s"}`,
     endTriggered: "Se activó el final: se juega hasta que todos tengan los mismos turnos.",
     round: (who, a) => `${who} lidera ${a}`,
@@ -111,6 +112,7 @@ const TEXT = {
       place: "Pulsa la sección donde va la ficha (+1 capacidad).",
       critique: "Crítica: pulsa un pedido completado para pasarlo a Premios.",
       market: "Pulsa la posición del mercado para tu carta jugada.", ownerLead: "¿Qué acción lidera tu Dueño?",
+      followStaff: "Sigues con tu personal: ¿además investigas o tomas el mando?",
       over: "Fin de la partida.",
     },
     btn: {
@@ -350,9 +352,10 @@ function sectionEl(view, ctx, seat, board, section, big) {
       }
       if (mine && section === "hired_staff" && view.round && view.round.stage === "decide" && !selection) {
         const c = view.catalog.cards[id];
-        if (c && c.action === view.round.lead_action && ctx.actions.some((a) => a.type === "follow_staff")) {
+        const follows = matching(ctx.actions, { type: "follow_staff" });
+        if (c && c.action === view.round.lead_action && follows.length) {
           legal = true;
-          onclick = () => choose({ kind: "followStaff" });
+          onclick = () => (follows.length === 1 ? act(ctx, follows[0]) : choose({ kind: "followStaff" }));
         }
       }
       const selected = selection && selection.kind === "fridge" && selection.card === id;
@@ -378,7 +381,8 @@ function ownerSpot(view, ctx, seat, board) {
   const centre = board.centre;
   return h("div", { class: "ftc-centre" },
     board.owner === "board" ? ownerCard(view, board.truck, { faceDown: true, legal: Boolean(charge),
-      onclick: charge ? () => act(ctx, charge) : null }) : h("div", { class: "ftc-label" }, board.owner === "hand" ? T.ownerHand : T.ownerCentre),
+      onclick: charge ? () => act(ctx, charge) : null }) : null,
+    board.owner === "hand" ? h("div", { class: "ftc-label" }, T.ownerHand) : null,
     centre ? h("div", null, h("div", { class: "ftc-label" }, T.centre),
       centre.startsWith("owner-") ? ownerCard(view, board.truck, {}) : cardEl(view, centre, { small: true })) : null);
 }
@@ -487,10 +491,12 @@ function promptEl(view, ctx) {
     text = P.ownerLead;
     for (const a of matching(ctx.actions, { type: "lead", card: selection.card })) button(T.staff[a.action], a);
   }
+  const staffOnly = selection && selection.kind === "followStaff";
+  if (staffOnly) text = P.followStaff;
   const research = ctx.actions.find((a) => a.type === "market_research");
   const charge = ctx.actions.find((a) => a.type === "take_charge");
-  if (research) button(T.btn.research, research);
-  if (charge) button(T.btn.charge, charge);
+  if (research && !staffOnly) button(T.btn.research, research);
+  if (charge && !staffOnly) button(T.btn.charge, charge);
   for (const a of matching(ctx.actions, { type: "follow_staff" })) {
     button({ none: T.btn.staffOnly, market_research: T.btn.staffMR, take_charge: T.btn.staffTC }[a.also], a);
   }
