@@ -1,0 +1,1200 @@
+// Food Chain Magnate renderer: the city map (roads, houses with demand, gardens, drinks, restaurants,
+// campaigns), every chain's company pyramid, the employee supply, milestones, turn order, bank and cash.
+// Every decision is made on the board: map squares, cards, supply piles, tokens; legal targets are "legal".
+import { h, matching, mount } from "../lib/dom.js";
+
+// ---------- component facts the view refers to by id (printed on the physical cards) ----------
+
+// id: [English, Spanish, colour group, manager slots, salaried, one-of-a-kind]
+const CARDS = {
+  ceo: ["CEO", "Director general", "ceo", 0, false, true],
+  management_trainee: ["Management Trainee", "Aprendiz de gestión", "mgmt", 2, false, false],
+  junior_vice_president: ["Junior Vice President", "Vicepresidente júnior", "mgmt", 3, true, false],
+  vice_president: ["Vice President", "Vicepresidente", "mgmt", 4, true, false],
+  senior_vice_president: ["Senior Vice President", "Vicepresidente sénior", "mgmt", 5, true, false],
+  executive_vice_president: ["Executive Vice President", "Vicepresidente ejecutivo", "mgmt", 10, true, true],
+  recruiting_girl: ["Recruiting Girl", "Reclutadora", "hr", 0, false, false],
+  recruiting_manager: ["Recruiting Manager", "Jefe de selección", "hr", 0, true, false],
+  hr_director: ["HR Director", "Director de RR. HH.", "hr", 0, true, true],
+  trainer: ["Trainer", "Formador", "hr", 0, false, false],
+  coach: ["Coach", "Coach", "hr", 0, true, false],
+  guru: ["Guru", "Gurú", "hr", 0, true, true],
+  marketing_trainee: ["Marketing Trainee", "Aprendiz de marketing", "mkt", 0, false, false],
+  campaign_manager: ["Campaign Manager", "Jefe de campañas", "mkt", 0, true, false],
+  brand_manager: ["Brand Manager", "Jefe de marca", "mkt", 0, true, false],
+  brand_director: ["Brand Director", "Director de marca", "mkt", 0, true, true],
+  kitchen_trainee: ["Kitchen Trainee", "Aprendiz de cocina", "food", 0, false, false],
+  burger_cook: ["Burger Cook", "Cocinero de hamburguesas", "food", 0, true, false],
+  burger_chef: ["Burger Chef", "Chef de hamburguesas", "food", 0, true, true],
+  pizza_cook: ["Pizza Cook", "Pizzero", "food", 0, true, false],
+  pizza_chef: ["Pizza Chef", "Chef pizzero", "food", 0, true, true],
+  errand_boy: ["Errand Boy", "Recadero", "drink", 0, false, false],
+  cart_operator: ["Cart Operator", "Conductor de carrito", "drink", 0, true, false],
+  truck_driver: ["Truck Driver", "Camionero", "drink", 0, true, false],
+  zeppelin_pilot: ["Zeppelin Pilot", "Piloto de zepelín", "drink", 0, true, true],
+  waitress: ["Waitress", "Camarera", "serve", 0, false, false],
+  pricing_manager: ["Pricing Manager", "Jefe de precios", "price", 0, false, false],
+  discount_manager: ["Discount Manager", "Jefe de descuentos", "price", 0, true, false],
+  luxuries_manager: ["Luxuries Manager", "Jefe de lujo", "price", 0, true, true],
+  new_business_developer: ["New Business Developer", "Desarrollo de negocio", "build", 0, true, false],
+  local_manager: ["Local Manager", "Gerente local", "build", 0, true, false],
+  regional_manager: ["Regional Manager", "Gerente regional", "build", 0, true, true],
+  cfo: ["CFO", "Director financiero", "cfo", 0, true, true],
+};
+// The supply laid out by career track, as on the table.
+const SUPPLY_ROWS = [
+  ["management_trainee", "junior_vice_president", "vice_president", "senior_vice_president", "executive_vice_president"],
+  ["recruiting_girl", "recruiting_manager", "hr_director", "trainer", "coach", "guru"],
+  ["marketing_trainee", "campaign_manager", "brand_manager", "brand_director"],
+  ["kitchen_trainee", "burger_cook", "burger_chef", "pizza_cook", "pizza_chef"],
+  ["errand_boy", "cart_operator", "truck_driver", "zeppelin_pilot"],
+  ["waitress", "pricing_manager", "discount_manager", "luxuries_manager", "cfo"],
+  ["new_business_developer", "local_manager", "regional_manager"],
+];
+const MARKETEERS = ["marketing_trainee", "campaign_manager", "brand_manager", "brand_director"];
+// number: [type, footprint rows, footprint cols | airplane width]
+const CAMPAIGN_TILES = {
+  1: ["radio", 1, 1], 2: ["radio", 1, 1], 3: ["radio", 1, 1],
+  4: ["airplane", 1], 5: ["airplane", 3], 6: ["airplane", 5],
+  7: ["mailbox", 2, 2], 8: ["mailbox", 2, 2], 9: ["mailbox", 1, 1], 10: ["mailbox", 1, 1],
+  11: ["billboard", 3, 2], 12: ["billboard", 2, 2], 13: ["billboard", 3, 1], 14: ["billboard", 2, 1],
+  15: ["billboard", 1, 1], 16: ["billboard", 1, 1],
+};
+const GOODS = ["burger", "pizza", "beer", "lemonade", "soft_drink"];
+const GOOD_MARK = { burger: "Bu", pizza: "Pi", beer: "Be", lemonade: "Le", soft_drink: "So" };
+const DRINK_CHARS = { B: "beer", L: "lemonade", S: "soft_drink" };
+const RESERVE = { reserve_100: [100, 2], reserve_200: [200, 3], reserve_300: [300, 4] };
+const MILESTONES = [
+  "first_billboard_placed", "first_to_train", "first_to_hire_3", "first_burger_marketed", "first_pizza_marketed",
+  "first_drink_marketed", "first_errand_boy_played", "first_to_have_20", "first_burger_produced",
+  "first_pizza_produced", "first_waitress_played", "first_to_throw_away", "first_to_lower_prices",
+  "first_cart_operator_played", "first_airplane_campaign", "first_radio_campaign", "first_to_have_100",
+  "first_to_pay_20_salaries",
+];
+const SEAT_COLOURS = ["#c62828", "#1f5fbf", "#2e7d32", "#d98e04", "#7b3fb0"];
+
+const TEXT = {
+  en: {
+    goods: { burger: "burger", pizza: "pizza", beer: "beer", lemonade: "lemonade", soft_drink: "soft drink" },
+    goodsPl: { burger: "burgers", pizza: "pizzas", beer: "beers", lemonade: "lemonades", soft_drink: "soft drinks" },
+    campaignTypes: { radio: "Radio", airplane: "Airplane", mailbox: "Mailbox", billboard: "Billboard" },
+    milestones: {
+      first_billboard_placed: ["First billboard", "No salary for marketeers; your campaigns are eternal."],
+      first_to_train: ["First to train", "$15 off salaries every Payday."],
+      first_to_hire_3: ["Hire 3 in a turn", "2 free management trainees now."],
+      first_burger_marketed: ["First burger marketed", "+$5 per burger sold."],
+      first_pizza_marketed: ["First pizza marketed", "+$5 per pizza sold."],
+      first_drink_marketed: ["First drink marketed", "+$5 per drink sold."],
+      first_errand_boy_played: ["First errand boy", "+1 drink per source for all buyers."],
+      first_to_have_20: ["First to have $20", "May look at the reserve cards."],
+      first_burger_produced: ["First burger produced", "A free burger cook."],
+      first_pizza_produced: ["First pizza produced", "A free pizza cook."],
+      first_waitress_played: ["First waitress", "Waitresses earn $5."],
+      first_to_throw_away: ["First to throw away", "Freezer: keep up to 10 goods."],
+      first_to_lower_prices: ["First to lower prices", "Unit price −$1 for good."],
+      first_cart_operator_played: ["First cart operator", "Buyers +1 range."],
+      first_airplane_campaign: ["First airplane", "+2 open slots for turn order."],
+      first_radio_campaign: ["First radio", "Radios place 2 demand each."],
+      first_to_have_100: ["First to have $100", "Your CEO works as a CFO (+50%)."],
+      first_to_pay_20_salaries: ["Paid $20 salaries", "Trainers may combine on one card."],
+    },
+    phases: {
+      first_restaurants: "Setup: first restaurants", reserve: "Setup: reserve cards", restructuring: "1 Restructuring",
+      order_of_business: "2 Order of business", working: "3 Working 9–5", payday_firing: "5 Payday",
+      payday_forced: "5 Payday", cleanup: "7 Clean up", over: "Game over",
+    },
+    steps: { recruit: "Recruit", train: "Train", marketing: "Marketing", food_and_drinks: "Food & drinks",
+      houses: "Houses & gardens", restaurants: "Restaurants" },
+    round: (r) => `Round ${r}`,
+    bank: "Bank", breaks: (n) => (n ? `broken ${n}×` : "not broken yet"), ceoSlots: (s) => `CEO slots: ${s}`,
+    ceoNext: (s) => `(${s} from next round)`,
+    reserves: "Reserve cards", hiddenCard: "face down",
+    turnOrder: "Turn order", position: "position",
+    supply: "Employee supply", empty: "empty",
+    milestonesTitle: "Milestones", available: "available", claimedNow: "claimed this round", retired: "gone",
+    campaignSupply: "Campaign tiles", houseSupply: "House tiles", gardens: (n) => `Garden tiles: ${n}`,
+    cash: "Cash", stock: "Stock", nothingInStock: "no food or drinks",
+    company: "Company", atWork: "At work", beach: "On the beach", busy: "Busy (running campaigns)",
+    hand: "Hand", choosing: "Putting to work (secret)", structureChosen: "Structure in", choosingSecret: "choosing…",
+    restaurants: (n) => `Restaurants on the map: ${n}/3`, price: (p) => `Unit price $${p}`,
+    driveIn: "drive-ins", bankrupt: "bankrupt", out: "out of the game", you: "you",
+    slots: (n) => `${n} slots`, open: (n) => `${n} open`, overCommitted: "Over-committed: only the CEO would work!",
+    zoomIn: "Zoom in", zoomOut: "Zoom out",
+    comingSoon: "coming soon", eternal: "eternal", left: (n) => `${n} left`,
+    house: (n) => `House ${n}`, garden: "garden",
+    // prompts
+    waitFor: (names) => `Waiting for ${names}…`,
+    placeFirst: "Place your first restaurant: click a highlighted square for its top-left corner (or pass).",
+    placeFirstEntrance: "Click the corner that will be the entrance.",
+    pass: "Pass",
+    chooseReserve: "Choose your reserve card (secret): it adds money when the bank first breaks and votes for the CEO's slots.",
+    restructure: "Restructuring (secret): click hand cards to put them to work, then submit.",
+    submitStructure: "Submit structure",
+    submitOver: "Submit anyway (over-committed)",
+    pickPosition: "Choose your place on the turn-order track: click a free position.",
+    recruit: "Recruit: click a supply pile to hire that employee onto your beach.",
+    train: "Train: click a beach card, then what it becomes.",
+    trainInto: (card) => `Train ${card} into:`,
+    marketing: "Marketing: click a campaign tile (pick the marketeer first when several can).",
+    pickMarketeer: "Choose which marketeer places it:",
+    placeCampaign: (n) => `Place campaign #${n}: click highlighted squares (click more squares to pin down the shape).`,
+    placeAirplane: (n) => `Airplane #${n}: click a highlighted square beside the board (the middle of its flight).`,
+    advertise: "Choose the good advertised, then the duration.",
+    duration: "Duration",
+    food: "Food & drinks: click a kitchen card to cook, or a buyer to fetch drinks.",
+    routeHelp: "Click drink sources on the map to choose the route's stops, or a route below.",
+    routes: "Routes",
+    collect: "Collect",
+    houses: "Houses & gardens: click a house tile to build it, or a printed house to give it a garden.",
+    houseAt: "Click the top-left square of the new house.",
+    gardenAt: "Click where the garden goes.",
+    restaurantsStep: "Restaurants: click your local/regional manager to open a restaurant, or a restaurant to move it.",
+    restaurantAt: "Click the top-left square of the restaurant.",
+    entranceAt: "Click the corner that will be the entrance.",
+    fire: "Payday (secret): click cards to fire them, then submit.",
+    forced: "You cannot pay all salaries: click salaried cards to fire until you can.",
+    submitFiring: "Submit firing", firing: "fired",
+    discard: "Clean up: your freezer holds 10; click goods to throw away.",
+    done: { recruit: "Done recruiting", train: "Done training", marketing: "Done with marketing",
+      food_and_drinks: "Done with food & drinks", houses: "Done with houses", restaurants: "End my turn" },
+    turnOf: (n, step) => `${n} is working (${step})`,
+    cancel: "Cancel selection",
+    by: (n) => `by ${n}`,
+    phantom: "empty pile: hire and train at once",
+    final: "Final scoring", place: "Place", player: "Chain", tie: "Turn position (ties)",
+    held: "Milestones", bankruptCol: "Status",
+    dinner: "Last Dinnertime",
+    preview: "new",
+  },
+  es: {
+    goods: { burger: "hamburguesa", pizza: "pizza", beer: "cerveza", lemonade: "limonada", soft_drink: "refresco" },
+    goodsPl: { burger: "hamburguesas", pizza: "pizzas", beer: "cervezas", lemonade: "limonadas", soft_drink: "refrescos" },
+    campaignTypes: { radio: "Radio", airplane: "Avioneta", mailbox: "Buzoneo", billboard: "Valla" },
+    milestones: {
+      first_billboard_placed: ["Primera valla", "Sin sueldo para marketing; tus campañas son eternas."],
+      first_to_train: ["Primero en formar", "$15 menos de sueldos en cada día de paga."],
+      first_to_hire_3: ["Contratar 3 en un turno", "2 aprendices de gestión gratis."],
+      first_burger_marketed: ["Primera hamburguesa anunciada", "+$5 por hamburguesa vendida."],
+      first_pizza_marketed: ["Primera pizza anunciada", "+$5 por pizza vendida."],
+      first_drink_marketed: ["Primera bebida anunciada", "+$5 por bebida vendida."],
+      first_errand_boy_played: ["Primer recadero", "+1 bebida por fuente para los compradores."],
+      first_to_have_20: ["Primero con $20", "Puede mirar las cartas de reserva."],
+      first_burger_produced: ["Primera hamburguesa", "Un cocinero de hamburguesas gratis."],
+      first_pizza_produced: ["Primera pizza", "Un pizzero gratis."],
+      first_waitress_played: ["Primera camarera", "Las camareras ganan $5."],
+      first_to_throw_away: ["Primero en tirar", "Congelador: guarda hasta 10."],
+      first_to_lower_prices: ["Primero en bajar precios", "Precio −$1 para siempre."],
+      first_cart_operator_played: ["Primer carrito", "Compradores +1 de alcance."],
+      first_airplane_campaign: ["Primera avioneta", "+2 huecos libres para el orden."],
+      first_radio_campaign: ["Primera radio", "Las radios ponen 2 de demanda."],
+      first_to_have_100: ["Primero con $100", "Tu director general hace de financiero (+50%)."],
+      first_to_pay_20_salaries: ["Pagó $20 de sueldos", "Formadores combinables en una carta."],
+    },
+    phases: {
+      first_restaurants: "Preparación: primeros restaurantes", reserve: "Preparación: cartas de reserva",
+      restructuring: "1 Reestructuración", order_of_business: "2 Orden de juego", working: "3 Jornada laboral",
+      payday_firing: "5 Día de paga", payday_forced: "5 Día de paga", cleanup: "7 Limpieza", over: "Fin de la partida",
+    },
+    steps: { recruit: "Contratar", train: "Formar", marketing: "Marketing", food_and_drinks: "Comida y bebida",
+      houses: "Casas y jardines", restaurants: "Restaurantes" },
+    round: (r) => `Ronda ${r}`,
+    bank: "Banco", breaks: (n) => (n ? `quebrado ${n}×` : "aún no ha quebrado"), ceoSlots: (s) => `Huecos del director: ${s}`,
+    ceoNext: (s) => `(${s} desde la próxima ronda)`,
+    reserves: "Cartas de reserva", hiddenCard: "boca abajo",
+    turnOrder: "Orden de turno", position: "posición",
+    supply: "Reserva de empleados", empty: "vacía",
+    milestonesTitle: "Hitos", available: "disponible", claimedNow: "logrado esta ronda", retired: "agotado",
+    campaignSupply: "Campañas", houseSupply: "Casas", gardens: (n) => `Jardines: ${n}`,
+    cash: "Dinero", stock: "Existencias", nothingInStock: "sin comida ni bebida",
+    company: "Empresa", atWork: "Trabajando", beach: "En la playa", busy: "Ocupados (campañas)",
+    hand: "Mano", choosing: "Poniendo a trabajar (secreto)", structureChosen: "Estructura lista", choosingSecret: "eligiendo…",
+    restaurants: (n) => `Restaurantes en el mapa: ${n}/3`, price: (p) => `Precio $${p}`,
+    driveIn: "autoservicio", bankrupt: "en quiebra", out: "fuera de la partida", you: "tú",
+    slots: (n) => `${n} huecos`, open: (n) => `${n} libres`, overCommitted: "¡Sobrecargada: solo trabajaría el director!",
+    zoomIn: "Acercar", zoomOut: "Alejar",
+    comingSoon: "próxima apertura", eternal: "eterna", left: (n) => `quedan ${n}`,
+    house: (n) => `Casa ${n}`, garden: "jardín",
+    waitFor: (names) => `Esperando a ${names}…`,
+    placeFirst: "Coloca tu primer restaurante: haz clic en la casilla resaltada de su esquina superior izquierda (o pasa).",
+    placeFirstEntrance: "Haz clic en la esquina que será la entrada.",
+    pass: "Pasar",
+    chooseReserve: "Elige tu carta de reserva (secreta): añade dinero cuando el banco quiebre y vota los huecos del director.",
+    restructure: "Reestructuración (secreta): haz clic en cartas de tu mano para ponerlas a trabajar y envía.",
+    submitStructure: "Enviar estructura",
+    submitOver: "Enviar igualmente (sobrecargada)",
+    pickPosition: "Elige tu puesto en el orden de turno: haz clic en una posición libre.",
+    recruit: "Contratar: haz clic en un montón de la reserva para contratar a ese empleado (va a tu playa).",
+    train: "Formar: haz clic en una carta de la playa y luego en lo que llegará a ser.",
+    trainInto: (card) => `Formar ${card} como:`,
+    marketing: "Marketing: haz clic en una campaña (elige antes el empleado si hay varios).",
+    pickMarketeer: "Elige qué empleado la coloca:",
+    placeCampaign: (n) => `Coloca la campaña #${n}: haz clic en casillas resaltadas (más casillas fijan la forma).`,
+    placeAirplane: (n) => `Avioneta #${n}: haz clic junto al tablero (el centro de su vuelo).`,
+    advertise: "Elige el producto anunciado y luego la duración.",
+    duration: "Duración",
+    food: "Comida y bebida: haz clic en un cocinero para cocinar o en un comprador para traer bebida.",
+    routeHelp: "Haz clic en fuentes de bebida del mapa para elegir las paradas, o en una ruta de abajo.",
+    routes: "Rutas",
+    collect: "Recoger",
+    houses: "Casas y jardines: haz clic en una casa para construirla o en una casa impresa para darle jardín.",
+    houseAt: "Haz clic en la casilla superior izquierda de la casa nueva.",
+    gardenAt: "Haz clic donde irá el jardín.",
+    restaurantsStep: "Restaurantes: haz clic en tu gerente para abrir un restaurante, o en un restaurante para moverlo.",
+    restaurantAt: "Haz clic en la casilla superior izquierda del restaurante.",
+    entranceAt: "Haz clic en la esquina que será la entrada.",
+    fire: "Día de paga (secreto): haz clic en cartas para despedirlas y envía.",
+    forced: "No puedes pagar todos los sueldos: despide cartas con sueldo hasta poder.",
+    submitFiring: "Enviar despidos", firing: "despedido",
+    discard: "Limpieza: tu congelador guarda 10; haz clic en productos para tirarlos.",
+    done: { recruit: "Terminar de contratar", train: "Terminar de formar", marketing: "Terminar marketing",
+      food_and_drinks: "Terminar comida y bebida", houses: "Terminar casas", restaurants: "Terminar mi turno" },
+    turnOf: (n, step) => `${n} está trabajando (${step})`,
+    cancel: "Cancelar selección",
+    by: (n) => `con ${n}`,
+    phantom: "montón vacío: contratar y formar a la vez",
+    final: "Puntuación final", place: "Puesto", player: "Cadena", tie: "Posición (desempates)",
+    held: "Hitos", bankruptCol: "Estado",
+    dinner: "Última cena",
+    preview: "nuevo",
+  },
+};
+
+const LOG = {
+  en: {
+    passed: (n) => `${n} passes on placing a restaurant`,
+    reserve_chosen: (n, card) => `You chose the ${card} reserve card`,
+    reserve_ready: (n) => `${n} has chosen a reserve card`,
+    round_started: (r) => `— Round ${r} —`,
+    work_chosen: (n, card) => `You put ${card} to work`,
+    structure_submitted: (n) => `${n}'s structure is ready`,
+    structure_revealed: (n, cards, over) => (over ? `${n} over-committed: everyone goes to the beach, the CEO works alone`
+      : `${n} puts to work: ${cards || "CEO only"}`),
+    order_of_business: (list) => `Order of business (most open slots choose first): ${list}`,
+    position_taken: (n, p) => `${n} takes turn-order position ${p}`,
+    working_turn: (n) => `${n} starts working`,
+    hired: (n, card) => `${n} hires a ${card}`,
+    hired_phantom: (n, card, into) => `${n} hires a ${card} from an empty pile, to be trained into ${into}`,
+    trained: (n, from, into) => `${n} trains a ${from} into a ${into}`,
+    campaign_placed: (n, type, num, good, d) => `${n} places ${type} #${num} advertising ${good}${d}`,
+    for_rounds: (k) => ` for ${k} round${k === 1 ? "" : "s"}`,
+    eternal: " (eternal)",
+    produced: (n, amount, good, card) => `${n}'s ${card} produces ${amount} ${good}`,
+    drinks_collected: (n, card, list) => `${n}'s ${card} collects ${list}`,
+    house_placed: (n, num) => `${n} builds house ${num} with a garden`,
+    garden_placed: (n, num) => `${n} adds a garden to house ${num}`,
+    restaurant_placed: (n, open) => `${n} places a restaurant${open ? "" : " (coming soon)"}`,
+    restaurant_moved: (n) => `${n} moves a restaurant`,
+    dinnertime: "Dinnertime: houses buy in number order",
+    sale: (n, house, list, price, income, how) => `House ${house} buys ${list} from ${n} at $${price} each${how} → $${income}`,
+    garden_double: "garden doubles the price",
+    bonus: (b) => `+$${b} marketing bonus`,
+    bankrupt: (n) => `${n} cannot pay and is bankrupt`,
+    waitress_tips: (n, a) => `${n}'s waitresses earn $${a}`,
+    cfo_bonus: (n, a) => `${n}'s CFO adds 50%: $${a}`,
+    bank_broken: (k) => (k === 1 ? "The bank breaks for the first time!" : "The bank breaks a second time — the game ends after Dinnertime"),
+    reserves_revealed: (list, added, slots) => `Reserve cards revealed (${list}): $${added} added to the bank; CEOs get ${slots} slots from next round`,
+    milestone: (n, m) => `${n} earns the milestone “${m}”`,
+    free_cards: (n, count, card) => `${n} receives ${count} free ${card}`,
+    fire_chosen: (n, card) => `You will fire a ${card}`,
+    firing_submitted: (n) => `${n} has decided whom to fire`,
+    fired: (n, card, forced) => `${n} fires a ${card}${forced ? " (forced)" : ""}`,
+    salaries_paid: (n, a) => `${n} pays $${a} in salaries`,
+    campaign_ran: (num, good, list) => (list ? `Campaign #${num} (${good}) adds demand: ${list}` : `Campaign #${num} (${good}) reaches no house with room`),
+    campaign_ended: (num, n) => `${n}'s campaign #${num} runs out`,
+    discarded: (n, count, good) => `${n} throws away ${count} ${good}`,
+    restaurant_opened: (n) => `${n}'s new restaurant opens`,
+    left_game: (n) => `${n} is out of the game`,
+    game_over: (list) => `Game over. Cash: ${list}`,
+  },
+  es: {
+    passed: (n) => `${n} pasa y no coloca restaurante`,
+    reserve_chosen: (n, card) => `Elegiste la carta de reserva ${card}`,
+    reserve_ready: (n) => `${n} ha elegido carta de reserva`,
+    round_started: (r) => `— Ronda ${r} —`,
+    work_chosen: (n, card) => `Pones a trabajar: ${card}`,
+    structure_submitted: (n) => `${n} tiene su estructura lista`,
+    structure_revealed: (n, cards, over) => (over ? `${n} se sobrecargó: todos a la playa, el director trabaja solo`
+      : `${n} pone a trabajar: ${cards || "solo el director"}`),
+    order_of_business: (list) => `Orden de juego (más huecos libres eligen antes): ${list}`,
+    position_taken: (n, p) => `${n} toma la posición ${p}`,
+    working_turn: (n) => `${n} empieza a trabajar`,
+    hired: (n, card) => `${n} contrata: ${card}`,
+    hired_phantom: (n, card, into) => `${n} contrata ${card} de un montón vacío, que formará como ${into}`,
+    trained: (n, from, into) => `${n} forma ${from} como ${into}`,
+    campaign_placed: (n, type, num, good, d) => `${n} coloca ${type} #${num} anunciando ${good}${d}`,
+    for_rounds: (k) => ` durante ${k} ronda${k === 1 ? "" : "s"}`,
+    eternal: " (eterna)",
+    produced: (n, amount, good, card) => `${card} de ${n} produce ${amount} ${good}`,
+    drinks_collected: (n, card, list) => `${card} de ${n} recoge ${list}`,
+    house_placed: (n, num) => `${n} construye la casa ${num} con jardín`,
+    garden_placed: (n, num) => `${n} añade un jardín a la casa ${num}`,
+    restaurant_placed: (n, open) => `${n} coloca un restaurante${open ? "" : " (próxima apertura)"}`,
+    restaurant_moved: (n) => `${n} mueve un restaurante`,
+    dinnertime: "La cena: las casas compran por orden de número",
+    sale: (n, house, list, price, income, how) => `La casa ${house} compra ${list} a ${n} a $${price} cada uno${how} → $${income}`,
+    garden_double: "el jardín dobla el precio",
+    bonus: (b) => `+$${b} por marketing`,
+    bankrupt: (n) => `${n} no puede pagar y quiebra`,
+    waitress_tips: (n, a) => `Las camareras de ${n} ganan $${a}`,
+    cfo_bonus: (n, a) => `El financiero de ${n} añade un 50%: $${a}`,
+    bank_broken: (k) => (k === 1 ? "¡El banco quiebra por primera vez!" : "El banco quiebra otra vez: la partida acaba tras la cena"),
+    reserves_revealed: (list, added, slots) => `Cartas de reserva (${list}): $${added} al banco; el director tendrá ${slots} huecos desde la próxima ronda`,
+    milestone: (n, m) => `${n} logra el hito «${m}»`,
+    free_cards: (n, count, card) => `${n} recibe gratis ${count} × ${card}`,
+    fire_chosen: (n, card) => `Despedirás: ${card}`,
+    firing_submitted: (n) => `${n} ha decidido a quién despedir`,
+    fired: (n, card, forced) => `${n} despide: ${card}${forced ? " (obligado)" : ""}`,
+    salaries_paid: (n, a) => `${n} paga $${a} de sueldos`,
+    campaign_ran: (num, good, list) => (list ? `La campaña #${num} (${good}) crea demanda: ${list}` : `La campaña #${num} (${good}) no llega a ninguna casa con sitio`),
+    campaign_ended: (num, n) => `Se acaba la campaña #${num} de ${n}`,
+    discarded: (n, count, good) => `${n} tira ${count} ${good}`,
+    restaurant_opened: (n) => `Abre el nuevo restaurante de ${n}`,
+    left_game: (n) => `${n} queda fuera de la partida`,
+    game_over: (list) => `Fin de la partida. Dinero: ${list}`,
+  },
+};
+
+// ---------- small helpers ----------
+
+// Per container: the half-made choice (selected squares, card, good…) and the last drawn view/ctx.
+const memory = new WeakMap();
+
+function lang(ctx) {
+  return ctx && ctx.lang === "es" ? "es" : "en";
+}
+function tx(ctx) {
+  return TEXT[lang(ctx)];
+}
+function nameOf(ctx, seat) {
+  return (ctx && ctx.names && ctx.names[seat]) || `Seat ${seat}`;
+}
+function cardName(ctx, id) {
+  const c = CARDS[id];
+  return c ? c[lang(ctx) === "es" ? 1 : 0] : String(id).replace(/_/g, " ");
+}
+function goodName(ctx, good, count = 1) {
+  const t = tx(ctx);
+  return (count === 1 ? t.goods : t.goodsPl)[good] || good;
+}
+function milestoneName(ctx, id) {
+  return (tx(ctx).milestones[id] || [id])[0];
+}
+function key(cell) {
+  return `${cell[0]},${cell[1]}`;
+}
+function sameCell(a, b) {
+  return a && b && a[0] === b[0] && a[1] === b[1];
+}
+function colourOf(view, seat) {
+  const i = view.players.indexOf(seat);
+  return SEAT_COLOURS[(i < 0 ? 0 : i) % SEAT_COLOURS.length];
+}
+function isManager(id) {
+  return (CARDS[id] || [])[3] > 0;
+}
+function slotsOf(id) {
+  return (CARDS[id] || [])[3] || 0;
+}
+function send(ctx, action, container) {
+  if (container) {
+    const mem = memory.get(container);
+    if (mem) mem.ui = {};
+  }
+  const result = ctx.send(action);
+  if (result && typeof result.catch === "function") result.catch(() => {});
+}
+function clickable(onclick) {
+  return onclick ? { onclick: (e) => { e.stopPropagation(); onclick(); }, role: "button", tabindex: "0", onkeydown: (e) => {
+    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onclick(); }
+  } } : {};
+}
+function countList(items) {
+  const out = {};
+  for (const x of items) out[x] = (out[x] || 0) + 1;
+  return out;
+}
+function goodsList(ctx, goods) {
+  return Object.entries(countList(goods)).map(([g, n]) => `${n} ${goodName(ctx, g, n)}`).join(" + ");
+}
+
+function unitPrice(view, seat) {
+  const p = view.p[seat];
+  let price = 10;
+  for (const c of p.work || []) {
+    if (c === "pricing_manager") price -= 1;
+    else if (c === "discount_manager") price -= 3;
+    else if (c === "luxuries_manager") price += 10;
+  }
+  if (p.milestones && "first_to_lower_prices" in p.milestones) price -= 1;
+  return price;
+}
+
+// The company structure (§2.4) of a set of cards: managers take CEO slots, the others fill manager slots first.
+function pyramid(cards, ceoSlots) {
+  const managers = cards.filter(isManager);
+  const others = cards.filter((c) => !isManager(c));
+  const columns = [];
+  let rest = [...others];
+  for (const m of managers) {
+    const under = rest.slice(0, slotsOf(m));
+    rest = rest.slice(under.length);
+    columns.push({ card: m, under, free: slotsOf(m) - under.length });
+  }
+  const freeCeo = ceoSlots - managers.length;
+  for (let i = 0; i < freeCeo; i++) columns.push({ card: rest.length ? rest.shift() : null, under: [], free: 0 });
+  const feasible = managers.length <= ceoSlots && rest.length === 0;
+  const open = feasible ? columns.reduce((s, c) => s + c.free + (c.card ? 0 : 1), 0) : 0;
+  return { columns: columns.slice(0, Math.max(ceoSlots, managers.length)), overflow: rest, feasible, open };
+}
+
+// ---------- pieces ----------
+
+function token(ctx, good, opts = {}) {
+  return h("span", {
+    class: ["fcm-good", `g-${good}`, opts.legal && "legal", opts.selected && "fcm-selected", opts.class],
+    title: opts.title || goodName(ctx, good),
+    ...clickable(opts.onclick),
+  }, GOOD_MARK[good] || "?", opts.count !== undefined ? h("sub", null, String(opts.count)) : null);
+}
+
+function employee(ctx, id, opts = {}) {
+  const c = CARDS[id] || [id, id, "other", 0, false, false];
+  const bits = [];
+  if (c[3]) bits.push(`▢${c[3]}`);
+  if (c[4]) bits.push("$5");
+  if (c[5] && id !== "ceo") bits.push("1x");
+  return h("div", {
+    class: ["fcm-card", `k-${c[2]}`, opts.small && "sm", opts.legal && "legal", opts.selected && "fcm-selected",
+      opts.marked && "fcm-marked", opts.dim && "fcm-dim", opts.class],
+    title: opts.title || cardName(ctx, id),
+    dataset: { card: id },
+    ...clickable(opts.onclick),
+  },
+  h("span", { class: "fcm-card-name" }, cardName(ctx, id)),
+  bits.length ? h("span", { class: "fcm-card-meta" }, bits.join(" ")) : null,
+  opts.badge !== undefined && opts.badge !== null ? h("span", { class: "fcm-badge" }, String(opts.badge)) : null,
+  opts.caption ? h("span", { class: "fcm-card-caption" }, opts.caption) : null,
+  opts.extra || null);
+}
+
+function slotBox() {
+  return h("div", { class: "fcm-slot" });
+}
+
+function pyramidView(ctx, view, cards, seat, opts = {}) {
+  const t = tx(ctx);
+  const pyr = pyramid(cards, view.ceo_slots);
+  const cardEl = (id) => (opts.cardEl ? opts.cardEl(id) : employee(ctx, id, { small: opts.small }));
+  return h("div", { class: ["fcm-pyramid", opts.small && "sm", !pyr.feasible && "fcm-over"] },
+    h("div", { class: "fcm-ceo-row" }, employee(ctx, "ceo", { small: opts.small, caption: t.slots(view.ceo_slots) })),
+    h("div", { class: "fcm-pyr-cols" }, pyr.columns.map((col) => h("div", { class: "fcm-pyr-col" },
+      col.card ? cardEl(col.card) : slotBox(),
+      col.card && isManager(col.card) ? h("div", { class: "fcm-pyr-under" },
+        col.under.map((c) => cardEl(c)), Array.from({ length: col.free }, () => slotBox())) : null))),
+    pyr.overflow.length ? h("div", { class: "fcm-overflow" },
+      h("span", { class: "fcm-warn" }, t.overCommitted), pyr.overflow.map((c) => cardEl(c))) : null);
+}
+
+function cardRow(ctx, cards, makeOpts) {
+  return h("div", { class: "fcm-row" }, cards.map((id, i) => employee(ctx, id, makeOpts ? makeOpts(id, i) : {})));
+}
+
+// ---------- the city map ----------
+
+function chainEntrances(view, r) {
+  const p = view.p[r.owner];
+  if (r.open && p && p.r && p.r.drive_in && !r.dead) {
+    const rows = r.cells.map((c) => c[0]);
+    const cols = r.cells.map((c) => c[1]);
+    const r0 = Math.min(...rows);
+    const c0 = Math.min(...cols);
+    return [[r0, c0], [r0, c0 + 1], [r0 + 1, c0], [r0 + 1, c0 + 1]];
+  }
+  return [r.entrance];
+}
+
+function box(cells) {
+  const rows = cells.map((c) => c[0]);
+  const cols = cells.map((c) => c[1]);
+  const r0 = Math.min(...rows);
+  const c0 = Math.min(...cols);
+  return { r0, c0, h: Math.max(...rows) - r0 + 1, w: Math.max(...cols) - c0 + 1 };
+}
+
+function area(b, extra = {}) {
+  // +2: grid line 1 is the margin row/column used by airplanes.
+  return css({ gridRow: `${b.r0 + 2} / span ${b.h}`, gridColumn: `${b.c0 + 2} / span ${b.w}`, ...extra });
+}
+
+// Inline style text from an object; custom properties (--seat, --cell) cannot be set through el.style[key].
+function css(obj) {
+  return Object.entries(obj).map(([k, v]) => `${k.startsWith("--") ? k : k.replace(/[A-Z]/g, (m) => `-${m.toLowerCase()}`)}: ${v}`).join("; ");
+}
+
+// Work out what clicking on the map can do now: {cells: Map key->handler, houses, restaurants, margins, ghost}.
+function mapTargets(view, ctx, container, ui) {
+  const t = tx(ctx);
+  const acts = ctx.actions || [];
+  const out = { cells: new Map(), houses: new Map(), restaurants: new Map(), margins: new Map(), ghost: [],
+    selected: new Set(), help: null, extra: null };
+  const go = (a) => () => send(ctx, a, container);
+  const rerender = () => redraw(container);
+
+  for (const a of matching(acts, { type: "restaurant_at" })) out.cells.set(key(a.cell), go(a));
+  const entrances = matching(acts, { type: "restaurant_entrance" });
+  if (entrances.length && view.pending && view.pending.cell) {
+    const [r, c] = view.pending.cell;
+    out.ghost = [[r, c], [r, c + 1], [r + 1, c], [r + 1, c + 1]];
+    for (const a of entrances) out.cells.set(key(a.entrance), go(a));
+  }
+  for (const a of matching(acts, { type: "house_at" })) out.cells.set(key(a.cells[0]), go(a));
+  const gardens = matching(acts, { type: "garden_at" });
+  if (gardens.length) {
+    if (view.pending && view.pending.cells) out.ghost = view.pending.cells;
+    for (const a of gardens) for (const cell of a.garden) out.cells.set(key(cell), go(a));
+  }
+  for (const a of matching(acts, { type: "garden" })) out.houses.set(a.house, go(a));
+  for (const a of matching(acts, { type: "move_restaurant" })) out.restaurants.set(a.restaurant, go(a));
+
+  // Campaign footprints: click squares until only one legal footprint contains them all.
+  const spots = acts.filter((a) => a.type === "campaign_at" && a.cells);
+  if (spots.length) {
+    const picked = ui.cells || [];
+    const fits = spots.filter((a) => picked.every((p) => a.cells.some((c) => sameCell(c, p))));
+    for (const p of picked) out.selected.add(key(p));
+    for (const a of fits) {
+      for (const cell of a.cells) {
+        if (out.selected.has(key(cell))) continue;
+        out.cells.set(key(cell), () => {
+          const next = [...picked, cell];
+          const left = spots.filter((s) => next.every((p) => s.cells.some((c) => sameCell(c, p))));
+          const exact = left.find((s) => s.cells.length === next.length);
+          if (left.length === 1 || exact) send(ctx, exact || left[0], container);
+          else { ui.cells = next; rerender(); }
+        });
+      }
+    }
+    if (picked.length) out.extra = h("button", { type: "button", class: "fcm-btn secondary", onclick: () => { ui.cells = []; rerender(); } }, t.cancel);
+  }
+  const planes = acts.filter((a) => a.type === "campaign_at" && a.edge);
+  for (const a of planes) {
+    const width = (view.pending && CAMPAIGN_TILES[view.pending.number] || [])[1] || 1;
+    out.margins.set(`${a.edge}${a.offset + Math.floor(width / 2)}`, { act: go(a), from: a.offset, width });
+  }
+
+  // Buyer routes: pick sources; a listed set that equals the selection can be collected.
+  const buys = acts.filter((a) => a.type === "buy" && a.sources);
+  if (buys.length) {
+    const cardsWithRoutes = [...new Set(buys.map((a) => a.card))];
+    const buyer = ui.buyer && cardsWithRoutes.includes(ui.buyer) ? ui.buyer
+      : cardsWithRoutes.length === 1 ? cardsWithRoutes[0] : null;
+    if (buyer) {
+      const mine = buys.filter((a) => a.card === buyer);
+      const picked = ui.sources || [];
+      for (const p of picked) out.selected.add(key(p));
+      const fits = mine.filter((a) => picked.every((p) => a.sources.some((s) => sameCell(s, p))));
+      for (const a of fits) {
+        for (const s of a.sources) {
+          if (out.selected.has(key(s))) continue;
+          out.cells.set(key(s), () => { ui.sources = [...picked, s]; rerender(); });
+        }
+      }
+      for (const p of picked) {
+        out.cells.set(key(p), () => { ui.sources = picked.filter((x) => !sameCell(x, p)); rerender(); });
+      }
+      const exact = mine.find((a) => a.sources.length === picked.length && picked.length);
+      out.help = t.routeHelp;
+      out.extra = h("div", { class: "fcm-routes" },
+        exact ? h("button", { type: "button", class: "fcm-btn legal", onclick: go(exact) },
+          `${t.collect}: ${drinksOf(view, ctx, exact.sources)}`) : null,
+        h("span", { class: "fcm-muted" }, `${t.routes}:`),
+        maximal(mine).map((a) => h("button", { type: "button", class: "fcm-btn small legal", onclick: go(a),
+          title: a.sources.map((s) => `(${s[0]},${s[1]})`).join(" ") }, drinksOf(view, ctx, a.sources))));
+    }
+  }
+  return out;
+}
+
+function maximal(actions) {
+  return actions.filter((a) => !actions.some((b) => b !== a && b.sources.length > a.sources.length
+    && a.sources.every((s) => b.sources.some((x) => sameCell(x, s)))));
+}
+
+function drinksOf(view, ctx, sources) {
+  const types = sources.map((s) => DRINK_CHARS[view.map.grid[s[0]][s[1]]] || "beer");
+  return types.map((g) => goodName(ctx, g)).join(" + ");
+}
+
+function cityMap(view, ctx, container, ui) {
+  const t = tx(ctx);
+  const m = view.map;
+  const rows = m.grid.length;
+  const cols = m.grid[0].length;
+  const targets = mapTargets(view, ctx, container, ui);
+  const ghost = new Set(targets.ghost.map(key));
+  const zoom = ui.zoom || 1;
+  // The map fits the width of the game area (container query units), between 12 and 30 px a square, times the zoom.
+  const cell = `calc(clamp(12px, (100cqw - 4px) / ${cols + 2}, 30px) * ${zoom})`;
+
+  const squares = [];
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      const ch = m.grid[r][c];
+      const k = `${r},${c}`;
+      const act = targets.cells.get(k);
+      const cls = ["fcm-sq", ch === "#" ? "road" : ch === "X" ? "bridge" : ch === "H" ? "hsq" : DRINK_CHARS[ch] ? "drink" : "lot",
+        r % 5 === 0 && "tb-n", c % 5 === 0 && "tb-w", r === rows - 1 && "tb-s", c === cols - 1 && "tb-e",
+        act && "legal", targets.selected.has(k) && "fcm-selected", ghost.has(k) && "fcm-ghost"];
+      squares.push(h("div", {
+        class: cls, style: css({ gridRow: String(r + 2), gridColumn: String(c + 2) }),
+        dataset: { cell: k }, title: DRINK_CHARS[ch] ? goodName(ctx, DRINK_CHARS[ch]) : null,
+        ...clickable(act),
+      }, DRINK_CHARS[ch] ? token(ctx, DRINK_CHARS[ch], { class: "fcm-source" }) : null));
+    }
+  }
+
+  const pieces = [];
+  for (const house of view.houses) {
+    const b = box(house.cells);
+    const act = targets.houses.get(house.number);
+    const demand = (view.demand || {})[String(house.number)] || [];
+    if (house.garden) {
+      pieces.push(h("div", { class: "fcm-garden", style: area(box(house.garden)), title: `${t.house(house.number)}: ${t.garden}` }));
+    }
+    pieces.push(h("div", {
+      class: ["fcm-house", house.placed && "placed", act && "legal"],
+      style: area(b), dataset: { house: String(house.number) },
+      title: `${t.house(house.number)}${house.garden ? ` (${t.garden})` : ""}${demand.length ? `: ${goodsList(ctx, demand)}` : ""}`,
+      ...clickable(act),
+    },
+    h("span", { class: "fcm-house-no" }, String(house.number)),
+    demand.length ? h("span", { class: "fcm-demand" }, demand.map((g) => token(ctx, g, { class: "tiny" }))) : null));
+  }
+  for (const r of view.restaurants) {
+    const b = box(r.cells);
+    const act = targets.restaurants.get(r.id);
+    const doors = chainEntrances(view, r);
+    pieces.push(h("div", {
+      class: ["fcm-rest", !r.open && "soon", r.dead && "dead", act && "legal"],
+      style: area(b, { "--seat": colourOf(view, r.owner) }), dataset: { restaurant: String(r.id), owner: r.owner },
+      title: `${nameOf(ctx, r.owner)}${r.open ? "" : ` (${t.comingSoon})`}`,
+      ...clickable(act),
+    },
+    doors.map((d) => h("span", { class: "fcm-door", style: css({ gridRow: String(d[0] - b.r0 + 1), gridColumn: String(d[1] - b.c0 + 1) }) })),
+    h("span", { class: "fcm-rest-label" }, r.open ? "R" : "…")));
+  }
+  for (const camp of view.campaigns) {
+    if (!camp.cells) continue;
+    pieces.push(h("div", {
+      class: ["fcm-camp", `c-${camp.type}`], style: area(box(camp.cells), { "--seat": colourOf(view, camp.owner) }),
+      dataset: { campaign: String(camp.number) },
+      title: `${tx(ctx).campaignTypes[camp.type]} #${camp.number}: ${goodName(ctx, camp.good)} — ${camp.eternal ? t.eternal : t.left(camp.tokens)} (${nameOf(ctx, camp.owner)})`,
+    },
+    h("span", { class: "fcm-camp-no" }, `#${camp.number}`),
+    token(ctx, camp.good, { class: "tiny", count: camp.eternal ? "∞" : camp.tokens })));
+  }
+
+  // Margins beside the board: airplanes on the board and legal airplane spots.
+  const margins = [];
+  const edgeCell = (edge, i) => {
+    if (edge === "N") return { gridRow: "1", gridColumn: String(i + 2) };
+    if (edge === "S") return { gridRow: String(rows + 2), gridColumn: String(i + 2) };
+    if (edge === "W") return { gridRow: String(i + 2), gridColumn: "1" };
+    return { gridRow: String(i + 2), gridColumn: String(cols + 2) };
+  };
+  for (const [k, spot] of targets.margins) {
+    const edge = k[0];
+    const i = Number(k.slice(1));
+    margins.push(h("div", { class: "fcm-margin legal", style: css(edgeCell(edge, i)), dataset: { edge, offset: String(spot.from) },
+      title: `${spot.from}–${spot.from + spot.width - 1}`, ...clickable(spot.act) }, "✈"));
+  }
+  for (const camp of view.campaigns) {
+    if (!camp.edge) continue;
+    const span = camp.covers || 1;
+    const vertical = camp.edge === "W" || camp.edge === "E";
+    const style = vertical
+      ? { gridRow: `${camp.offset + 2} / span ${span}`, gridColumn: camp.edge === "W" ? "1" : String(cols + 2) }
+      : { gridColumn: `${camp.offset + 2} / span ${span}`, gridRow: camp.edge === "N" ? "1" : String(rows + 2) };
+    margins.push(h("div", { class: ["fcm-plane", vertical && "v"], style: css({ ...style, "--seat": colourOf(view, camp.owner) }),
+      dataset: { campaign: String(camp.number) },
+      title: `${t.campaignTypes.airplane} #${camp.number}: ${goodName(ctx, camp.good)} — ${camp.eternal ? t.eternal : t.left(camp.tokens)}` },
+    `✈#${camp.number}`, token(ctx, camp.good, { class: "tiny", count: camp.eternal ? "∞" : camp.tokens })));
+  }
+
+  const mem = memory.get(container);
+  const zoomBy = (f) => () => { mem.ui.zoom = Math.max(0.6, Math.min(2.5, (mem.ui.zoom || 1) * f)); redraw(container); };
+  return h("section", { class: "fcm-mapwrap" },
+    h("div", { class: "fcm-map-tools" },
+      h("button", { type: "button", class: "fcm-btn small secondary", "aria-label": t.zoomOut, title: t.zoomOut, onclick: zoomBy(1 / 1.25) }, "−"),
+      h("button", { type: "button", class: "fcm-btn small secondary", "aria-label": t.zoomIn, title: t.zoomIn, onclick: zoomBy(1.25) }, "+"),
+      targets.help ? h("span", { class: "fcm-muted" }, targets.help) : null),
+    targets.extra,
+    h("div", { class: "fcm-mapscroll" },
+      h("div", {
+        class: ["fcm-map", targets.cells.size && "fcm-passive"], dataset: { testid: "fcm-map" },
+        style: css({ "--cell": cell, gridTemplateColumns: `repeat(${cols + 2}, var(--cell))`, gridTemplateRows: `repeat(${rows + 2}, var(--cell))` }),
+      }, squares, pieces, margins)));
+}
+
+function redraw(container) {
+  const mem = memory.get(container);
+  if (mem && mem.view) render(container, mem.view, mem.ctx);
+}
+
+// ---------- shared areas ----------
+
+function bankPanel(view, ctx) {
+  const t = tx(ctx);
+  const reserves = view.players.map((s) => {
+    const r = view.p[s].reserve;
+    if (!r) return null;
+    const known = r !== "hidden" && RESERVE[r];
+    return h("span", { class: ["fcm-reserve", !known && "back"], style: css({ "--seat": colourOf(view, s) }),
+      title: `${nameOf(ctx, s)}: ${known ? `+$${known[0]}` : t.hiddenCard}` },
+    known ? `+$${known[0]} ▢${known[1]}` : "?");
+  });
+  return h("div", { class: "fcm-bank", dataset: { testid: "fcm-bank" } },
+    h("b", null, `${t.bank}: $${view.bank}`), " ",
+    h("span", { class: "fcm-muted" }, t.breaks(view.breaks)), " ",
+    h("span", { class: "fcm-muted" }, t.ceoSlots(view.ceo_slots), view.ceo_slots_next ? ` ${t.ceoNext(view.ceo_slots_next)}` : ""),
+    view.options && view.options.intro || !reserves.some(Boolean) ? null : h("span", { class: "fcm-reserves" }, `${t.reserves}: `, reserves));
+}
+
+function turnTrack(view, ctx, container) {
+  const t = tx(ctx);
+  const n = view.players.filter((s) => !view.p[s].out).length;
+  const choosing = view.phase === "order_of_business";
+  const taken = choosing ? view.positions || {} : {};
+  const picks = matching(ctx.actions || [], { type: "position" });
+  const slots = [];
+  for (let k = 1; k <= n; k++) {
+    let who = null;
+    if (choosing) who = Object.keys(taken).find((s) => taken[s] === k) || null;
+    else who = view.turn_order[k - 1];
+    const act = picks.find((a) => a.position === k);
+    slots.push(h("div", { class: ["fcm-track-pos", act && "legal"], dataset: { position: String(k) }, ...clickable(act ? () => send(ctx, act, container) : null) },
+      h("span", { class: "fcm-track-no" }, String(k)),
+      who ? h("span", { class: "fcm-marker", style: css({ "--seat": colourOf(view, who) }) }, nameOf(ctx, who)) : null));
+  }
+  return h("div", { class: "fcm-track" }, h("span", { class: "fcm-muted" }, `${t.turnOrder}:`), slots,
+    choosing && view.queue && view.queue.length ? h("span", { class: "fcm-muted" }, `→ ${view.queue.map((s) => nameOf(ctx, s)).join(", ")}`) : null);
+}
+
+function supplyPanel(view, ctx, container, ui) {
+  const t = tx(ctx);
+  const hires = matching(ctx.actions || [], { type: "hire" });
+  const hiring = hires.length > 0;
+  const rows = SUPPLY_ROWS.map((row) => h("div", { class: "fcm-supply-row" }, row.map((id) => {
+    const n = view.supply[id] || 0;
+    const plain = hires.find((a) => a.card === id && !a.into);
+    const phantoms = hires.filter((a) => a.card === id && a.into);
+    let onclick = null;
+    if (plain) onclick = () => send(ctx, plain, container);
+    else if (phantoms.length) onclick = () => { ui.phantom = ui.phantom === id ? null : id; redraw(container); };
+    return employee(ctx, id, { small: true, badge: n, legal: !!onclick, dim: n === 0, onclick,
+      selected: ui.phantom === id, title: `${cardName(ctx, id)}: ${n}` });
+  })));
+  let phantomChoice = null;
+  if (ui.phantom) {
+    const opts = hires.filter((a) => a.card === ui.phantom && a.into);
+    const me = view.p[ctx.seat];
+    phantomChoice = h("div", { class: "fcm-choice" }, h("span", { class: "fcm-muted" }, t.phantom),
+      opts.map((a) => employee(ctx, a.into, { small: true, legal: true,
+        caption: t.by(cardName(ctx, ((me.r.trainers || [])[a.train_by] || {}).card || "trainer")),
+        onclick: () => send(ctx, a, container) })));
+  }
+  return h("details", { class: "fcm-supply", open: hiring || ui.openSupply ? true : null,
+    ontoggle: (e) => { ui.openSupply = e.target.open; } },
+  h("summary", null, t.supply), rows, phantomChoice);
+}
+
+function campaignSupply(view, ctx, container, ui) {
+  const t = tx(ctx);
+  const acts = matching(ctx.actions || [], { type: "campaign" });
+  const marketeers = [...new Set(acts.map((a) => a.marketeer))];
+  const chosen = marketeers.length === 1 ? marketeers[0] : ui.marketeer && marketeers.includes(ui.marketeer) ? ui.marketeer : null;
+  const tiles = view.campaign_supply.map((num) => {
+    const [type, a, b] = CAMPAIGN_TILES[num];
+    const act = chosen ? acts.find((x) => x.number === num && x.marketeer === chosen) : null;
+    const possible = acts.some((x) => x.number === num);
+    return h("div", { class: ["fcm-ctile", `c-${type}`, act && "legal", possible && !act && "fcm-maybe"], dataset: { campaign: String(num) },
+      title: `${t.campaignTypes[type]} #${num}`, ...clickable(act ? () => send(ctx, act, container) : null) },
+    h("b", null, `#${num}`), h("span", null, t.campaignTypes[type]),
+    h("span", { class: "fcm-muted" }, type === "airplane" ? `${a}` : `${a}×${b}`));
+  });
+  const pick = marketeers.length > 1 ? h("div", { class: "fcm-choice" }, h("span", { class: "fcm-muted" }, t.pickMarketeer),
+    marketeers.map((m) => employee(ctx, m, { small: true, legal: true, selected: chosen === m,
+      onclick: () => { ui.marketeer = m; redraw(container); } }))) : null;
+  const houses = matching(ctx.actions || [], { type: "new_house" });
+  return h("div", { class: "fcm-tiles" },
+    pick,
+    h("div", { class: "fcm-tiles-row" }, h("span", { class: "fcm-muted" }, `${t.campaignSupply}:`), tiles),
+    h("div", { class: "fcm-tiles-row" }, h("span", { class: "fcm-muted" }, `${t.houseSupply}:`),
+      view.house_supply.map((num) => {
+        const act = houses.find((a) => a.number === num);
+        return h("div", { class: ["fcm-htile", act && "legal"], dataset: { house: String(num) }, title: t.house(num),
+          ...clickable(act ? () => send(ctx, act, container) : null) }, String(num));
+      }),
+      h("span", { class: "fcm-muted" }, t.gardens(view.garden_supply))));
+}
+
+function advertisePanel(view, ctx, container, ui) {
+  const t = tx(ctx);
+  const acts = matching(ctx.actions || [], { type: "advertise" });
+  if (!acts.length) return null;
+  const goods = GOODS.filter((g) => acts.some((a) => a.good === g));
+  const good = ui.good && goods.includes(ui.good) ? ui.good : null;
+  const durations = good ? acts.filter((a) => a.good === good) : [];
+  return h("div", { class: "fcm-choice fcm-advertise" },
+    h("span", null, t.advertise),
+    h("div", { class: "fcm-row" }, goods.map((g) => {
+      const only = acts.filter((a) => a.good === g);
+      return token(ctx, g, { legal: true, selected: good === g, title: goodName(ctx, g), onclick: () => {
+        if (only.length === 1) send(ctx, only[0], container);
+        else { ui.good = g; redraw(container); }
+      } });
+    })),
+    durations.length > 1 ? h("div", { class: "fcm-row" }, h("span", { class: "fcm-muted" }, `${t.duration}:`),
+      durations.map((a) => h("button", { type: "button", class: "fcm-btn small legal", dataset: { duration: String(a.duration) },
+        onclick: () => send(ctx, a, container) }, String(a.duration)))) : null);
+}
+
+function milestonesPanel(view, ctx) {
+  const t = tx(ctx);
+  if (view.options && view.options.intro) return null;
+  const items = MILESTONES.map((id) => {
+    const holders = view.players.filter((s) => view.p[s].milestones && id in view.p[s].milestones);
+    const available = view.milestones_available.includes(id);
+    const now = (view.milestones_round || []).includes(id);
+    const [name, effect] = tx(ctx).milestones[id] || [id, ""];
+    return h("li", { class: ["fcm-ms", !available && "gone", now && "now"], title: effect, dataset: { milestone: id } },
+      h("span", { class: "fcm-ms-name" }, name),
+      h("span", { class: "fcm-ms-who" }, holders.map((s) => h("span", { class: "fcm-dot", style: css({ "--seat": colourOf(view, s) }), title: nameOf(ctx, s) }, nameOf(ctx, s).slice(0, 2)))),
+      h("span", { class: "fcm-muted" }, now ? t.claimedNow : available ? t.available : t.retired));
+  });
+  return h("details", { class: "fcm-milestones" }, h("summary", null, `${t.milestonesTitle} (${view.milestones_available.length}/18)`),
+    h("ul", null, items));
+}
+
+// ---------- a chain's area ----------
+
+function chainArea(view, ctx, container, seat, ui, mine) {
+  const t = tx(ctx);
+  const p = view.p[seat];
+  const acts = mine ? ctx.actions || [] : [];
+  const small = !mine;
+  const go = (a) => () => send(ctx, a, container);
+  const step = view.work && view.work.step;
+
+  const head = h("div", { class: "fcm-chain-head" },
+    h("span", { class: "fcm-swatch", style: css({ "--seat": colourOf(view, seat) }) }),
+    h("b", null, nameOf(ctx, seat)), mine ? h("span", { class: "fcm-tag" }, t.you) : null,
+    h("span", { class: "fcm-cash", dataset: { testid: `fcm-cash-${seat}` } }, `$${p.cash}`),
+    h("span", { class: "fcm-muted" }, t.price(unitPrice(view, seat))),
+    p.r && p.r.drive_in ? h("span", { class: "fcm-tag" }, t.driveIn) : null,
+    p.bankrupt ? h("span", { class: "fcm-tag fcm-warn" }, t.bankrupt) : null,
+    p.out ? h("span", { class: "fcm-tag fcm-warn" }, t.out) : null,
+    view.secret && view.secret[seat] ? h("span", { class: "fcm-tag" }, view.secret[seat].done ? `✓ ${t.structureChosen}` : t.choosingSecret) : null);
+
+  // Stock: goods tokens; clickable when throwing away in Clean up.
+  const discards = matching(acts, { type: "discard" });
+  const stock = h("div", { class: "fcm-stock" }, h("span", { class: "fcm-muted" }, `${t.stock}:`),
+    GOODS.some((g) => p.stock[g]) ? GOODS.filter((g) => p.stock[g]).map((g) => {
+      const one = discards.find((a) => a.good === g && a.count === 1);
+      return token(ctx, g, { count: p.stock[g], legal: !!one, onclick: one ? go(one) : null, title: `${p.stock[g]} ${goodName(ctx, g, p.stock[g])}` });
+    }) : h("span", { class: "fcm-muted" }, t.nothingInStock));
+
+  // Per-card decisions for the cards at work, on the beach and in hand.
+  const fires = acts.filter((a) => a.type === "fire");
+  const firedNow = (mine && view.secret && view.secret[seat] && view.secret[seat].fire) || [];
+  const produce = matching(acts, { type: "produce" });
+  const errands = acts.filter((a) => a.type === "buy" && a.drink);
+  const routeBuyers = [...new Set(acts.filter((a) => a.type === "buy" && a.sources).map((a) => a.card))];
+  const newRest = matching(acts, { type: "new_restaurant" });
+  const trains = matching(acts, { type: "train" });
+
+  const workCard = (id) => {
+    const opts = { small };
+    const fire = fires.find((a) => a.card === id && a.from === "work");
+    if (fire) { opts.legal = true; opts.onclick = go(fire); opts.caption = "✕"; }
+    const cook = produce.filter((a) => a.card === id);
+    if (cook.length === 1) { opts.legal = true; opts.onclick = go(cook[0]); opts.caption = `→ ${goodName(ctx, cook[0].good)}`; }
+    if (cook.length > 1) {
+      opts.legal = true;
+      opts.extra = h("span", { class: "fcm-card-choices" }, cook.map((a) => token(ctx, a.good, { legal: true, onclick: go(a) })));
+      opts.onclick = null;
+    }
+    const errand = errands.filter((a) => a.card === id);
+    if (errand.length) {
+      opts.legal = true;
+      opts.extra = h("span", { class: "fcm-card-choices" }, errand.map((a) => token(ctx, a.drink, { legal: true, onclick: go(a) })));
+    }
+    if (routeBuyers.includes(id)) {
+      opts.legal = true;
+      opts.selected = ui.buyer === id || routeBuyers.length === 1;
+      opts.onclick = () => { ui.buyer = ui.buyer === id ? null : id; ui.sources = []; redraw(container); };
+    }
+    const rest = newRest.find((a) => a.card === id);
+    if (rest) { opts.legal = true; opts.onclick = go(rest); }
+    return employee(ctx, id, opts);
+  };
+
+  let company;
+  if (mine && view.phase === "restructuring" && view.secret && view.secret[seat] && view.secret[seat].work) {
+    // Building the structure: chosen cards fill the pyramid; hand cards are clicked into it.
+    const chosen = view.secret[seat].work;
+    const left = countList(p.hand);
+    for (const c of chosen) left[c] -= 1;
+    const rest = [];
+    for (const [c, n] of Object.entries(left)) for (let i = 0; i < n; i++) rest.push(c);
+    const works = matching(acts, { type: "work" });
+    const submit = matching(acts, { type: "submit" })[0];
+    const pyr = pyramid(chosen, view.ceo_slots);
+    company = h("div", { class: "fcm-company" },
+      h("h4", null, t.choosing),
+      pyramidView(ctx, view, chosen, seat, {}),
+      h("div", { class: "fcm-muted" }, pyr.feasible ? t.open(pyr.open) : ""),
+      h("h4", null, t.hand),
+      cardRow(ctx, rest.sort(), (id) => {
+        const a = works.find((x) => x.card === id);
+        const fits = pyramid([...chosen, id], view.ceo_slots).feasible;
+        return { legal: !!a, onclick: a ? go(a) : null, class: !fits && "fcm-overfit" };
+      }),
+      submit ? h("button", { type: "button", class: ["fcm-btn", "legal", !pyr.feasible && "danger"], dataset: { testid: "fcm-submit" },
+        onclick: go(submit) }, pyr.feasible ? t.submitStructure : t.submitOver) : null);
+  } else {
+    const beachCard = (id) => {
+      const opts = { small };
+      const fire = fires.find((a) => a.card === id && a.from === "beach");
+      if (fire) { opts.legal = true; opts.onclick = go(fire); opts.caption = "✕"; }
+      const tr = trains.filter((a) => a.card === id);
+      if (tr.length) {
+        opts.legal = true; opts.selected = ui.trainee === id;
+        opts.onclick = () => { ui.trainee = ui.trainee === id ? null : id; redraw(container); };
+      }
+      return employee(ctx, id, opts);
+    };
+    const trainChoice = ui.trainee && trains.some((a) => a.card === ui.trainee) ? h("div", { class: "fcm-choice" },
+      h("span", { class: "fcm-muted" }, t.trainInto(cardName(ctx, ui.trainee))),
+      trains.filter((a) => a.card === ui.trainee).map((a) => employee(ctx, a.into, { small: true, legal: true,
+        caption: t.by(cardName(ctx, ((p.r.trainers || [])[a.by] || {}).card || "trainer")), onclick: go(a) }))) : null;
+    const busyFires = fires.filter((a) => a.from === "busy");
+    company = h("div", { class: "fcm-company" },
+      p.work.length || view.phase !== "restructuring" ? pyramidView(ctx, view, p.work, seat, { small, cardEl: workCard }) : null,
+      p.beach.length ? h("div", { class: "fcm-beach" }, h("h4", null, t.beach), h("div", { class: "fcm-row" }, p.beach.map(beachCard))) : null,
+      trainChoice,
+      p.hand.length ? h("div", null, h("h4", null, t.hand), cardRow(ctx, p.hand, () => ({ small }))) : null,
+      p.busy.length ? h("div", null, h("h4", null, t.busy), h("div", { class: "fcm-row" }, p.busy.map((b) => {
+        const fire = busyFires.find((a) => a.card === b.card);
+        return employee(ctx, b.card, { small, badge: `#${b.campaign}`, legal: !!fire, onclick: fire ? go(fire) : null });
+      }))) : null);
+  }
+
+  const fireMarks = firedNow.length ? h("div", { class: "fcm-row fcm-fired" }, h("span", { class: "fcm-muted" }, `${t.firing}:`),
+    firedNow.map((f) => employee(ctx, f.card, { small: true, marked: true }))) : null;
+  const restCount = view.restaurants.filter((r) => r.owner === seat).length;
+  const held = Object.keys(p.milestones || {});
+  return h("section", { class: ["fcm-chain", mine && "mine", view.work && view.work.seat === seat && "turn"], dataset: { seat },
+    style: css({ "--seat": colourOf(view, seat) }) },
+  head, stock,
+  mine || !small ? company : h("details", { class: "fcm-compact", open: true }, h("summary", null, t.company), company),
+  fireMarks,
+  h("div", { class: "fcm-muted" }, t.restaurants(restCount), step && view.work.seat === seat ? ` · ${t.steps[step]}` : ""),
+  held.length ? h("div", { class: "fcm-held" }, held.map((m) => h("span", { class: "fcm-chip", title: (tx(ctx).milestones[m] || ["", ""])[1] }, milestoneName(ctx, m)))) : null);
+}
+
+// ---------- prompt and decision bar ----------
+
+function promptBar(view, ctx, container, ui) {
+  const t = tx(ctx);
+  const acts = ctx.actions || [];
+  const waiting = (ctx.awaiting || []).filter((s) => s !== ctx.seat).map((s) => nameOf(ctx, s));
+  const go = (a) => () => send(ctx, a, container);
+  const buttons = [];
+  let text = null;
+  const has = (type) => acts.some((a) => a.type === type);
+  if (view.phase === "over") return null;
+  if (!acts.length) {
+    if (view.phase === "working" && view.work && view.work.seat) text = t.turnOf(nameOf(ctx, view.work.seat), t.steps[view.work.step]);
+    else if (waiting.length) text = t.waitFor(waiting.join(", "));
+  } else if (view.phase === "first_restaurants") {
+    text = has("restaurant_entrance") ? t.placeFirstEntrance : t.placeFirst;
+  } else if (view.phase === "reserve") {
+    text = t.chooseReserve;
+    buttons.push(...matching(acts, { type: "reserve" }).map((a) => h("div", {
+      class: "fcm-reserve big legal", dataset: { reserve: a.card }, ...clickable(go(a)) },
+    `+$${RESERVE[a.card][0]}`, h("small", null, `▢${RESERVE[a.card][1]}`))));
+  } else if (view.phase === "restructuring") {
+    text = t.restructure;
+  } else if (view.phase === "order_of_business") {
+    text = t.pickPosition;
+  } else if (view.phase === "payday_firing") {
+    text = t.fire;
+    const submit = matching(acts, { type: "submit" })[0];
+    if (submit) buttons.push(h("button", { type: "button", class: "fcm-btn legal", dataset: { testid: "fcm-submit" }, onclick: go(submit) }, t.submitFiring));
+  } else if (view.phase === "payday_forced") {
+    text = t.forced;
+  } else if (view.phase === "cleanup") {
+    text = t.discard;
+  } else if (view.phase === "working") {
+    const step = view.work.step;
+    const pend = view.pending;
+    if (pend && pend.kind === "campaign") {
+      if (has("advertise")) text = t.advertise;
+      else if (acts.some((a) => a.type === "campaign_at" && a.edge)) text = t.placeAirplane(pend.number);
+      else text = t.placeCampaign(pend.number);
+    } else if (pend && pend.kind === "house") text = has("garden_at") ? t.gardenAt : t.houseAt;
+    else if (pend && pend.kind === "garden") text = t.gardenAt;
+    else if (pend && pend.kind === "restaurant") text = has("restaurant_entrance") ? t.entranceAt : t.restaurantAt;
+    else text = { recruit: t.recruit, train: t.train, marketing: t.marketing, food_and_drinks: t.food,
+      houses: t.houses, restaurants: t.restaurantsStep }[step];
+  }
+  const done = matching(acts, { type: "done" })[0];
+  if (done) buttons.push(h("button", { type: "button", class: "fcm-btn legal", dataset: { testid: "fcm-done" }, onclick: go(done) }, t.done[view.work.step] || "OK"));
+  const pass = matching(acts, { type: "pass" })[0];
+  if (pass) buttons.push(h("button", { type: "button", class: "fcm-btn legal secondary", dataset: { testid: "fcm-pass" }, onclick: go(pass) }, t.pass));
+  if (!text && !buttons.length) return null;
+  return h("div", { class: ["fcm-prompt", acts.length && "fcm-alert"], dataset: { testid: "fcm-prompt" } },
+    text ? h("span", null, text) : null, buttons.length ? h("div", { class: "fcm-row" }, buttons) : null,
+    advertisePanel(view, ctx, container, ui));
+}
+
+// ---------- final scoring ----------
+
+function finalScoring(view, ctx) {
+  if (view.phase !== "over") return null;
+  const t = tx(ctx);
+  const order = view.turn_order;
+  const seats = [...view.players].sort((a, b) => {
+    const pa = view.p[a];
+    const pb = view.p[b];
+    const la = pa.bankrupt || pa.out ? 0 : 1;
+    const lb = pb.bankrupt || pb.out ? 0 : 1;
+    return lb - la || pb.cash - pa.cash || order.indexOf(a) - order.indexOf(b);
+  });
+  return h("section", { class: "fcm-final", dataset: { testid: "fcm-final" } },
+    h("h3", null, t.final),
+    h("table", null,
+      h("thead", null, h("tr", null, h("th", null, t.place), h("th", null, t.player), h("th", null, t.cash),
+        h("th", null, t.tie), h("th", null, t.held), h("th", null, t.bankruptCol))),
+      h("tbody", null, seats.map((s, i) => {
+        const p = view.p[s];
+        return h("tr", { class: i === 0 && "fcm-winner" },
+          h("td", null, String(i + 1)), h("td", null, nameOf(ctx, s)), h("td", null, h("b", null, `$${p.cash}`)),
+          h("td", null, String(order.indexOf(s) + 1)),
+          h("td", null, Object.keys(p.milestones || {}).map((m) => milestoneName(ctx, m)).join(", ") || "—"),
+          h("td", null, p.bankrupt || p.out ? t.bankrupt : ""));
+      }))));
+}
+
+// ---------- entry points ----------
+
+export function render(container, view, ctx) {
+  const t = tx(ctx);
+  let mem = memory.get(container);
+  if (!mem) { mem = { ui: {} }; memory.set(container, mem); }
+  // Half-made choices only survive while the same decision is open.
+  const decision = JSON.stringify([view.phase, view.round, view.work && view.work.seat, view.work && view.work.step,
+    view.pending, (ctx.actions || []).length]);
+  if (mem.decision !== decision) {
+    const zoom = mem.ui.zoom;
+    const openSupply = mem.ui.openSupply;
+    mem.ui = { zoom, openSupply };
+    mem.decision = decision;
+  }
+  mem.view = view;
+  mem.ctx = ctx;
+  const ui = mem.ui;
+  const me = ctx.seat !== null && ctx.seat !== undefined && view.p[ctx.seat] ? ctx.seat : null;
+  const others = view.players.filter((s) => s !== me);
+  const phase = t.phases[view.phase] || view.phase;
+  mount(container, h("div", { class: "fcm-root" },
+    finalScoring(view, ctx),
+    h("div", { class: "fcm-status" },
+      h("b", null, view.round ? t.round(view.round) : ""), " ",
+      h("span", null, phase), view.phase === "working" && view.work && view.work.step ? ` · ${t.steps[view.work.step]}` : ""),
+    promptBar(view, ctx, container, ui),
+    h("section", { class: "fcm-others" }, others.map((s) => chainArea(view, ctx, container, s, ui, false))),
+    h("section", { class: "fcm-shared" },
+      bankPanel(view, ctx),
+      turnTrack(view, ctx, container),
+      cityMap(view, ctx, container, ui),
+      campaignSupply(view, ctx, container, ui),
+      supplyPanel(view, ctx, container, ui),
+      milestonesPanel(view, ctx)),
+    me !== null ? chainArea(view, ctx, container, me, ui, true) : null));
+}
+
+export function describeEvent(event, ctx) {
+  const L = LOG[lang(ctx)];
+  const t = tx(ctx);
+  const n = (seat) => nameOf(ctx, seat);
+  const c = (id) => cardName(ctx, id);
+  const p = event.player;
+  switch (event.type) {
+    case "passed": return L.passed(n(p));
+    case "reserve_chosen": return L.reserve_chosen(n(p), RESERVE[event.card] ? `+$${RESERVE[event.card][0]}` : event.card);
+    case "reserve_ready": return L.reserve_ready(n(p));
+    case "round_started": return L.round_started(event.round);
+    case "work_chosen": return L.work_chosen(n(p), c(event.card));
+    case "structure_submitted": return L.structure_submitted(n(p));
+    case "structure_revealed": return L.structure_revealed(n(p), (event.work || []).map(c).join(", "), event.over_committed);
+    case "order_of_business": return L.order_of_business((event.choosing_order || [])
+      .map((s) => `${n(s)} (${(event.open_slots || {})[s]})`).join(", "));
+    case "position_taken": return L.position_taken(n(p), event.position);
+    case "working_turn": return L.working_turn(n(p));
+    case "hired": return event.phantom ? L.hired_phantom(n(p), c(event.card), c(event.into)) : L.hired(n(p), c(event.card));
+    case "trained": return L.trained(n(p), c(event.from), c(event.into));
+    case "campaign_placed": {
+      const camp = event.campaign || {};
+      const d = camp.eternal ? L.eternal : L.for_rounds(camp.tokens);
+      return L.campaign_placed(n(p), t.campaignTypes[camp.type] || camp.type, camp.number, goodName(ctx, camp.good, 2), d);
+    }
+    case "produced": return L.produced(n(p), event.amount, goodName(ctx, event.good, event.amount), c(event.card));
+    case "drinks_collected": return L.drinks_collected(n(p), c(event.card),
+      Object.entries(event.drinks || {}).map(([g, k]) => `${k} ${goodName(ctx, g, k)}`).join(", ") || "—");
+    case "house_placed": return L.house_placed(n(p), event.number);
+    case "garden_placed": return L.garden_placed(n(p), event.house);
+    case "restaurant_placed": return L.restaurant_placed(n(p), event.open);
+    case "restaurant_moved": return L.restaurant_moved(n(p));
+    case "dinnertime": return L.dinnertime;
+    case "sale": {
+      const goods = event.goods || [];
+      const base = event.unit_price * goods.length;
+      // The event gives the unit price and the income; a garden doubles the price, milestones add $5 an item.
+      const fits = [1, 2].filter((f) => {
+        const extra = event.income - f * base;
+        return extra >= 0 && extra <= 5 * goods.length && extra % 5 === 0;
+      });
+      const how = [];
+      if (fits.length === 1) {
+        if (fits[0] === 2) how.push(L.garden_double);
+        const extra = event.income - fits[0] * base;
+        if (extra > 0) how.push(L.bonus(extra));
+      }
+      return L.sale(n(p), event.house, goodsList(ctx, goods), event.unit_price, event.income, how.length ? ` (${how.join(", ")})` : "");
+    }
+    case "bankrupt": return L.bankrupt(n(p));
+    case "waitress_tips": return L.waitress_tips(n(p), event.amount);
+    case "cfo_bonus": return L.cfo_bonus(n(p), event.amount);
+    case "bank_broken": return L.bank_broken(event.breaks);
+    case "reserves_revealed": return L.reserves_revealed(Object.entries(event.reserves || {})
+      .map(([s, r]) => `${n(s)} +$${(RESERVE[r] || [r])[0]}`).join(", "), event.added, event.ceo_slots);
+    case "milestone": return L.milestone(n(p), milestoneName(ctx, event.milestone));
+    case "free_cards": return L.free_cards(n(p), event.count, c(event.card));
+    case "fire_chosen": return L.fire_chosen(n(p), c(event.card));
+    case "firing_submitted": return L.firing_submitted(n(p));
+    case "fired": return L.fired(n(p), c(event.card), event.forced);
+    case "salaries_paid": return L.salaries_paid(n(p), event.amount);
+    case "campaign_ran": {
+      const list = Object.entries(event.added || {}).map(([house, k]) => `${t.house(house)} +${k}`).join(", ");
+      return L.campaign_ran(event.campaign, goodName(ctx, event.good), list);
+    }
+    case "campaign_ended": return L.campaign_ended(event.campaign, n(p));
+    case "discarded": return L.discarded(n(p), event.count, goodName(ctx, event.good, event.count));
+    case "restaurant_opened": return L.restaurant_opened(n(p));
+    case "left_game": return L.left_game(n(p));
+    case "game_over": return L.game_over(Object.entries(event.cash || {}).map(([s, v]) => `${n(s)} $${v}`).join(", "));
+    default: return null;
+  }
+}
