@@ -28,7 +28,7 @@ COUNTS = [2, 3, 4, 5]
 
 @pytest.mark.parametrize("n", COUNTS)
 def test_random_games_end_and_keep_invariants(n: int) -> None:
-    for seed in range(30):
+    for seed in range(20):
         options = {"trucks": "random"} if seed % 3 == 0 else None
         state, moves = play_random(ENGINE, n, seed, check_every=1, invariant=check_legal_play_invariants, options=options)
         check_outcome(ENGINE, state, n)
