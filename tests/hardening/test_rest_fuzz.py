@@ -1,0 +1,121 @@
+"""Generated input against every REST endpoint, from the server's own OpenAPI schema (schemathesis).
+
+Valid and invalid requests (the schema's negative mode breaks types, drops required
+fields, adds garbage) must never produce a 5xx; every answer must match its schema,
+and every refusal must carry the API's error shape `{"error": {"code", "message"}}`.
+Path ids point half of the time at real tables (open, private, running, finished),
+so the handlers behind the 404 are reached too.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings
+from schemathesis.checks import content_type_conformance, not_a_server_error, response_schema_conformance
+
+from app.main import create_app
+from tests.conftest import Server
+
+schema = schemathesis.openapi.from_dict(create_app().openapi())
+EXAMPLES_PER_OPERATION = 20
+# Registering and signing in hash a password (argon2, deliberately slow): fewer examples there.
+EXAMPLES_PER_PASSWORD_OPERATION = 6
+PASSWORD_PATHS = "^/api/auth/(register|login)$"
+TRIED: Counter[str] = Counter()
+
+
+@dataclass
+class FuzzWorld:
+    url: str
+    log: Path
+    tokens: list[str | None]
+    table_ids: list[str]
+
+
+def _setup_world(url: str, log: Path) -> FuzzWorld:
+    with httpx.Client(base_url=url, timeout=30) as c:
+
+        def guest(name: str) -> str:
+            r = c.post("/api/auth/guest", json={"name": name})
+            r.raise_for_status()
+            return str(r.json()["token"])
+
+        host, other = guest("Fuzz host"), guest("Fuzz other")
+        auth = {"Authorization": f"Bearer {host}"}
+        ids = []
+        for body in (
+            {"game": "tiny", "seats": 3},
+            {"game": "tiny", "seats": 2, "visibility": "private"},
+            {"game": "food-truck", "seats": 2},
+        ):
+            r = c.post("/api/tables", json=body, headers=auth)
+            r.raise_for_status()
+            ids.append(r.json()["id"])
+        running = c.post("/api/tables", json={"game": "tiny", "seats": 2, "options": {"target": 1000}}, headers=auth)
+        rid = running.json()["id"]
+        c.post(f"/api/tables/{rid}/bots", json={"seat": "1"}, headers=auth).raise_for_status()
+        c.post(f"/api/tables/{rid}/start", headers=auth).raise_for_status()
+        ids.append(rid)
+    return FuzzWorld(url, log, [host, other, None], ids)
+
+
+@pytest.fixture(scope="module")
+def world(server: Server) -> FuzzWorld:
+    return _setup_world(server.url, server.log)
+
+
+def _pick(seed: str, n: int) -> int:
+    return int(hashlib.sha256(seed.encode()).hexdigest(), 16) % n
+
+
+def _error_shape(response: Any) -> None:
+    body = response.json()
+    assert set(body) == {"error"}, body
+    assert isinstance(body["error"]["code"], str) and body["error"]["code"]
+    assert isinstance(body["error"]["message"], str) and body["error"]["message"]
+
+
+def _call_and_check(case: schemathesis.Case, world: FuzzWorld) -> None:
+    key = repr((case.method, case.path, case.path_parameters, case.query, case.body))
+    if case.path_parameters and "table_id" in case.path_parameters:
+        choice = _pick(key, 2 * len(world.table_ids))
+        if choice < len(world.table_ids):
+            case.path_parameters["table_id"] = world.table_ids[choice]
+    token = world.tokens[_pick(key + "auth", len(world.tokens))]
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    response = case.call(base_url=world.url, headers=headers)
+    TRIED[f"{case.method} {case.path}"] += 1
+    if response.status_code >= 500:
+        # The server's log says why; show it with the failure.
+        raise AssertionError(f"{response.status_code} {response.text}\n{world.log.read_text()[-4000:]}")
+    case.validate_response(
+        response, checks=[not_a_server_error, response_schema_conformance, content_type_conformance]
+    )
+    if response.status_code >= 400:
+        _error_shape(response)
+
+
+_FUZZ = settings(deadline=None, suppress_health_check=list(HealthCheck), database=None)
+
+
+@schema.exclude(path_regex=PASSWORD_PATHS).parametrize()
+@settings(_FUZZ, max_examples=EXAMPLES_PER_OPERATION)
+def test_generated_requests_never_break_the_server(case: schemathesis.Case, world: FuzzWorld) -> None:
+    _call_and_check(case, world)
+
+
+@schema.include(path_regex=PASSWORD_PATHS).parametrize()
+@settings(_FUZZ, max_examples=EXAMPLES_PER_PASSWORD_OPERATION)
+def test_generated_sign_ins_never_break_the_server(case: schemathesis.Case, world: FuzzWorld) -> None:
+    _call_and_check(case, world)
+
+def test_zz_report() -> None:
+    print(sum(TRIED.values()), dict(TRIED))
