@@ -138,3 +138,15 @@ def test_non_json_and_oversized_values_are_refused_not_crashed() -> None:
     assert refused(state, "0", {"type": "lead", "card": {"ftc-001"}}) == "no_such_card"
     assert refused(state, "0", {"type": "market_research", "n": 2**70}) == "bad_action"
     assert refused(state, "0", ["market_research"]) == "unknown_action"
+
+
+def test_the_documented_codes_are_exactly_the_engine_codes() -> None:
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    source = "".join(p.read_text() for p in (root / "app/games/food_truck_champion").glob("*.py"))
+    engine = set(re.findall(r'(?:refuse|IllegalAction)\("([a-z_]+)"', source))
+    doc = (root / "docs/games/food-truck-champion.md").read_text()
+    listed = doc[doc.index("Refusal codes:"):doc.index("## Events")]
+    assert engine == set(re.findall(r"`([a-z_]+)`", listed))
