@@ -8,6 +8,7 @@ from typing import Any
 from app.games.base import Applied, IllegalAction, OptionSpec, Outcome, rank_by
 from app.games.food_chain_magnate import setup
 from app.games.food_chain_magnate.flow import advance
+from app.games.food_chain_magnate.jsoncopy import clone
 from app.games.food_chain_magnate.phases import (
     cleanup,
     order_of_business,
@@ -35,19 +36,6 @@ PHASES: dict[str, tuple[ActionsFn, ApplyFn]] = {
 # Choices that only narrow down a placement or add to a secret set can be taken back.
 UNDOABLE = {"restaurant_at", "campaign", "campaign_at", "new_house", "garden", "house_at", "new_restaurant",
             "move_restaurant", "work", "fire"}
-
-
-def _copy(doc: Any) -> Any:
-    if isinstance(doc, dict):
-        return {k: _copy(v) for k, v in doc.items()}
-    if isinstance(doc, list):
-        return [_copy(v) for v in doc]
-    return doc
-
-
-def clone(state: JSON) -> JSON:
-    """A copy of the state that `apply` may change; the map is never changed, so it is shared."""
-    return {k: (v if k == "map" else _copy(v)) for k, v in state.items()}
 
 
 class FoodChainMagnate:

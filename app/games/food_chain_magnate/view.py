@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
+from app.games.food_chain_magnate.jsoncopy import clone
 from app.games.food_chain_magnate.milestones import holds
 
 JSON = dict[str, Any]
@@ -20,7 +20,7 @@ def may_see_reserves(state: JSON, viewer: str | None) -> bool:
 
 def redact(state: JSON, viewer: str | None) -> JSON:
     """A copy of the state with everything the viewer may not know replaced by placeholders."""
-    out = copy.deepcopy(state)
+    out = clone(state)
     del out["rng"]
     see_all = may_see_reserves(state, viewer)
     for seat, p in out["p"].items():
