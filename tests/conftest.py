@@ -123,6 +123,12 @@ class Server:
                 self.proc.wait(5)
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the browser tests last: Playwright's sync API keeps an event loop running on the main
+    thread, which would stop the asyncio tests that follow it."""
+    items.sort(key=lambda item: "tests/e2e/" in str(item.fspath).replace("\\", "/"))
+
+
 @pytest.fixture(scope="session")
 def database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Database]:
     db = Database(tmp_path_factory.mktemp("db"))

@@ -42,6 +42,17 @@ def _check_shape(action: Any, client_id: Any, expected_version: Any) -> None:
         raise ServiceError("bad_version", "expected_version must be a whole number.", 422)
 
 
+def same_json(a: Any, b: Any) -> bool:
+    """Equality of JSON values that also tells booleans, integers and floats apart."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same_json(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
+
+
 async def _previous_ack(rt: Runtime, table_id: str, client_id: str | None) -> Ack | None:
     """The ack of a move already applied under this client_id (a retry after a lost ack)."""
     if client_id is None:
@@ -118,6 +129,10 @@ async def _apply_once(
         applied = game.apply(rec.state, seat, action)
     except IllegalAction as exc:
         raise ServiceError(exc.code, exc.message, 422) from exc
+    if not any(same_json(action, legal) for legal in game.actions(rec.state, seat)):
+        # The engine accepted a look-alike (true for 1, 1.0 for 1, extra fields): the contract says
+        # an action is legal exactly when it is listed, so hold every engine to the list.
+        raise ServiceError("illegal_action", "That is not one of your legal moves.", 422)
     state = applied.state
     outcome = game.outcome(state)
     seq = rec.move_count + 1
