@@ -18,10 +18,10 @@ JSON = dict[str, Any]
 # Order in which cards are put to work: managers first (they open slots), then earners.
 WORK_PRIORITY = [
     "executive_vice_president", "senior_vice_president", "vice_president", "junior_vice_president",
-    "management_trainee", "burger_chef", "pizza_chef", "burger_cook", "pizza_cook", "cfo",
-    "brand_director", "brand_manager", "campaign_manager", "marketing_trainee", "kitchen_trainee",
-    "waitress", "zeppelin_pilot", "truck_driver", "cart_operator", "errand_boy", "guru", "coach", "trainer",
-    "hr_director", "recruiting_manager", "recruiting_girl", "discount_manager", "pricing_manager",
+    "management_trainee", "guru", "coach", "trainer", "burger_chef", "pizza_chef", "burger_cook", "pizza_cook",
+    "cfo", "brand_director", "brand_manager", "campaign_manager", "marketing_trainee", "kitchen_trainee",
+    "waitress", "recruiting_girl", "zeppelin_pilot", "truck_driver", "cart_operator", "errand_boy",
+    "hr_director", "recruiting_manager", "discount_manager", "pricing_manager",
     "regional_manager", "local_manager", "new_business_developer",
 ]
 GROUPS = {
@@ -37,8 +37,8 @@ GROUPS = {
 GROUP_ENTRY = {"kitchen": "kitchen_trainee", "marketing": "marketing_trainee", "buyer": "errand_boy",
                "management": "management_trainee", "waitress": "waitress", "trainer": "trainer",
                "recruiting": "recruiting_girl"}
-HIRE_PLAN = [("marketing", 1), ("kitchen", 1), ("management", 1), ("waitress", 1), ("buyer", 1),
-             ("trainer", 1), ("waitress", 2), ("kitchen", 2), ("marketing", 2), ("management", 2),
+HIRE_PLAN = [("marketing", 1), ("kitchen", 1), ("management", 1), ("trainer", 1), ("waitress", 1),
+             ("recruiting", 1), ("buyer", 1), ("waitress", 2), ("kitchen", 2), ("marketing", 2), ("management", 2),
              ("waitress", 3), ("recruiting", 1), ("marketing", 3), ("waitress", 5)]
 TRAIN_INTO = ["burger_cook", "campaign_manager", "cart_operator", "junior_vice_president", "brand_manager",
               "burger_chef", "truck_driver", "coach", "vice_president", "pizza_cook"]
