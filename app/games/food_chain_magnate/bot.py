@@ -42,6 +42,7 @@ HIRE_PLAN = [("marketing", 1), ("kitchen", 1), ("management", 1), ("trainer", 1)
              ("waitress", 3), ("recruiting", 1), ("marketing", 3), ("waitress", 5)]
 TRAIN_INTO = ["burger_cook", "campaign_manager", "cart_operator", "junior_vice_president", "brand_manager",
               "burger_chef", "truck_driver", "coach", "vice_president", "pizza_cook"]
+TRAIN_LIMIT = {"burger_cook": 2, "campaign_manager": 2, "junior_vice_president": 2}
 CAMPAIGN_PREFERENCE = {"radio": 0, "airplane": 1, "mailbox": 2, "billboard": 3}
 
 
@@ -135,8 +136,8 @@ def _recruit(state: JSON, seat: str, legal: list[JSON], rng: Rng) -> JSON | None
             hire = {"type": "hire", "card": GROUP_ENTRY[group]}
             if hire in legal:
                 return hire
-    for fallback in ("waitress", "kitchen_trainee", "errand_boy"):
-        hire = {"type": "hire", "card": fallback}
+    if len(owned_cards(state["p"][seat])) < 12:
+        hire = {"type": "hire", "card": "waitress"}
         if hire in legal:
             return hire
     return None
@@ -153,7 +154,9 @@ def _affordable_extra_salary(state: JSON, seat: str) -> bool:
 def _train(state: JSON, seat: str, legal: list[JSON], rng: Rng) -> JSON | None:
     if not _affordable_extra_salary(state, seat):
         return None
-    trains = [a for a in legal if a["type"] == "train" and a["into"] in TRAIN_INTO]
+    owned = owned_cards(state["p"][seat])
+    trains = [a for a in legal if a["type"] == "train" and a["into"] in TRAIN_INTO
+              and owned.count(a["into"]) < TRAIN_LIMIT.get(a["into"], 1)]
     if not trains:
         return None
     return min(trains, key=lambda a: TRAIN_INTO.index(a["into"]))
@@ -221,14 +224,15 @@ def _food_and_drinks(state: JSON, seat: str, legal: list[JSON], rng: Rng) -> JSO
 
 
 def _fire(state: JSON, seat: str, legal: list[JSON], rng: Rng) -> JSON:
-    """Fire salaried cards while the salaries would exceed the cash; otherwise keep everyone."""
+    """Fire salaried cards idling on the beach, and more while salaries would exceed half the cash."""
     chosen = state["secret"][seat]["fire"]
     due = salary_due(state, seat) - SALARY * sum(1 for f in chosen if pays_salary(state, seat, f["card"]))
-    if due > state["p"][seat]["cash"]:
-        fires = [a for a in legal if a["type"] == "fire" and pays_salary(state, seat, a["card"])]
-        if fires:
-            beach = [a for a in fires if a["from"] == "beach"]
-            return (beach or fires)[0]
+    fires = [a for a in legal if a["type"] == "fire" and pays_salary(state, seat, a["card"])]
+    beach = [a for a in fires if a["from"] == "beach" and a["card"] not in GROUPS["management"]]
+    if beach and due > 0:
+        return beach[0]
+    if fires and due > state["p"][seat]["cash"] // 2:
+        return fires[0]
     return {"type": "submit"}
 
 
