@@ -225,3 +225,39 @@ def test_structures_in_progress_hidden() -> None:
 
 def test_outcome_none_while_running() -> None:
     assert ENGINE.outcome(ENGINE.new_game(["0", "1"], 1)) is None
+
+
+def test_everyone_bankrupt_ends_the_game_without_winner() -> None:
+    state = _table()
+    for s in (A, B):
+        state["p"][s]["bankrupt"] = True
+    state["phase"] = "cleanup"
+    state["queue"] = []
+    advance(state, [])
+    assert state["phase"] == "over"
+    out = ENGINE.outcome(state)
+    assert out is not None and out["winners"] == []
+
+
+def test_intro_game_skips_payday() -> None:
+    state = _table()
+    state["options"]["intro"] = True
+    give(state, A, "work", "burger_cook")
+    state["p"][A]["cash"] = 20
+    state["money_total"] += 20
+    state["work"] = {"index": 2, "seat": None, "step": None}
+    events: list[dict] = []
+    advance(state, events)
+    assert not [e for e in events if e["type"] == "salaries_paid"]
+    assert state["p"][A]["cash"] == 20 and state["round"] == 4
+
+
+def test_first_break_in_intro_ends_the_game() -> None:
+    state = _table()
+    state["options"]["intro"] = True
+    state["bank"] = 3
+    state["money_total"] = 3
+    give(state, A, "work", "waitress")
+    state["work"] = {"index": 2, "seat": None, "step": None}
+    advance(state, [])
+    assert state["phase"] == "over" and state["bank"] == 0 and state["breaks"] == 1

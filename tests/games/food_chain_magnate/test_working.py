@@ -197,3 +197,41 @@ def test_regional_manager_moves_an_open_restaurant() -> None:
     state = ENGINE.apply(state, ME, {"type": "restaurant_at", "cell": [0, 5]}).state
     state = ENGINE.apply(state, ME, {"type": "restaurant_entrance", "entrance": [1, 5]}).state
     assert state["restaurants"][0]["entrance"] == [1, 5] and state["restaurants"][0]["open"]
+
+
+def test_free_trainees_can_be_trained_this_round() -> None:
+    state = working("recruiting_girl", "recruiting_girl", "trainer", milestones=["first_to_hire_3"])
+    for card in ("waitress", "waitress", "waitress"):
+        state = ENGINE.apply(state, ME, {"type": "hire", "card": card}).state
+    assert state["work"]["step"] == "train"
+    legal = ENGINE.actions(state, ME)
+    assert {"type": "train", "by": 0, "card": "management_trainee", "into": "junior_vice_president",
+            "again": False} in legal
+
+
+def test_drive_in_makes_every_corner_an_entrance() -> None:
+    from app.games.food_chain_magnate.board import entrances_of
+
+    plain = working()
+    assert entrances_of(plain, ME) == [[1, 6]]
+    drive = working("local_manager")
+    assert entrances_of(drive, ME) == [[0, 5], [0, 6], [1, 5], [1, 6]]
+
+
+def test_local_manager_range_limits_the_entrance_tile() -> None:
+    from app.games.food_chain_magnate import map as fcm_map
+    from app.games.food_chain_magnate.phases.working.restaurants import restaurant_spots
+
+    state = working("local_manager", step="restaurants")
+    spots = restaurant_spots(state, ME, "local")
+    assert spots
+    allowed = {tuple(t) for t in fcm_map.local_manager_tiles(state["map"], [[0, 5], [0, 6], [1, 5], [1, 6]], 3)}
+    assert all(tuple(fcm_map.tile_of(s["entrance"])) in allowed for s in spots)
+
+
+def test_pending_placement_blocks_done_and_other_steps() -> None:
+    state = working("new_business_developer", step="houses")
+    state = ENGINE.apply(state, ME, {"type": "new_house", "number": 1}).state
+    legal = ENGINE.actions(state, ME)
+    assert legal and all(a["type"] == "house_at" for a in legal)
+    refused(state, {"type": "done"}, "finish_placement")
