@@ -1,0 +1,216 @@
+"""A person plays a whole game of Foodies against two bots in the browser, by clicking the table, and sees the result."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from playwright.sync_api import Locator, Page, ViewportSize, expect
+
+from tests.e2e.conftest import Person
+from tests.e2e.helpers import create_table, finished, seat_row
+
+pytestmark = pytest.mark.e2e
+
+JSON = dict[str, Any]
+PHONE: ViewportSize = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1200, "height": 900}
+
+
+def snapshot(page: Page) -> JSON:
+    """The view, the person's legal actions and the awaited seats, as the table page holds them."""
+    return page.evaluate(
+        "(() => { const s = window.foodGames.state();"
+        " return {view: s.view, actions: s.actions || [], awaiting: s.awaiting || [], seat: s.seat, version: s.version};"
+        " })()"
+    )
+
+
+def area(page: Page) -> Locator:
+    return page.get_by_test_id("game-area")
+
+
+def my_space(page: Page, space: int) -> Locator:
+    return area(page).locator(f".fd-mine .fd-space[data-space='{space}'].legal")
+
+
+def button(page: Page, name: str) -> Locator:
+    return area(page).locator("button.fd-btn.legal", has_text=name)
+
+
+def target(page: Page, action: JSON, view: JSON) -> Locator:
+    """The highlighted thing a person clicks for this action (for a buy: the market slot, the first of two clicks)."""
+    game = area(page)
+    kind = action["type"]
+    if kind == "roll":
+        return button(page, "Roll the die")
+    if kind == "choose_face":
+        return game.locator(".fd-faces .fd-die.legal", has_text=re.compile(rf"^{action['face']}$"))
+    if kind == "keep_zero":
+        return button(page, "Keep the 0")
+    if kind == "use_flyer":
+        return my_space(page, action["space"])
+    if kind == "no_flyer":
+        return my_space(page, view["visited"])
+    if kind == "buy":
+        return game.locator(f".fd-market .fd-slot[data-slot='{action['slot']}'].legal")
+    if kind == "skip_buy":
+        return button(page, "Buy nothing")
+    if kind == "hire_chef":
+        return game.locator(".fd-chef[data-chef='for_hire'].legal")
+    if kind == "claim_chef":
+        return game.locator(f".fd-chef[data-chef='{action['chef']}'].legal")
+    if kind == "end_turn":
+        return button(page, "End turn")
+    raise AssertionError(f"an action the test does not know: {action}")
+
+
+def assert_every_action_is_clickable(page: Page, snap: JSON) -> None:
+    """Each legal action now has its highlighted thing on the table (a renderer that hides one fails here)."""
+    seen: set[str] = set()
+    for action in snap["actions"]:
+        key = repr(target(page, action, snap["view"]))
+        if key in seen:
+            continue
+        seen.add(key)
+        assert target(page, action, snap["view"]).count() == 1, f"nothing to click for {action}"
+
+
+def choose(snap: JSON) -> JSON:
+    """The person's plan: build the court from the cheapest affordable stall, hire every chef it can, then end the turn."""
+    view, acts, seat = snap["view"], snap["actions"], snap["seat"]
+    me = view["players"][seat]
+    kinds = {a["type"] for a in acts}
+    court = me["court"]
+    if "roll" in kinds:
+        return acts[0]
+    if "choose_face" in kinds:
+        built = [a for a in acts if a["type"] == "choose_face" and court[a["face"] - 1]]
+        return built[0] if built else next(a for a in acts if a["type"] == "choose_face")
+    if "no_flyer" in kinds:
+        # Spend a flyer when the visited space is bare and a neighbour has a stall.
+        if not court[view["visited"] - 1]:
+            for a in acts:
+                if a["type"] == "use_flyer" and court[a["space"] - 1]:
+                    return a
+        return {"type": "no_flyer"}
+    if "skip_buy" in kinds:
+        buys = [a for a in acts if a["type"] == "buy"]
+        empty = [a for a in buys if not court[a["space"] - 1]]
+        if empty:
+            cheapest = min(view["prices"][a["slot"] - 1] for a in empty)
+            return next(a for a in empty if view["prices"][a["slot"] - 1] == cheapest)
+        return {"type": "skip_buy"}
+    for kind in ("claim_chef", "hire_chef", "end_turn"):
+        if kind in kinds:
+            return next(a for a in acts if a["type"] == kind)
+    raise AssertionError(f"no plan for {acts}")
+
+
+def wait_for_move(page: Page, snap: JSON) -> None:
+    """Wait until the move the click sent has come back.
+
+    Alone on the move, any new version is ours; deciding at the same time as others (flyers), ours has landed
+    when the person's own legal actions change.
+    """
+    alone = snap["awaiting"] == [snap["seat"]]
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        now = snapshot(page)
+        if finished(page) or (
+            now["version"] != snap["version"] if alone else now["actions"] != snap["actions"]
+        ):
+            return
+        page.wait_for_timeout(20)
+    raise AssertionError("the click did not make a move")
+
+
+def no_horizontal_overflow(page: Page) -> None:
+    """At a phone's width the page does not scroll sideways and the game area fits the screen."""
+    page.set_viewport_size(PHONE)
+    widths = page.evaluate(
+        "(() => ({doc: document.documentElement.scrollWidth, body: document.body.scrollWidth,"
+        " right: document.querySelector('[data-testid=game-area]').getBoundingClientRect().right}))()"
+    )
+    assert widths["doc"] <= PHONE["width"], widths
+    assert widths["body"] <= PHONE["width"], widths
+    assert widths["right"] <= PHONE["width"], widths
+    page.set_viewport_size(DESKTOP)
+
+
+def take_turn(page: Page, snap: JSON, checked: set[str]) -> None:
+    """One decision of the person, made by clicking the matching thing on the table."""
+    assert_every_action_is_clickable(page, snap)
+    action = choose(snap)
+    assert action in snap["actions"]
+    target(page, action, snap["view"]).click()
+    if action["type"] == "buy":
+        # The market card is picked; its legal places light up in the person's court.
+        expect(area(page).locator(f".fd-slot[data-slot='{action['slot']}'].fd-picked")).to_be_visible()
+        if "picked" not in checked:
+            checked.add("picked")
+            no_horizontal_overflow(page)
+        my_space(page, action["space"]).click()
+    wait_for_move(page, snap)
+
+
+def test_a_person_plays_foodies_against_two_bots_to_the_end(person: Callable[..., Person]) -> None:
+    ana = person("Ana", width=DESKTOP["width"], height=DESKTOP["height"])
+    page = ana.page
+    create_table(ana, "foodies", seats=3, name="Food court")
+    for seat in ("1", "2"):
+        seat_row(page, seat).get_by_role("button", name="Add bot").click()
+        expect(seat_row(page, seat).locator(".tag", has_text="Bot")).to_be_visible()
+    page.get_by_test_id("start").click()
+    expect(page.get_by_test_id("table-status")).to_have_text("In progress")
+    expect(page.get_by_test_id("no-renderer")).to_have_count(0)
+    expect(area(page).locator(".fd-mine .fd-court")).to_be_visible()
+
+    checked: set[str] = set()
+    kinds: set[str] = set()
+    deadline = time.monotonic() + 90
+    while not finished(page):
+        assert time.monotonic() < deadline, "the game did not end"
+        snap = snapshot(page)
+        if snap["seat"] not in snap["awaiting"] or not snap["actions"]:
+            page.wait_for_timeout(20)
+            continue
+        kinds |= {a["type"] for a in snap["actions"]}
+        take_turn(page, snap, checked)
+    assert {"roll", "buy", "skip_buy", "end_turn"} <= kinds
+
+    # The shell's result: everyone ranked with their scores; the renderer's final scoring by source.
+    view = snapshot(page)["view"]
+    outcome = view["outcome"]
+    assert outcome is not None and view["phase"] == "over"
+    expect(page.get_by_test_id("result")).to_be_visible()
+    expect(page.get_by_test_id("turn")).to_have_text(re.compile("Game over"))
+    ranking = page.get_by_test_id("ranking")
+    expect(ranking).to_contain_text("Ana")
+    for seat, score in outcome["scores"].items():
+        expect(ranking.locator(f"tr[data-seat='{seat}'] td.num")).to_have_text(str(score))
+    winners = [seat for seat in outcome["ranking"][0]]
+    expect(ranking.locator("tr.winner")).to_have_count(len(winners))
+    assert max(outcome["scores"].values()) >= view["threshold"]
+
+    final = area(page).locator(".fd-final")
+    expect(final).to_contain_text("Final scoring")
+    rows = final.locator("tbody tr")
+    expect(rows).to_have_count(3)
+    for place, seat in enumerate(s for group in outcome["ranking"] for s in group):
+        detail = outcome["details"][seat]
+        cells = rows.nth(place).locator("td")
+        by_source = [
+            detail["popularity_by_source"][k]
+            for k in ("tokens", "stalls", "effects", "stars", "chef_for_hire", "special_chefs")
+        ]
+        expect(cells.nth(0)).to_have_text(str(detail["place"]))
+        expect(cells.nth(2)).to_have_text(str(by_source[0]))
+        expect(cells.nth(8)).to_have_text(str(detail["popularity"]))
+        assert sum(by_source) == detail["popularity"] == outcome["scores"][seat]
+    assert area(page).locator(".legal").count() == 0
+    assert page.get_by_test_id("log").locator("li").count() > 10
+    no_horizontal_overflow(page)
