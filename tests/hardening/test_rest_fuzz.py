@@ -116,6 +116,3 @@ def test_generated_requests_never_break_the_server(case: schemathesis.Case, worl
 @settings(_FUZZ, max_examples=EXAMPLES_PER_PASSWORD_OPERATION)
 def test_generated_sign_ins_never_break_the_server(case: schemathesis.Case, world: FuzzWorld) -> None:
     _call_and_check(case, world)
-
-def test_zz_report() -> None:
-    print(sum(TRIED.values()), dict(TRIED))
