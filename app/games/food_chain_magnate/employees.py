@@ -81,3 +81,23 @@ def structure_capacity(cards: Iterable[str], ceo_slots: int) -> tuple[bool, int]
     if len(others) > capacity:
         return False, 0
     return True, capacity - len(others)
+
+
+def cards_of_kind(*kinds: str) -> list[str]:
+    """Card ids whose ability is one of `kinds` (CEO excluded)."""
+    return [i for i, e in EMPLOYEES.items() if i != "ceo" and e["ability"]["kind"] in kinds]
+
+
+def kind_at_work(work: Iterable[str], kind: str) -> list[str]:
+    """The cards at work whose ability is `kind`."""
+    return [c for c in work if EMPLOYEES[c]["ability"]["kind"] == kind]
+
+
+def ability_actions(work: Iterable[str], kind: str) -> int:
+    """Total actions of the cards at work with ability `kind` (recruit, recruit_or_discount, train)."""
+    return sum(int(EMPLOYEES[c]["ability"].get("actions", 1)) for c in kind_at_work(work, kind))
+
+
+def gives_drive_in(work: Iterable[str]) -> bool:
+    """A local or regional manager at work gives every open restaurant a drive-in (§6.3)."""
+    return any(EMPLOYEES[c]["ability"].get("drive_in") for c in work)

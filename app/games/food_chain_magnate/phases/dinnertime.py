@@ -9,12 +9,13 @@ from app.games.food_chain_magnate import map as fcm_map
 from app.games.food_chain_magnate.bank import pay_out
 from app.games.food_chain_magnate.board import entrances_of
 from app.games.food_chain_magnate.data import DRINKS, MILESTONES
-from app.games.food_chain_magnate.employees import ability
+from app.games.food_chain_magnate.employees import ability, cards_of_kind, kind_at_work
 from app.games.food_chain_magnate.milestones import award, held_before_this_round, holds
-from app.games.food_chain_magnate.players import active_seats, at_work
+from app.games.food_chain_magnate.players import active_seats
 
 JSON = dict[str, Any]
 BASE_PRICE = 10
+WAITRESS = cards_of_kind("waitress")[0]
 SALE_BONUS = {"burger": "first_burger_marketed", "pizza": "first_pizza_marketed",
               **{d: "first_drink_marketed" for d in DRINKS}}
 
@@ -38,12 +39,13 @@ def waitress_tip(state: JSON, seat: str) -> int:
     """$3 per waitress, $5 with the waitress milestone."""
     if holds(state, seat, "first_waitress_played"):
         return int(MILESTONES["first_waitress_played"]["params"]["waitress_tip"])
-    return int(ability("waitress")["tip"])
+    return int(ability(WAITRESS)["tip"])
 
 
 def has_cfo(state: JSON, seat: str) -> bool:
     """A CFO at work, or a CEO doing CFO work thanks to the $100 milestone from an earlier round."""
-    return at_work(state["p"][seat], "cfo") > 0 or held_before_this_round(state, seat, "first_to_have_100")
+    p = state["p"][seat]
+    return bool(kind_at_work(p["work"], "cfo")) or held_before_this_round(state, seat, "first_to_have_100")
 
 
 def _candidates(state: JSON, house: JSON, need: Counter[str]) -> list[tuple[tuple[int, int, int], str, int]]:
@@ -60,7 +62,7 @@ def _candidates(state: JSON, house: JSON, need: Counter[str]) -> list[tuple[tupl
         if dist is None:
             continue
         price = unit_price(state, seat)
-        out.append(((price + dist, -at_work(p, "waitress"), order.index(seat)), seat, price))
+        out.append(((price + dist, -len(kind_at_work(p["work"], "waitress")), order.index(seat)), seat, price))
     return out
 
 
@@ -108,7 +110,7 @@ def dinnertime(state: JSON, events: list[JSON]) -> None:
         if state["demand"].get(str(house["number"])):
             serve_house(state, house, earned, events)
     for seat in active_seats(state):
-        n = at_work(state["p"][seat], "waitress")
+        n = len(kind_at_work(state["p"][seat]["work"], "waitress"))
         if n:
             tips = n * waitress_tip(state, seat)
             events.append({"type": "waitress_tips", "player": seat, "amount": tips, "visible_to": None})

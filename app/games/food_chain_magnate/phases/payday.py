@@ -7,12 +7,13 @@ from typing import Any
 from app.games.base import IllegalAction
 from app.games.food_chain_magnate.bank import pay_in
 from app.games.food_chain_magnate.data import MILESTONES, SALARY
-from app.games.food_chain_magnate.employees import salaried
+from app.games.food_chain_magnate.employees import ability_actions, salaried
 from app.games.food_chain_magnate.milestones import award, holds
 from app.games.food_chain_magnate.phases.working.recruit import discount_actions
-from app.games.food_chain_magnate.players import active_seats, at_work
+from app.games.food_chain_magnate.players import active_seats
 
 JSON = dict[str, Any]
+FORBIDDEN_WITH_100 = MILESTONES["first_to_have_100"]["params"]["forbid_cards"]
 EXEMPT_WITH_BILLBOARD = MILESTONES["first_billboard_placed"]["params"]["salary_exempt"]
 
 
@@ -27,7 +28,7 @@ def salary_due(state: JSON, seat: str) -> int:
     p = state["p"][seat]
     cards = p["work"] + p["beach"] + [b["card"] for b in p["busy"]]
     gross = SALARY * sum(1 for c in cards if pays_salary(state, seat, c))
-    rm_cap = 2 * at_work(p, "recruiting_manager") + 4 * at_work(p, "hr_director")
+    rm_cap = ability_actions(p["work"], "recruit_or_discount")
     discount = SALARY * discount_actions(p, rm_cap)
     if holds(state, seat, "first_to_train"):
         discount += int(MILESTONES["first_to_train"]["params"]["salary_discount"])
@@ -100,8 +101,9 @@ def resolve_firing(state: JSON, events: list[JSON]) -> None:
         p = state["p"][s]
         if holds(state, s, "first_to_have_100"):
             for where in ("work", "beach"):
-                while "cfo" in p[where]:
-                    _fire(state, s, "cfo", where, events, True)
+                for barred in FORBIDDEN_WITH_100:
+                    while barred in p[where]:
+                        _fire(state, s, barred, where, events, True)
     state["secret"] = {}
     state["phase"] = "payday_forced"
     state["queue"] = [s for s in active_seats(state) if state["p"][s]["cash"] < salary_due(state, s)]

@@ -5,16 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.base import IllegalAction
-from app.games.food_chain_magnate.employees import structure_capacity
+from app.games.food_chain_magnate.data import MILESTONE_ORDER, MILESTONES
+from app.games.food_chain_magnate.employees import gives_drive_in, structure_capacity
 from app.games.food_chain_magnate.milestones import award
 from app.games.food_chain_magnate.players import active_seats, at_work, new_round_book
 
 JSON = dict[str, Any]
-PLAYED_MILESTONES = {
-    "first_waitress_played": ("waitress",),
-    "first_errand_boy_played": ("errand_boy",),
-    "first_cart_operator_played": ("cart_operator",),
-    "first_to_lower_prices": ("pricing_manager", "discount_manager"),
+# The "played" milestones, read from their trigger codes "at_work_on_reveal:<card>|<card>".
+PLAYED_MILESTONES: dict[str, list[str]] = {
+    m: MILESTONES[m]["trigger"]["event"].split(":", 1)[1].split("|")
+    for m in MILESTONE_ORDER if MILESTONES[m]["trigger"]["event"].startswith("at_work_on_reveal:")
 }
 
 
@@ -80,7 +80,7 @@ def reveal_structures(state: JSON, events: list[JSON]) -> None:
         p["beach"] = sorted(rest)
         p["hand"] = []
         p["r"]["penalised"] = not feasible
-        p["r"]["drive_in"] = at_work(p, "local_manager") + at_work(p, "regional_manager") > 0
+        p["r"]["drive_in"] = gives_drive_in(p["work"])
         events.append({"type": "structure_revealed", "player": s, "work": list(p["work"]),
                        "beach": list(p["beach"]), "over_committed": not feasible, "visible_to": None})
     for s in active_seats(state):

@@ -8,12 +8,13 @@ from app.games.base import IllegalAction
 from app.games.food_chain_magnate import map as fcm_map
 from app.games.food_chain_magnate.board import entrances_of
 from app.games.food_chain_magnate.data import DRINKS
-from app.games.food_chain_magnate.employees import ability, card
+from app.games.food_chain_magnate.employees import ability, card, cards_of_kind
 from app.games.food_chain_magnate.milestones import holds
 from app.games.food_chain_magnate.players import unused_at_work, use
 
 JSON = dict[str, Any]
-ROUTE_BUYERS = ["cart_operator", "truck_driver", "zeppelin_pilot"]
+ROUTE_BUYERS = cards_of_kind("drinks_road_route", "drinks_air_route")
+ANY_DRINK_BUYERS = cards_of_kind("drinks_any")
 
 
 def per_source(state: JSON, seat: str, buyer: str) -> int:
@@ -34,7 +35,7 @@ def source_sets(state: JSON, seat: str, buyer: str) -> list[list[list[int]]]:
     if not entrances:
         return []
     reach = buyer_range(state, seat, buyer)
-    if buyer == "zeppelin_pilot":
+    if ability(buyer)["kind"] == "drinks_air_route":
         tiles = sorted({tuple(fcm_map.tile_of(e)) for e in entrances})
         sets = fcm_map.air_route_source_sets(state["map"], [list(t) for t in tiles], reach)
     else:
@@ -46,8 +47,9 @@ def drink_actions(state: JSON, seat: str) -> list[JSON]:
     """Errand boys pick a drink type; route buyers pick a collectable set of sources."""
     p = state["p"][seat]
     out: list[JSON] = []
-    if unused_at_work(p, "errand_boy") > 0:
-        out.extend({"type": "buy", "card": "errand_boy", "drink": d} for d in DRINKS)
+    for buyer in ANY_DRINK_BUYERS:
+        if unused_at_work(p, buyer) > 0:
+            out.extend({"type": "buy", "card": buyer, "drink": d} for d in DRINKS)
     for buyer in ROUTE_BUYERS:
         if unused_at_work(p, buyer) > 0:
             out.extend({"type": "buy", "card": buyer, "sources": s} for s in source_sets(state, seat, buyer))
@@ -61,7 +63,7 @@ def buy(state: JSON, seat: str, action: JSON, events: list[JSON]) -> None:
     p = state["p"][seat]
     buyer = action["card"]
     n = per_source(state, seat, buyer)
-    got = {action["drink"]: n} if buyer == "errand_boy" else fcm_map.drinks_of(state["map"], action["sources"], n)
+    got = {action["drink"]: n} if buyer in ANY_DRINK_BUYERS else fcm_map.drinks_of(state["map"], action["sources"], n)
     use(p, buyer)
     for drink, amount in got.items():
         p["stock"][drink] += amount

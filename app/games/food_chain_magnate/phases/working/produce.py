@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.base import IllegalAction
-from app.games.food_chain_magnate.employees import ability
+from app.games.food_chain_magnate.employees import ability, cards_of_kind
 from app.games.food_chain_magnate.milestones import award
 from app.games.food_chain_magnate.players import unused_at_work, use
 
 JSON = dict[str, Any]
-KITCHEN = ["kitchen_trainee", "burger_cook", "pizza_cook", "burger_chef", "pizza_chef"]
+KITCHEN = cards_of_kind("produce")
 
 
 def produce_actions(state: JSON, seat: str) -> list[JSON]:

@@ -5,18 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.base import IllegalAction
-from app.games.food_chain_magnate.employees import ENTRY_CARDS, training_targets
+from app.games.food_chain_magnate.employees import ENTRY_CARDS, ability_actions, training_targets
 from app.games.food_chain_magnate.milestones import award, supply_left
 from app.games.food_chain_magnate.phases.working.train import target_allowed
-from app.games.food_chain_magnate.players import at_work
 
 JSON = dict[str, Any]
 
 
 def open_recruit_book(p: JSON) -> None:
     """Count recruiting capacity at the start of the player's turn."""
-    p["r"]["girls"] = at_work(p, "recruiting_girl")
-    p["r"]["rm_cap"] = 2 * at_work(p, "recruiting_manager") + 4 * at_work(p, "hr_director")
+    p["r"]["girls"] = ability_actions(p["work"], "recruit")
+    p["r"]["rm_cap"] = ability_actions(p["work"], "recruit_or_discount")
 
 
 def recruit_actions_left(p: JSON) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.base import IllegalAction
+from app.games.food_chain_magnate.data import MILESTONES
 from app.games.food_chain_magnate.employees import ability, one_x, training_targets, trains_into
 from app.games.food_chain_magnate.milestones import award, held_before_this_round, holds, supply_left
 from app.games.food_chain_magnate.players import owns
@@ -30,7 +31,8 @@ def target_allowed(state: JSON, seat: str, target: str) -> bool:
         return False
     if one_x(target) and (owns(p, target) or any(ph["into"] == target for ph in state["phantoms"])):
         return False
-    return not (target == "cfo" and holds(state, seat, "first_to_have_100"))
+    forbidden = MILESTONES["first_to_have_100"]["params"]["forbid_cards"]
+    return not (target in forbidden and holds(state, seat, "first_to_have_100"))
 
 
 def resolve_phantoms(state: JSON, seat: str, events: list[JSON]) -> None:
