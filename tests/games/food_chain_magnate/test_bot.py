@@ -40,3 +40,19 @@ def test_bot_is_deterministic_given_the_seed() -> None:
     state = ENGINE.new_game(contract.seats(3), 7)
     seat = ENGINE.awaiting(state)[0]
     assert ENGINE.bot_action(state, seat, 5) == ENGINE.bot_action(state, seat, 5)
+
+
+def test_bot_only_games_end_without_forced_firing() -> None:
+    """Bots never fall short of their salaries, and a table of bots breaks the bank twice."""
+    for n in (2, 3, 4, 5):
+        state = ENGINE.new_game(contract.seats(n), n)
+        rnd = random.Random(n)
+        for _ in range(3_000):
+            if ENGINE.outcome(state) is not None:
+                break
+            seat = rnd.choice(ENGINE.awaiting(state))
+            applied = ENGINE.apply(state, seat, ENGINE.bot_action(state, seat, rnd.randrange(1 << 30)))
+            assert not [e for e in applied.events if e["type"] == "fired" and e["forced"]]
+            state = applied.state
+        contract.check_outcome(ENGINE, state, n)
+        assert state["breaks"] == 2
