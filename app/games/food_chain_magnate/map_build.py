@@ -212,12 +212,12 @@ def is_road(m: JSON, cell: Sequence[int]) -> bool:
 
 def as_cell(x: Sequence[int]) -> Cell:
     """A JSON cell as a tuple."""
-    return (int(x[0]), int(x[1]))
+    return (x[0], x[1])
 
 
 def as_cells(xs: Iterable[Sequence[int]]) -> list[Cell]:
     """JSON cells as tuples."""
-    return [as_cell(x) for x in xs]
+    return [(x[0], x[1]) for x in xs]
 
 
 def house_cells(house: JSON) -> list[list[int]]:

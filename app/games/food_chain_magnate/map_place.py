@@ -65,6 +65,18 @@ def _tiles(tiles: Iterable[Sequence[int]] | None) -> frozenset[Cell] | None:
     return None if tiles is None else frozenset(as_cells(tiles))
 
 
+def _client_cells(xs: Any) -> list[Cell] | None:
+    """Cells from untrusted JSON: a list of [int, int]; None if malformed."""
+    if not isinstance(xs, list):
+        return None
+    out = []
+    for x in xs:
+        if not (isinstance(x, list) and len(x) == 2 and all(type(v) is int for v in x)):
+            return None
+        out.append((x[0], x[1]))
+    return out
+
+
 def _rect(top: Cell, height: int, width: int) -> list[Cell]:
     return [(top[0] + dr, top[1] + dc) for dr in range(height) for dc in range(width)]
 
@@ -105,13 +117,14 @@ def check_restaurant(m: JSON, occupied: Iterable[Sequence[int]], cells: Sequence
                      forbidden_entrance_tiles: Iterable[Sequence[int]] = ()) -> str | None:
     """None if a 2x2 restaurant on `cells` with this entrance corner may be placed, else an error code."""
     g = geometry(m)
-    sq = as_cells(cells)
-    if not _is_rect(sq, 2, 2):
+    sq = _client_cells(cells)
+    ent = _client_cells([entrance])
+    if sq is None or ent is None or not _is_rect(sq, 2, 2):
         return "bad_shape"
     problem = _free(g, _occupied_set(occupied), sq)
     if problem:
         return problem
-    e = as_cell(entrance)
+    e = ent[0]
     if e not in sq:
         return "entrance_not_corner"
     if not _by_road(g, [e]):
@@ -172,8 +185,8 @@ def check_house(m: JSON, occupied: Iterable[Sequence[int]], cells: Sequence[Sequ
                 garden: Sequence[Sequence[int]]) -> str | None:
     """None if a new 2x3 house+garden piece may go on these squares (§6.3.5), else an error code."""
     g = geometry(m)
-    house, yard = as_cells(cells), as_cells(garden)
-    if not _garden_shape_ok(house, yard):
+    house, yard = _client_cells(cells), _client_cells(garden)
+    if house is None or yard is None or not _garden_shape_ok(house, yard):
         return "bad_shape"
     problem = _free(g, _occupied_set(occupied), house + yard)
     if problem:
@@ -216,9 +229,10 @@ def check_garden(m: JSON, occupied: Iterable[Sequence[int]], house: JSON,
         return "not_printed_house"
     if house.get("garden"):
         return "has_garden"
-    if not _garden_shape_ok(as_cells(house["cells"]), as_cells(garden)):
+    yard = _client_cells(garden)
+    if yard is None or not _garden_shape_ok(as_cells(house["cells"]), yard):
         return "bad_shape"
-    return _free(g, _occupied_set(occupied), as_cells(garden))
+    return _free(g, _occupied_set(occupied), yard)
 
 
 def garden_placements(m: JSON, occupied: Iterable[Sequence[int]], house: JSON) -> list[list[list[int]]]:
@@ -246,8 +260,8 @@ def check_campaign(m: JSON, occupied: Iterable[Sequence[int]], cells: Sequence[S
     With `entrances` and `reach`, the placement must also be in road range (§7.4).
     """
     g = geometry(m)
-    sq = as_cells(cells)
-    if not any(_is_rect(sq, h, w) for h, w in _shapes(size)):
+    sq = _client_cells(cells)
+    if sq is None or not any(_is_rect(sq, h, w) for h, w in _shapes(size)):
         return "bad_shape"
     problem = _free(g, _occupied_set(occupied), sq)
     if problem:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import Any
 
 from app.games.food_chain_magnate.map_build import (
+    TILE,
     Cell,
-    Geometry,
     MapKey,
     _geometry,
     as_cells,
@@ -48,39 +48,28 @@ def mailbox_block(m: JSON, cells: Iterable[list[int]]) -> set[Cell]:
     return {x for x, n in label.items() if n in ids}
 
 
-def _touched(g: Geometry, campaign: JSON, key: MapKey) -> set[Cell] | None:
-    """Squares whose houses the campaign reaches; None means 'use the tile test' (radio)."""
+def _reaches(key: MapKey, campaign: JSON) -> Callable[[Cell], bool]:
+    """A test telling whether a house or garden square is reached by the campaign."""
+    g = _geometry(key)
     kind = campaign["type"]
     if kind == "billboard":
-        return {n for x in as_cells(campaign["cells"]) for n in g.neighbours(x)}
+        near = {n for x in as_cells(campaign["cells"]) for n in g.neighbours(x)}
+        return near.__contains__
     if kind == "mailbox":
         label = _blocks(key)
         ids = {label[x] for x in as_cells(campaign["cells"]) if x in label}
-        return {x for x, n in label.items() if n in ids}
+        return lambda x: label.get(x, -1) in ids
     if kind == "airplane":
         lo, hi = campaign["offset"], campaign["offset"] + campaign["covers"]
-        if campaign["edge"] in ("N", "S"):
-            return {(r, c) for r in range(g.rows) for c in range(lo, hi)}
-        return {(r, c) for r in range(lo, hi) for c in range(g.cols)}
+        axis = 1 if campaign["edge"] in ("N", "S") else 0  # N/S planes fly over columns
+        return lambda x: lo <= x[axis] < hi
     if kind == "radio":
-        return None
+        tr, tc = tile_key(as_cells(campaign["cells"])[0])
+        return lambda x: abs(x[0] // TILE - tr) <= 1 and abs(x[1] // TILE - tc) <= 1
     raise ValueError(f"unknown campaign type {kind!r}")
 
 
 def campaign_reach(m: JSON, houses: Iterable[JSON], campaign: JSON) -> list[int]:
     """Numbers of the houses the campaign reaches, ascending; a garden square counts as the house (§4.4)."""
-    key = map_key(m)
-    g = _geometry(key)
-    touched = _touched(g, campaign, key)
-    out = []
-    if touched is None:
-        tr, tc = tile_key(as_cells(campaign["cells"])[0])
-        for house in houses:
-            tiles = {tile_key(x) for x in as_cells(house_cells(house))}
-            if any(abs(t[0] - tr) <= 1 and abs(t[1] - tc) <= 1 for t in tiles):
-                out.append(house["number"])
-    else:
-        for house in houses:
-            if any(x in touched for x in as_cells(house_cells(house))):
-                out.append(house["number"])
-    return sorted(out)
+    reached = _reaches(map_key(m), campaign)
+    return sorted(h["number"] for h in houses if any(reached(x) for x in as_cells(house_cells(h))))

@@ -399,3 +399,18 @@ def test_campaigns_and_houses_block_squares() -> None:
     assert M.check_campaign(m, occ, [[4, 3]], [1, 1]) is None
     assert M.check_campaign(m, occ, [[3, 3]], [1, 1]) == "square_occupied"
     assert M.garden_placements(m, occ, M.printed_houses(m)[1]) == [[[3, 7], [4, 7]]]
+
+
+def test_checks_refuse_malformed_json() -> None:
+    m = M.map_from_layout(ALPHA)
+    occ = M.occupied_cells(m, M.printed_houses(m), [], [])
+    good = [[0, 3], [0, 4], [1, 3], [1, 4]]
+    for bad in (None, "x", [[0, 3]] * 4, [[0, "3"], [0, 4], [1, 3], [1, 4]], [[0, 3, 1], [0, 4], [1, 3], [1, 4]],
+                [[True, 3], [0, 4], [1, 3], [1, 4]]):
+        assert M.check_restaurant(m, occ, bad, [1, 3]) == "bad_shape"  # type: ignore[arg-type]
+        assert M.check_campaign(m, occ, bad, [2, 2]) == "bad_shape"  # type: ignore[arg-type]
+        assert M.check_house(m, occ, bad, [[3, 6], [4, 6]]) == "bad_shape"  # type: ignore[arg-type]
+    assert M.check_restaurant(m, occ, good, "1,3") == "bad_shape"  # type: ignore[arg-type]
+    assert M.check_garden(m, occ, M.printed_houses(m)[1], [[3, 7], "x"]) == "bad_shape"  # type: ignore[list-item]
+    assert M.check_airplane(m, "N", "0", 1) == "off_map"  # type: ignore[arg-type]
+    assert M.check_airplane(m, "N", True, 1) == "off_map"
