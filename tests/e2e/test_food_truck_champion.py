@@ -1,0 +1,341 @@
+"""A person plays a whole game of Food Truck Champion against a bot in the browser, by clicking, and sees the result."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from playwright.sync_api import Locator, Page, ViewportSize, expect
+
+from tests.e2e.conftest import Person
+from tests.e2e.helpers import create_table, finished, seat_row
+
+pytestmark = pytest.mark.e2e
+
+JSON = dict[str, Any]
+PHONE: ViewportSize = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1200, "height": 900}
+MINE = ".ftc-board.mine"
+SECTION = {"driver": "fridge", "cashier": "plating", "manager": "hired_staff"}
+STAFF_TYPES = ("driver", "cashier", "manager", "prep_cook", "exec_chef")
+# The prompt's buttons, by the action they send.
+FOLLOW_BUTTON = {
+    "none": "Follow with hired staff",
+    "market_research": "Staff + Market Research",
+    "take_charge": "Staff + Take Charge",
+}
+
+# A thing to click: a CSS selector inside the game area and, for buttons, their exact text.
+Target = tuple[str, str | None]
+
+
+def snapshot(page: Page) -> JSON:
+    """The view, the person's legal actions, the awaited seats and the version, as the table page holds them."""
+    return page.evaluate(
+        "(() => { const s = window.foodGames.state();"
+        " return {view: s.view, actions: s.actions || [], awaiting: s.awaiting || [], seat: s.seat,"
+        " version: s.version}; })()"
+    )
+
+
+def area(page: Page) -> Locator:
+    return page.get_by_test_id("game-area")
+
+
+def locate(page: Page, target: Target) -> Locator:
+    css, text = target
+    found = area(page).locator(css)
+    return found if text is None else found.filter(has_text=re.compile(rf"^{re.escape(text)}$"))
+
+
+def hand_card(card: str) -> Target:
+    if card.startswith("owner-"):
+        return (".ftc-hand .ftc-owner.legal", None)
+    return (f".ftc-hand [data-card='{card}'].legal", None)
+
+
+def first_click(action: JSON) -> Target:
+    """What a person clicks first for this action: the card, stack, position or section itself."""
+    kind = action["type"]
+    if kind == "market_research":
+        return (".ftc-piles > .ftc-card.back.legal", None)
+    if kind == "take_charge":
+        return (f"{MINE} .ftc-owner.back.legal", None)
+    if kind in ("lead", "follow_hand", "discard", "exec_chef"):
+        return hand_card(action["card"])
+    if kind == "follow_staff":
+        return (f"{MINE} .ftc-hired_staff .ftc-card.legal", None)
+    if kind in ("driver", "cashier", "manager", "place_card"):
+        return (f".ftc-pos[data-position='{action['position']}'] .ftc-card.legal", None)
+    if kind == "prep_cook":
+        return (f"{MINE} .ftc-fridge [data-card='{action['card']}'].legal", None)
+    if kind == "take_token":
+        return (f".ftc-stack.legal[title='{action['value']}']", None)
+    if kind == "place_token":
+        return (f"{MINE} .ftc-sec-head.legal[data-section='{action['section']}']", None)
+    if kind == "critique":
+        return (f"{MINE} [data-card='{action['card']}'].legal", None)
+    if kind == "decline":
+        return (".ftc-prompt button", "Decline")
+    if kind == "decline_token":
+        return (".ftc-prompt button", "Take no token")
+    raise AssertionError(f"an action the test does not know: {action}")
+
+
+def second_click(action: JSON) -> Target:
+    """Where a picked thing goes, when the first click alone does not say which action is meant."""
+    kind = action["type"]
+    if kind == "lead":  # the Owner card leads any staff action: name it
+        return (".ftc-prompt button", action["action"])
+    if kind == "follow_staff":
+        return (".ftc-prompt button", FOLLOW_BUTTON[action["also"]])
+    if kind in ("prep_cook", "exec_chef"):
+        return (f"{MINE} .ftc-plating [data-ticket='{action['ticket']}'].legal", None)
+    if kind in SECTION:
+        section = SECTION[kind]
+        if "replace" not in action:
+            return (f"{MINE} .ftc-{section} .ftc-card.empty.slot.legal", None)
+        if section == "plating":
+            return (f"{MINE} .ftc-plating [data-ticket='{action['replace']}'].legal", None)
+        return (f"{MINE} .ftc-{section} [data-card='{action['replace']}'].legal", None)
+    raise AssertionError(f"{action} takes one click")
+
+
+def assert_every_action_is_clickable(page: Page, actions: list[JSON]) -> None:
+    """Each legal action now has its highlighted thing on the table (a renderer that hides one fails here)."""
+    targets = sorted({first_click(a) for a in actions}, key=repr)
+    counts = page.evaluate(
+        "(targets) => targets.map(([css, text]) =>"
+        " [...document.querySelectorAll('[data-testid=game-area] ' + css)]"
+        ".filter((el) => text === null || el.textContent.trim() === text).length)",
+        [list(t) for t in targets],
+    )
+    missing = [t for t, n in zip(targets, counts, strict=True) if not n]
+    assert not missing, f"nothing to click for {missing} (actions: {actions})"
+
+
+# ---- the person's plan: cook what the tickets need, stock the fridge for them, take orders -------------
+
+
+def needs(view: JSON, seat: str) -> Counter[str]:
+    """Ingredients the Plating tickets still miss, less what the Fridge already holds."""
+    cards = view["catalog"]["cards"]
+    board = view["boards"][seat]
+    want: Counter[str] = Counter()
+    for slot in board["plating"]:
+        want += Counter(slot["need"])
+    want.subtract(cards[c]["ingredient"] for c in board["fridge"])
+    return +want
+
+
+def has_room(board: JSON, section: str) -> bool:
+    used = len(board["plating"]) if section == "plating" else len(board[section])
+    return bool(used < board["capacity"][section])
+
+
+def staff_worth(view: JSON, seat: str, action: JSON) -> float:
+    """How much one staff action helps the person's kitchen (<= 0: better declined)."""
+    cards = view["catalog"]["cards"]
+    board = view["boards"][seat]
+    kind = action["type"]
+    if kind in ("prep_cook", "exec_chef"):
+        slot = next(s for s in board["plating"] if s["card"] == action["ticket"])
+        return 10.0 + (5.0 if len(slot["need"]) == 1 else 0.0)
+    top = cards[view["market"][action["position"] - 1][-1]]
+    replaced = action.get("replace")
+    want = needs(view, seat)
+    if kind == "driver":
+        if replaced:
+            return 2.0 if want[top["ingredient"]] and not want[cards[replaced]["ingredient"]] else -1.0
+        return 5.0 if want[top["ingredient"]] else 1.0
+    if replaced:
+        return -1.0
+    if kind == "cashier":
+        return 4.0 - len(top["icons"])
+    return 2.0 if top["action"] in ("Prep Cook", "Exec. Chef", "Driver") else 0.5
+
+
+def lead_worth(view: JSON, seat: str, staff: str) -> float:
+    """How much leading this staff action would help the person's kitchen."""
+    cards = view["catalog"]["cards"]
+    board = view["boards"][seat]
+    open_icons: Counter[str] = Counter()
+    for slot in board["plating"]:
+        open_icons += Counter(slot["need"])
+    if staff == "Exec. Chef":
+        hand = [cards[c]["ingredient"] for c in board["hand"] if not c.startswith("owner-")]
+        return 8.0 if any(open_icons[i] for i in hand) else 0.0
+    if staff == "Prep Cook":
+        return 9.0 if any(open_icons[cards[c]["ingredient"]] for c in board["fridge"]) else 0.0
+    if staff == "Driver":
+        want = needs(view, seat)
+        tops = [cards[pile[-1]]["ingredient"] for pile in view["market"] if pile]
+        return 5.0 if has_room(board, "fridge") and any(want[i] for i in tops) else 0.5
+    if staff == "Cashier":
+        return (6.0 if not board["plating"] else 3.0) if has_room(board, "plating") else 0.0
+    return 1.5 if has_room(board, "hired_staff") else 0.0
+
+
+def choose(view: JSON, actions: list[JSON], seat: str) -> JSON:
+    """The person's decision among the legal actions."""
+    cards = view["catalog"]["cards"]
+    kinds = {a["type"] for a in actions}
+    want = needs(view, seat)
+
+    def of(kind: str) -> list[JSON]:
+        return [a for a in actions if a["type"] == kind]
+
+    if "discard" in kinds:
+        return min(of("discard"), key=lambda a: want[cards[a["card"]]["ingredient"]])
+    if "take_token" in kinds:
+        return max(of("take_token"), key=lambda a: int(a["value"]))
+    for kind in ("decline_token", "critique", "place_card"):
+        if kind in kinds:
+            return of(kind)[0]
+    if "place_token" in kinds:
+        order = ["plating", "fridge", "hired_staff"]
+        return min(of("place_token"), key=lambda a: order.index(a["section"]))
+    staff = [a for a in actions if a["type"] in STAFF_TYPES]
+    if staff or "decline" in kinds:
+        best = max(staff, key=lambda a: staff_worth(view, seat, a), default=None)
+        if best is not None and (staff_worth(view, seat, best) > 0 or "decline" not in kinds):
+            return best
+        return of("decline")[0]
+    if "follow_hand" in kinds:
+        plain = [a for a in of("follow_hand") if not a["card"].startswith("owner-")]
+        return (plain or of("follow_hand"))[0]
+    if "follow_staff" in kinds:
+        return next(a for a in of("follow_staff") if a["also"] == "none")
+    if "lead" in kinds:
+
+        def worth(a: JSON) -> float:
+            named = a.get("action") or cards[a["card"]]["action"]
+            return lead_worth(view, seat, named) - (0.5 if a["card"].startswith("owner-") else 0.0)
+
+        best = max(of("lead"), key=worth)
+        if worth(best) >= 2.0 or "market_research" not in kinds or len(view["boards"][seat]["hand"]) > 4:
+            return best
+    if "market_research" in kinds:
+        return of("market_research")[0]
+    return actions[0]
+
+
+# ---- clicking --------------------------------------------------------------------------------------------
+
+
+def progress(page: Page) -> JSON:
+    """Just the version and the person's legal actions (cheap to poll)."""
+    return page.evaluate(
+        "(() => { const s = window.foodGames.state();"
+        " return {version: s.version, actions: s.actions || [],"
+        " mine: s.seat !== null && (s.awaiting || []).includes(s.seat) && (s.actions || []).length > 0}; })()"
+    )
+
+
+def wait_for_move(page: Page, snap: JSON) -> None:
+    """Wait until the move the click sent has come back.
+
+    Alone on the move, any new version is ours; picking at the same time as others (critiques), ours has
+    landed when the person's own legal actions change.
+    """
+    alone = snap["awaiting"] == [snap["seat"]]
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        now = progress(page)
+        if finished(page) or (
+            now["version"] != snap["version"] if alone else now["actions"] != snap["actions"]
+        ):
+            return
+        page.wait_for_timeout(20)
+    raise AssertionError("the click did not make a move")
+
+
+def no_horizontal_overflow(page: Page) -> None:
+    """At a phone's width the page does not scroll sideways and the game area fits the screen."""
+    page.set_viewport_size(PHONE)
+    widths = page.evaluate(
+        "(() => ({doc: document.documentElement.scrollWidth, body: document.body.scrollWidth,"
+        " right: document.querySelector('[data-testid=game-area]').getBoundingClientRect().right}))()"
+    )
+    page.set_viewport_size(DESKTOP)
+    assert widths["doc"] <= PHONE["width"], widths
+    assert widths["body"] <= PHONE["width"], widths
+    assert widths["right"] <= PHONE["width"], widths
+
+
+def take_turn(page: Page, snap: JSON, done: Counter[str]) -> None:
+    """One decision of the person, made by clicking the matching things on the table."""
+    actions = snap["actions"]
+    assert_every_action_is_clickable(page, actions)
+    action = choose(snap["view"], actions, snap["seat"])
+    assert action in actions
+    first = first_click(action)
+    locate(page, first).first.click()
+    if sum(1 for a in actions if first_click(a) == first) > 1:
+        # The first click picked something; the table now highlights where it goes.
+        if not done["picked"]:
+            no_horizontal_overflow(page)
+        done["picked"] += 1
+        second = locate(page, second_click(action)).first  # any free space of a section will do
+        expect(second).to_be_visible()
+        second.click()
+    wait_for_move(page, snap)
+    done[action["type"]] += 1
+
+
+def test_a_person_plays_food_truck_champion_against_a_bot_to_the_end(person: Callable[..., Person]) -> None:
+    ana = person("Ana", width=DESKTOP["width"], height=DESKTOP["height"])
+    page = ana.page
+    create_table(ana, "food-truck-champion", seats=2, name="Truck rally")
+    seat_row(page, "1").get_by_role("button", name="Add bot").click()
+    expect(seat_row(page, "1").locator(".tag", has_text="Bot")).to_be_visible()
+    page.get_by_test_id("start").click()
+    expect(page.get_by_test_id("table-status")).to_have_text("In progress")
+    expect(page.get_by_test_id("no-renderer")).to_have_count(0)
+    expect(area(page).locator(f"{MINE} .ftc-plating")).to_be_visible()
+
+    done: Counter[str] = Counter()
+    deadline = time.monotonic() + 120
+    while not finished(page):
+        assert time.monotonic() < deadline, f"the game did not end ({sum(done.values())} moves: {done})"
+        if not progress(page)["mine"]:
+            page.wait_for_timeout(20)
+            continue
+        snap = snapshot(page)
+        if snap["seat"] not in snap["awaiting"] or not snap["actions"]:
+            continue
+        take_turn(page, snap, done)
+    assert done["lead"] and done["follow_hand"] + done["follow_staff"] + done["market_research"], done
+    assert done["prep_cook"] + done["exec_chef"], done
+
+    # The shell's result: both players ranked with their scores; the renderer's final scoring, source by source.
+    view = snapshot(page)["view"]
+    outcome = view["final"]
+    assert outcome is not None and view["phase"] == "over"
+    expect(page.get_by_test_id("result")).to_be_visible()
+    expect(page.get_by_test_id("turn")).to_have_text(re.compile("Game over"))
+    ranking = page.get_by_test_id("ranking")
+    expect(ranking).to_contain_text("Ana")
+    for seat, score in outcome["scores"].items():
+        expect(ranking.locator(f"tr[data-seat='{seat}'] td.num")).to_have_text(str(score))
+    expect(ranking.locator("tr.winner")).to_have_count(len(outcome["winners"]))
+
+    final = area(page).locator(".ftc-final")
+    expect(final).to_contain_text("Final scoring")
+    rows = final.locator("tbody tr")
+    expect(rows).to_have_count(2)
+    for place, seat in enumerate(s for group in outcome["ranking"] for s in group):
+        d = outcome["details"][seat]
+        assert d["token_points"] + d["set_points"] + d["logo_points"] == d["total"] == outcome["scores"][seat]
+        cells = rows.nth(place).locator("td")
+        expect(cells.nth(1)).to_have_text(re.compile(rf"^{d['token_points']} \("))
+        expect(cells.nth(2)).to_have_text(f"{d['profile_sets']} × 5 = {d['set_points']}")
+        expect(cells.nth(3)).to_have_text(str(d["logo_points"]))
+        expect(cells.nth(4)).to_have_text(str(d["total"]))
+    assert area(page).locator(".legal").count() == 0
+    assert page.get_by_test_id("log").locator("li").count() > 20
+    no_horizontal_overflow(page)
