@@ -68,19 +68,16 @@ export function linesForEvents(renderer, events, ctx) {
   return lines;
 }
 
-/** Lines for one stored move: its events in words, else "Ana: <action type>". */
+/**
+ * Lines for one stored move: its events exactly as a live update would show them, so a reloaded
+ * log reads like the live one; a move without events reads "Ana: <action type>"; a secret move
+ * of someone else (redacted action, no visible events) shows nothing, as it did live.
+ */
 export function linesForMove(renderer, move, ctx) {
-  const lines = [];
-  let hidden = false;
-  for (const event of move.events || []) {
-    if (!event || typeof event !== "object") continue;
-    const line = describe(renderer, event, ctx);
-    if (line === null) hidden = true;
-    else if (line !== undefined) lines.push(line);
-  }
-  if (lines.length || hidden) return lines;
+  const events = (move.events || []).filter((event) => event && typeof event === "object");
+  if (events.length) return linesForEvents(renderer, events, ctx);
+  if (!move.action || !move.action.type) return [];
   const name = move.seat !== null && move.seat !== undefined ? ctx.names[move.seat] ?? move.seat : "";
-  if (!move.action || !move.action.type) return [t("log.secret", { name })];
   return [name ? `${name}: ${humanType(move.action.type)}` : humanType(move.action.type)];
 }
 

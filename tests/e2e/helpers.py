@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 import re
-import time
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, expect
 
 from tests.e2e.conftest import Person
@@ -49,12 +49,12 @@ def click_a_legal_thing(page: Page, rng: random.Random) -> bool:
     before = version(page)
     try:
         legal.nth(rng.randrange(count)).click(timeout=1500)
-    except Exception:  # noqa: BLE001 - the area was redrawn under us; look again
-        return True
-    # A decision may take several clicks (pick, then place); wait briefly for a move to land.
-    deadline = time.monotonic() + 0.6
-    while time.monotonic() < deadline and version(page) == before and not finished(page):
-        page.wait_for_timeout(25)
+        # A decision may take several clicks (pick, then place): wait briefly for a move to land.
+        page.wait_for_function(
+            "v => document.querySelector('main').dataset.version !== v", arg=str(before), timeout=600
+        )
+    except PlaywrightError:  # the area was redrawn under us, or the click only selected something
+        pass
     return True
 
 

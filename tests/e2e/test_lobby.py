@@ -70,6 +70,20 @@ def test_lobby_lists_games_and_updates_public_tables_by_itself(person: Callable[
     expect(seat_row(cy.page, "1")).to_contain_text("Cy")
     expect(seat_row(ana.page, "1")).to_contain_text("Cy")
 
+    # Host controls before the start: remove Cy, seat a bot instead, then start.
+    seat_row(ana.page, "1").get_by_role("button", name="Remove").click()
+    expect(cy.page.locator(".toast")).to_contain_text("no longer seated")
+    expect(cy.page.get_by_test_id("spectator-banner")).to_be_visible()
+    expect(seat_row(cy.page, "1").get_by_role("button", name="Join here")).to_be_visible()
+    expect(ana.page.get_by_test_id("waiting")).to_have_text("Waiting for 1 more player.")
+    expect(ana.page.get_by_test_id("start")).to_be_disabled()
+    seat_row(ana.page, "1").get_by_role("button", name="Add bot").click()
+    expect(seat_row(cy.page, "1")).to_contain_text("Bot")
+    ana.page.get_by_test_id("start").click()
+    expect(cy.page.get_by_test_id("table-status")).to_have_text("In progress")
+    expect(cy.page.get_by_test_id("spectator-banner")).to_be_visible()
+    assert cy.page.get_by_test_id("game-area").locator(".legal").count() == 0
+
 
 def test_a_guest_saves_an_account_signs_out_and_logs_back_in(person: Callable[..., Person]) -> None:
     dee = person("Dee")

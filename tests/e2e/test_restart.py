@@ -6,12 +6,23 @@ import random
 from collections.abc import Callable
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import AppServer, Person
 from tests.e2e.helpers import click_a_legal_thing, version
 
 pytestmark = pytest.mark.e2e
+
+
+def settled_version(page: Page) -> int:
+    """The table version once nothing (a bot) has moved for a while."""
+    last = version(page)
+    while True:
+        page.wait_for_timeout(400)
+        now = version(page)
+        if now == last:
+            return now
+        last = now
 
 
 def test_page_reconnects_and_resyncs_after_a_server_restart(
@@ -26,10 +37,14 @@ def test_page_reconnects_and_resyncs_after_a_server_restart(
     ana.page.get_by_test_id("start").click()
     conn = ana.page.get_by_test_id("conn")
     expect(conn).to_have_attribute("data-state", "online")
-    for _ in range(4):
+    log = ana.page.get_by_test_id("log").locator("li")
+    for _ in range(40):  # into the game far enough that the log has something to say
         click_a_legal_thing(ana.page, rng)
-    ana.page.wait_for_timeout(300)  # let the bot answer, so the version is settled
-    before = version(ana.page)
+        if log.count() >= 3:
+            break
+    before = settled_version(ana.page)
+    log_before = log.all_inner_texts()
+    assert log_before
     ana.page.evaluate("window.__samePage = true")
 
     app_server.stop()
@@ -39,6 +54,9 @@ def test_page_reconnects_and_resyncs_after_a_server_restart(
 
     assert ana.page.evaluate("window.__samePage") is True, "the page was reloaded"
     assert version(ana.page) >= before
+    # The log is rebuilt from the stored moves and reads as it did live.
+    expect(log).to_have_count(len(log_before), timeout=5000)
+    assert log.all_inner_texts()[: len(log_before)] == log_before
     expect(ana.page.get_by_test_id("table-status")).to_have_text("In progress")
     expect(ana.page.get_by_test_id("game-area")).to_be_visible()
     # Still playable over the new connection.
