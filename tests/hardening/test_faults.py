@@ -1,0 +1,252 @@
+"""Crashes and faults: kill -9 mid-game, Postgres restarted under a running server, silent sockets,
+bots after a crash."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import os
+import re
+import socket
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.conftest import IS_POSTGRES, Database, Server, requires_postgres
+from tests.hardening.helpers import close_all, guests, moves, table_state, wait_for
+from tests.platform.client import Player, Socket
+
+PG_CLUSTER = ["15", "main"]
+
+
+def _pg_ctl(action: str) -> None:
+    subprocess.run(["pg_ctlcluster", "--skip-systemctl-redirect", *PG_CLUSTER, action],
+                   check=True, capture_output=True, timeout=60)
+
+
+def _pg_online() -> bool:
+    out = subprocess.run(["pg_lsclusters", "--no-header"], capture_output=True, text=True, timeout=30).stdout
+    return any(line.split()[:2] == PG_CLUSTER and "online" in line for line in out.splitlines())
+
+
+@pytest.fixture
+def postgres_comes_back() -> Iterator[None]:
+    """Whatever the test does to Postgres, it is running again afterwards."""
+    try:
+        yield
+    finally:
+        if not _pg_online():
+            _pg_ctl("start")
+
+
+async def _metric(server: Server, name: str) -> float:
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as c:
+        text = (await c.get("/metrics")).text
+    match = re.search(rf"^{name} ([0-9.e+-]+)$", text, re.M)
+    assert match, name
+    return float(match.group(1))
+
+
+async def _bot_table(srv: Server, host: Player) -> str:
+    """A running food-truck table with three bots."""
+    t = await host.table(game="food-truck", seats=3)
+    tid = str(t["id"])
+    await host.post(f"/api/tables/{tid}/kick", {"seat": "0"})
+    for seat in ("0", "1", "2"):
+        await host.post(f"/api/tables/{tid}/bots", {"seat": seat})
+    await host.post(f"/api/tables/{tid}/start")
+    return tid
+
+
+async def test_kill_9_mid_game_loses_no_committed_move(fresh_db: Database, tmp_path: Path) -> None:
+    """kill -9 with moves in flight and bots mid-game: every acked move survives, nothing is half-written,
+    clients resync, and the bots play on to a verified end once a process is back."""
+    one = Server(fresh_db, tmp_path, BOT_DELAY="0.02").start()
+    # On Postgres a second process serves the table meanwhile; SQLite has one process, restarted.
+    two = Server(fresh_db, tmp_path, RUN_MIGRATIONS="false").start() if IS_POSTGRES else None
+    try:
+        players = await guests(one, "K0", "K1", "K2")
+        bots = await _bot_table(one, players[0])
+        t = await players[0].table(seats=3, options={"target": 1000})
+        for p in players[1:]:
+            await p.post(f"/api/tables/{t['id']}/join", {})
+        await players[0].post(f"/api/tables/{t['id']}/start")
+        tid = t["id"]
+        socks = [await Socket.open(one.ws_url, tid, p.token) for p in players]
+        watcher = await Socket.open((two or one).ws_url, tid)
+        for s in (*socks, watcher):
+            await s.expect("snapshot")
+        start = (await table_state(one, tid))["version"]
+
+        async def bots_busy() -> bool:
+            return int((await table_state(one, bots))["move_count"]) >= 10
+
+        await wait_for(bots_busy)
+        # A salvo of moves, and the process is killed while they are in flight.
+        tasks = [asyncio.ensure_future(s.act(a, timeout=20))
+                 for _ in range(5) for s in socks for a in ({"type": "pick", "n": 1}, {"type": "bump"})]
+        await asyncio.sleep(0.05)
+        one.stop(kill=True)
+        # Replies that were on their way are read; the rest never come (their sockets are gone).
+        answered, unanswered = await asyncio.wait(tasks, timeout=3)
+        for task in unanswered:
+            task.cancel()
+        acked = sorted(t.result()["version"] for t in answered
+                       if t.exception() is None and t.result().get("type") == "ack")
+        survivor = two or one.start()
+        state = await table_state(survivor, tid)
+        listed = await moves(survivor, tid)
+        # Every acknowledged move is there; versions and the move list agree (nothing half-written).
+        assert all(v <= state["version"] for v in acked)
+        assert state["version"] == start + state["move_count"] == start + len(listed)
+        assert [m["seq"] for m in listed] == list(range(1, len(listed) + 1))
+        # Clients reconnect (to whichever process lives) and resync to the committed version.
+        socks = [await Socket.open(survivor.ws_url, tid, p.token) for p in players]
+        for s in socks:
+            assert (await s.expect("snapshot"))["version"] == state["version"]
+        if two is not None:
+            assert (await watcher.until_version(state["version"]))["version"] == state["version"]
+        # Play goes on from the last committed move.
+        latest = socks[0].latest
+        assert latest is not None
+        mover = next(i for i in range(3) if str(i) in latest["awaiting"])
+        action = socks[mover].latest["actions"][0]  # type: ignore[index]
+        assert (await socks[mover].act(action))["version"] == state["version"] + 1
+        # A brand-new process serves the same table from the same point.
+        if two is not None:
+            one.start()
+            fresh = await Socket.open(one.ws_url, tid, players[0].token)
+            assert (await fresh.expect("snapshot"))["version"] == state["version"] + 1
+            await fresh.close()
+        # The bots, stopped mid-game by the kill, finish the game; its replay verifies.
+        if one.proc is None or one.proc.poll() is not None:
+            one.start()
+
+        async def finished() -> dict[str, Any] | None:
+            state = await table_state(one, bots)
+            return state if state["status"] == "finished" else None
+
+        done = await wait_for(finished, timeout=60)
+        listed = await moves(one, bots)
+        assert [m["seq"] for m in listed] == list(range(1, done["move_count"] + 1))
+        verify = (await players[0].http.get(f"/api/tables/{bots}/verify")).json()
+        assert verify["ok"] and verify["moves"] == len(listed), verify
+        await close_all(*socks, watcher, *players)
+    finally:
+        one.stop()
+        if two is not None:
+            two.stop()
+
+
+def _raw_upgrade(port: int, path: str) -> socket.socket:
+    """Open a websocket by hand and then never read or answer again (a client gone silent)."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall(
+        (f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+         f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode()
+    )
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += sock.recv(4096)
+    assert head.startswith(b"HTTP/1.1 101"), head[:200]
+    return sock
+
+
+async def test_a_silent_socket_is_detected_and_dropped(server: Server) -> None:
+    (host,) = await guests(server, "Quiet")
+    t = await host.table(seats=2)
+    before = await _metric(server, "foodgames_sockets_open")
+    silent = await asyncio.to_thread(_raw_upgrade, server.port, f"/ws/tables/{t['id']}?token={host.token}")
+    try:
+        assert await _metric(server, "foodgames_sockets_open") == before + 1
+
+        def until_closed() -> None:
+            # The server pings every 5 s and gives up 5 s later: EOF must come well within 30 s.
+            silent.settimeout(30)
+            while silent.recv(65536):
+                pass
+
+        await asyncio.to_thread(until_closed)
+
+        async def dropped() -> bool:
+            return await _metric(server, "foodgames_sockets_open") == before
+
+        await wait_for(dropped, timeout=10)
+    finally:
+        silent.close()
+    await host.close()
+
+
+async def _status(client: httpx.AsyncClient, method: str, path: str, **kw: Any) -> tuple[int, dict[str, Any]]:
+    try:
+        r = await client.request(method, path, **kw)
+    except httpx.HTTPError as exc:
+        raise AssertionError(f"{method} {path}: no answer ({exc!r})") from exc
+    return r.status_code, r.json()
+
+
+async def test_postgres_restart_gives_503_then_recovers(
+    fresh_db: Database, tmp_path: Path, postgres_comes_back: None
+) -> None:
+    requires_postgres()
+    one = Server(fresh_db, tmp_path).start()
+    two = Server(fresh_db, tmp_path, RUN_MIGRATIONS="false").start()
+    try:
+        ana, ben = await guests(one, "Ana", "Ben")
+        t = await ana.table(seats=2, options={"target": 1000})
+        tid = t["id"]
+        await ben.post(f"/api/tables/{tid}/join", {})
+        await ana.post(f"/api/tables/{tid}/start")
+        sa = await Socket.open(one.ws_url, tid, ana.token)
+        sb = await Socket.open(two.ws_url, tid, ben.token)
+        v = (await sa.expect("snapshot"))["version"]
+        await sb.expect("snapshot")
+        assert (await sa.act({"type": "pick", "n": 1}))["version"] == v + 1
+
+        await asyncio.to_thread(_pg_ctl, "stop")
+        try:
+            async with httpx.AsyncClient(base_url=one.url, timeout=30, headers={"Authorization": f"Bearer {ana.token}"}) as c:
+                for method, path, kw in [
+                    ("GET", "/api/health", {}),
+                    ("GET", f"/api/tables/{tid}/moves", {}),
+                    ("POST", "/api/auth/guest", {"json": {"name": "Late"}}),
+                    ("POST", "/api/tables", {"json": {"game": "tiny", "seats": 2}}),
+                ]:
+                    status, body = await _status(c, method, path, **kw)
+                    assert status == 503, (path, status, body)
+                    assert body["error"]["code"] == "database_unavailable" and body["error"]["message"]
+            refused = await sb.act({"type": "pick", "n": 2}, timeout=30)
+            assert refused["type"] == "error" and refused["code"] in ("database_unavailable", "server_error")
+        finally:
+            await asyncio.to_thread(_pg_ctl, "start")
+
+        async def healthy() -> bool:
+            async with httpx.AsyncClient(base_url=one.url, timeout=10) as c:
+                return (await c.get("/api/health")).status_code == 200
+
+        await wait_for(healthy, timeout=30)
+        # The refused move was not half-written: still version v + 1, one move.
+        state = await table_state(two, tid)
+        assert state["version"] == v + 1 and state["move_count"] == 1
+        assert len(await moves(two, tid)) == 1
+        # LISTEN is back on both processes: a move on two reaches the socket on one (within the probe period).
+
+        async def moved() -> dict[str, Any] | None:
+            reply = await sb.act({"type": "pick", "n": 2}, timeout=30)
+            return reply if reply["type"] == "ack" else None
+
+        ack = await wait_for(moved, timeout=20, every=0.5)
+        seen = await sa.until_version(ack["version"], timeout=20)
+        assert seen["view"]["phase"] == "bump"
+        # Clients that resync agree with the database.
+        await sa.ws.send('{"type": "resync", "version": 0}')
+        assert (await sa.expect("snapshot", version=ack["version"]))["version"] == ack["version"]
+        await close_all(sa, sb, ana, ben)
+    finally:
+        one.stop()
+        two.stop()
