@@ -105,17 +105,17 @@ def second_click(action: JSON) -> Target:
     raise AssertionError(f"{action} takes one click")
 
 
-def assert_every_action_is_clickable(page: Page, actions: list[JSON]) -> None:
-    """Each legal action now has its highlighted thing on the table (a renderer that hides one fails here)."""
-    targets = sorted({first_click(a) for a in actions}, key=repr)
+def assert_clickable(page: Page, targets: dict[Target, JSON]) -> None:
+    """Each target (for the action it stands for) is highlighted on the table; a renderer missing one fails here."""
+    order = sorted(targets, key=repr)
     counts = page.evaluate(
         "(targets) => targets.map(([css, text]) =>"
         " [...document.querySelectorAll('[data-testid=game-area] ' + css)]"
         ".filter((el) => text === null || el.textContent.trim() === text).length)",
-        [list(t) for t in targets],
+        [list(t) for t in order],
     )
-    missing = [t for t, n in zip(targets, counts, strict=True) if not n]
-    assert not missing, f"nothing to click for {missing} (actions: {actions})"
+    missing = [targets[t] for t, n in zip(order, counts, strict=True) if not n]
+    assert not missing, f"nothing to click for {missing}"
 
 
 # ---- the person's plan: cook what the tickets need, stock the fridge for them, take orders -------------
@@ -180,11 +180,14 @@ def lead_worth(view: JSON, seat: str, staff: str) -> float:
     return 1.5 if has_room(board, "hired_staff") else 0.0
 
 
-def choose(view: JSON, actions: list[JSON], seat: str) -> JSON:
-    """The person's decision among the legal actions."""
+def choose(view: JSON, actions: list[JSON], seat: str, done: Counter[str]) -> JSON:
+    """The person's decision among the legal actions (once each: Take Charge, staff follow with research)."""
     cards = view["catalog"]["cards"]
     kinds = {a["type"] for a in actions}
     want = needs(view, seat)
+    for rare in ({"type": "take_charge"}, {"type": "follow_staff", "also": "market_research"}):
+        if not done[rare["type"]] and rare in actions:
+            return rare
 
     def of(kind: str) -> list[JSON]:
         return [a for a in actions if a["type"] == kind]
@@ -270,13 +273,15 @@ def no_horizontal_overflow(page: Page) -> None:
 def take_turn(page: Page, snap: JSON, done: Counter[str]) -> None:
     """One decision of the person, made by clicking the matching things on the table."""
     actions = snap["actions"]
-    assert_every_action_is_clickable(page, actions)
-    action = choose(snap["view"], actions, snap["seat"])
+    assert_clickable(page, {first_click(a): a for a in actions})
+    action = choose(snap["view"], actions, snap["seat"], done)
     assert action in actions
     first = first_click(action)
     locate(page, first).first.click()
-    if sum(1 for a in actions if first_click(a) == first) > 1:
-        # The first click picked something; the table now highlights where it goes.
+    group = [a for a in actions if first_click(a) == first]
+    if len(group) > 1:
+        # The first click picked something; the table now highlights every place it can go.
+        assert_clickable(page, {second_click(a): a for a in group})
         if not done["picked"]:
             no_horizontal_overflow(page)
         done["picked"] += 1
@@ -311,6 +316,7 @@ def test_a_person_plays_food_truck_champion_against_a_bot_to_the_end(person: Cal
         take_turn(page, snap, done)
     assert done["lead"] and done["follow_hand"] + done["follow_staff"] + done["market_research"], done
     assert done["prep_cook"] + done["exec_chef"], done
+    assert done["take_charge"], done
 
     # The shell's result: both players ranked with their scores; the renderer's final scoring, source by source.
     view = snapshot(page)["view"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -68,6 +69,13 @@ def target(page: Page, action: JSON, view: JSON) -> Locator:
     raise AssertionError(f"an action the test does not know: {action}")
 
 
+def legal_numbers(page: Page, css: str, attribute: str) -> set[int]:
+    """The numbers (slot or space) of the highlighted elements matching `css` in the game area."""
+    return {
+        int(v) for v in area(page).locator(css).evaluate_all(f"els => els.map((e) => e.dataset.{attribute})")
+    }
+
+
 def assert_every_action_is_clickable(page: Page, snap: JSON) -> None:
     """Each legal action now has its highlighted thing on the table (a renderer that hides one fails here)."""
     seen: set[str] = set()
@@ -77,16 +85,27 @@ def assert_every_action_is_clickable(page: Page, snap: JSON) -> None:
             continue
         seen.add(key)
         assert target(page, action, snap["view"]).count() == 1, f"nothing to click for {action}"
+    # Exactly the market slots that can be bought are highlighted; a face may also be chosen on the court.
+    slots = {a["slot"] for a in snap["actions"] if a["type"] == "buy"}
+    assert legal_numbers(page, ".fd-market .fd-slot.legal", "slot") == slots
+    faces = {a["face"] for a in snap["actions"] if a["type"] == "choose_face"}
+    if faces:
+        assert legal_numbers(page, ".fd-mine .fd-space.legal", "space") == faces
 
 
-def choose(snap: JSON) -> JSON:
-    """The person's plan: build the court from the cheapest affordable stall, hire every chef it can, then end the turn."""
+def choose(snap: JSON, done: Counter[str]) -> JSON:
+    """The person's plan: build the court from the cheapest affordable stall, hire every chef it can, then end the turn.
+
+    The first time a 0 is rolled, the person keeps it.
+    """
     view, acts, seat = snap["view"], snap["actions"], snap["seat"]
     me = view["players"][seat]
     kinds = {a["type"] for a in acts}
     court = me["court"]
     if "roll" in kinds:
         return acts[0]
+    if "keep_zero" in kinds and not done["keep_zero"]:
+        return {"type": "keep_zero"}
     if "choose_face" in kinds:
         built = [a for a in acts if a["type"] == "choose_face" and court[a["face"] - 1]]
         return built[0] if built else next(a for a in acts if a["type"] == "choose_face")
@@ -150,20 +169,23 @@ def no_horizontal_overflow(page: Page) -> None:
     page.set_viewport_size(DESKTOP)
 
 
-def take_turn(page: Page, snap: JSON, checked: set[str]) -> None:
+def take_turn(page: Page, snap: JSON, done: Counter[str]) -> None:
     """One decision of the person, made by clicking the matching thing on the table."""
     assert_every_action_is_clickable(page, snap)
-    action = choose(snap)
+    action = choose(snap, done)
     assert action in snap["actions"]
     target(page, action, snap["view"]).click()
     if action["type"] == "buy":
-        # The market card is picked; its legal places light up in the person's court.
+        # The market card is picked; exactly the places it can go light up in the person's court.
         expect(area(page).locator(f".fd-slot[data-slot='{action['slot']}'].fd-picked")).to_be_visible()
-        if "picked" not in checked:
-            checked.add("picked")
+        spaces = {a["space"] for a in snap["actions"] if a["type"] == "buy" and a["slot"] == action["slot"]}
+        assert legal_numbers(page, ".fd-mine .fd-space.legal", "space") == spaces
+        if not done["picked"]:
             no_horizontal_overflow(page)
+        done["picked"] += 1
         my_space(page, action["space"]).click()
     wait_for_move(page, snap)
+    done[action["type"]] += 1
 
 
 def test_a_person_plays_foodies_against_two_bots_to_the_end(person: Callable[..., Person]) -> None:
@@ -178,7 +200,7 @@ def test_a_person_plays_foodies_against_two_bots_to_the_end(person: Callable[...
     expect(page.get_by_test_id("no-renderer")).to_have_count(0)
     expect(area(page).locator(".fd-mine .fd-court")).to_be_visible()
 
-    checked: set[str] = set()
+    done: Counter[str] = Counter()
     kinds: set[str] = set()
     deadline = time.monotonic() + 90
     while not finished(page):
@@ -190,7 +212,7 @@ def test_a_person_plays_foodies_against_two_bots_to_the_end(person: Callable[...
         if snap["seat"] not in snap["awaiting"] or not snap["actions"]:
             continue
         kinds |= {a["type"] for a in snap["actions"]}
-        take_turn(page, snap, checked)
+        take_turn(page, snap, done)
     assert {"roll", "buy", "skip_buy", "end_turn"} <= kinds
 
     # The shell's result: everyone ranked with their scores; the renderer's final scoring by source.
