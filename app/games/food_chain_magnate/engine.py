@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -36,6 +37,22 @@ PHASES: dict[str, tuple[ActionsFn, ApplyFn]] = {
 # Choices that only narrow down a placement or add to a secret set can be taken back.
 UNDOABLE = {"restaurant_at", "campaign", "campaign_at", "new_house", "garden", "house_at", "new_restaurant",
             "move_restaurant", "work", "fire"}
+
+
+def _canonical(doc: Any) -> str:
+    # Strict comparison: 1.0 and true are not 1, and an extra field makes a different action.
+    return json.dumps(doc, sort_keys=True, separators=(",", ":"))
+
+
+def _refuse_unlisted(apply_step: ApplyFn, state: JSON, player: str, action: JSON) -> None:
+    """Raise the step's own refusal (for a precise message), or a generic one for look-alike actions."""
+    try:
+        apply_step(clone(state), player, action, [])
+    except IllegalAction:
+        raise
+    except (TypeError, KeyError, ValueError, IndexError, AttributeError):
+        pass
+    raise IllegalAction("not_listed", "That action is not available now.")
 
 
 class FoodChainMagnate:
@@ -82,9 +99,12 @@ class FoodChainMagnate:
             raise IllegalAction("bad_action", "An action must be an object with a type.")
         if player not in self.awaiting(state):
             raise IllegalAction("not_your_turn", "It is not your turn to act.")
+        apply_step = PHASES[state["phase"]][1]
+        if _canonical(action) not in {_canonical(a) for a in self.actions(state, player)}:
+            _refuse_unlisted(apply_step, state, player, action)
         new = clone(state)
         events: list[JSON] = []
-        PHASES[new["phase"]][1](new, player, action, events)
+        apply_step(new, player, action, events)
         advance(new, events)
         return Applied(state=new, events=events, undoable=action["type"] in UNDOABLE)
 

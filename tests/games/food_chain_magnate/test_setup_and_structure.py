@@ -138,3 +138,27 @@ def test_not_your_turn_and_bad_action_shapes() -> None:
     with pytest.raises(IllegalAction) as err:
         ENGINE.apply(state, ENGINE.awaiting(state)[0], {"type": 7})
     assert err.value.code == "bad_action"
+
+
+def test_lookalike_actions_are_refused() -> None:
+    """1.0 and true are not 1, and an extra field makes an unlisted action."""
+    state = ENGINE.new_game(["0", "1"], 8)
+    while state["phase"] != "order_of_business":
+        seat = ENGINE.awaiting(state)[0]
+        state = ENGINE.apply(state, seat, ENGINE.bot_action(state, seat, 3)).state
+    seat = state["queue"][0]
+    before = contract.canonical(state)
+    for bad in ({"type": "position", "position": 1.0}, {"type": "position", "position": True},
+                {"type": "position", "position": 1, "extra": "x"}):
+        with pytest.raises(IllegalAction) as err:
+            ENGINE.apply(state, seat, bad)
+        assert err.value.code in ("not_listed", "position_taken")
+    assert contract.canonical(state) == before
+    from tests.games.food_chain_magnate.test_working import working
+
+    busy = working("trainer", step="train", beach=("kitchen_trainee",))
+    for bad in ({"type": "train", "by": 0.0, "card": "kitchen_trainee", "into": "burger_cook", "again": False},
+                {"type": "done", "x": 1}):
+        with pytest.raises(IllegalAction) as err:
+            ENGINE.apply(busy, "0", bad)
+        assert err.value.code == "not_listed"
