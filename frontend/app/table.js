@@ -451,7 +451,7 @@ async function openTable() {
   socket = new TableSocket({ tableId, invite, onMessage, onStatus });
   socket.start();
   // A handle for the console and the browser tests: the same path a renderer's clicks take.
-  window.foodGames = { send, state: () => S };
+  window.foodGames = { send, state: () => S, pending: () => socket.pending.size };
 }
 
 async function init() {

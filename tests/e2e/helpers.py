@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+import time
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, expect
@@ -59,19 +60,40 @@ def click_a_legal_thing(page: Page, rng: random.Random) -> bool:
 
 
 def play_to_the_end(pages: list[Page], rng: random.Random, max_clicks: int = 3000) -> int:
-    """Everyone clicks legal things until the game is over; returns the number of clicks."""
+    """Everyone clicks legal things until the game is over; returns the number of clicks.
+
+    People act side by side: a page is clicked again once its last move was answered and the
+    page moved on (a new version), or, when that click only selected something, after a short pause.
+    """
     clicks = 0
-    while not finished(pages[0]):
+    last: dict[int, tuple[str, float]] = {}
+    while True:
         acted = False
-        for page in pages:
-            if finished(page):
-                break
-            if click_a_legal_thing(page, rng):
-                acted = True
-                clicks += 1
+        for index, page in enumerate(pages):
+            now_version, status, pending = page.evaluate(
+                "() => [document.querySelector('main').dataset.version,"
+                " document.querySelector('main').dataset.status, window.foodGames.pending()]"
+            )
+            if status == "finished":
+                for other in pages:
+                    expect(other.get_by_test_id("result")).to_be_visible()
+                return clicks
+            if pending:  # its last move is still on the way
+                continue
+            clicked_version, clicked_at = last.get(index, ("", 0.0))
+            if now_version == clicked_version and time.monotonic() - clicked_at < 0.6:
+                continue
+            legal = page.get_by_test_id("game-area").locator(".legal:visible")
+            count = legal.count()
+            if not count:
+                continue
+            try:
+                legal.nth(rng.randrange(count)).click(timeout=1500)
+            except PlaywrightError:  # redrawn under us: look again next time
+                continue
+            last[index] = (now_version or "", time.monotonic())
+            clicks += 1
+            acted = True
         assert clicks < max_clicks, "the game did not end"
         if not acted:
-            pages[0].wait_for_timeout(50)
-    for page in pages:
-        expect(page.get_by_test_id("result")).to_be_visible()
-    return clicks
+            pages[0].wait_for_timeout(20)
