@@ -9,6 +9,7 @@ import {
 } from "./ui.js";
 
 const POLL_MS = 3000;
+const LIST_LIMIT = 20; // per section; the newest first as the server sends them
 const STATUSES = ["open", "playing", "finished"];
 
 const state = {
@@ -257,7 +258,13 @@ function drawPublic() {
     let body;
     if (tables === null) body = h("p", { class: "muted small" }, t("lobby.loading"));
     else if (!tables.length) body = h("p", { class: "muted small" }, t("lobby.none"));
-    else body = h("ul", { class: "table-list" }, tables.map((x) => tableRow(x, { mine: false })));
+    else {
+      const shown = tables.slice(0, LIST_LIMIT);
+      body = [
+        h("ul", { class: "table-list" }, shown.map((x) => tableRow(x, { mine: false }))),
+        tables.length > shown.length ? h("p", { class: "muted small" }, t("lobby.more", { n: tables.length - shown.length })) : null,
+      ];
+    }
     return h("section", { class: "public-section", "data-testid": `public-${status}` },
       h("h3", null, statusLabel(status), tables && tables.length ? h("span", { class: "count" }, String(tables.length)) : null),
       body);
@@ -295,6 +302,9 @@ async function refreshLists() {
   } finally {
     refreshing = false;
   }
+  const myTurns = (state.myTables || []).filter((x) => x.status === "playing" && x.my_seat !== null
+    && (x.awaiting || []).includes(x.my_seat)).length;
+  document.title = `${myTurns ? `(${myTurns}) ` : ""}${t("app.name")}`;
   const snapshot = JSON.stringify([state.myTables, state.publicTables, state.listError]);
   if (snapshot !== lastLists) {
     lastLists = snapshot;

@@ -158,6 +158,13 @@ export class TableSocket {
     this.connect();
   }
 
+  /** Try again after the server refused us for good (e.g. after signing in elsewhere). */
+  retry() {
+    if (this.stopped || this.ws) return;
+    this.attempts = 0;
+    this.connect();
+  }
+
   heartbeat() {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return;
     if (Date.now() - this.lastHeard > SILENCE_MS) {

@@ -169,7 +169,8 @@ function drawConn() {
   else if (status === "reconnecting" || status === "connecting") text = t("conn.connecting");
   else text = info.reason ? `${t("conn.closed")}: ${info.reason}` : t("conn.closed");
   els.conn.dataset.state = status;
-  mount(els.conn, h("span", { class: "conn-dot", "aria-hidden": "true" }), text);
+  mount(els.conn, h("span", { class: "conn-dot", "aria-hidden": "true" }), text,
+    status === "closed" ? h("button", { type: "button", class: "ghost small-btn", onclick: () => socket.retry() }, t("conn.retry")) : null);
 }
 
 function drawBanner() {
