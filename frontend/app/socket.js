@@ -6,7 +6,7 @@ const PING_MS = 20000;
 const SILENCE_MS = 45000; // no message (not even a pong) for this long: the link is dead
 const ACT_TIMEOUT_MS = 15000;
 const BACKOFF_BASE_MS = 500;
-const BACKOFF_MAX_MS = 8000;
+const BACKOFF_MAX_MS = 5000;
 
 // Close codes with which the server refuses us for good (auth, not found, forbidden).
 function isFatal(code) {
