@@ -113,3 +113,27 @@ def test_a_guest_saves_an_account_signs_out_and_logs_back_in(person: Callable[..
     expect(dee.page.get_by_role("heading", name="Mis mesas")).to_be_visible()
     dee.goto("/")
     expect(dee.page.get_by_role("heading", name="Juegos")).to_be_visible()
+
+
+def test_a_visitor_watches_without_signing_in_then_takes_and_leaves_a_seat(
+    person: Callable[..., Person],
+) -> None:
+    ana = person("Ana")
+    table_id = create_table(ana, "food-truck", seats=3)
+    eve = person()
+    eve.goto(f"/t/{table_id}")
+    expect(eve.page.get_by_test_id("spectator-banner")).to_be_visible()
+    expect(seat_row(eve.page, "0")).to_contain_text("Ana")
+    expect(eve.page.get_by_role("button", name="Join here")).to_have_count(0)
+
+    eve.page.locator(".signin-inline summary").click()
+    eve.sign_in_as_guest("Eve")
+    seat_row(eve.page, "2").get_by_role("button", name="Join here").click()
+    expect(seat_row(eve.page, "2").locator(".tag.you")).to_be_visible()
+    expect(eve.page.get_by_test_id("spectator-banner")).to_be_hidden()
+    expect(seat_row(ana.page, "2")).to_contain_text("Eve")
+    expect(ana.page.get_by_test_id("waiting")).to_have_text("Waiting for 1 more player.")
+
+    eve.page.get_by_role("button", name="Leave table").click()
+    expect(eve.page.get_by_test_id("spectator-banner")).to_be_visible()
+    expect(seat_row(ana.page, "2")).to_contain_text("Empty seat")
