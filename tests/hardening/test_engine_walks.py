@@ -231,18 +231,7 @@ def confusion_walk(game: Game, n_players: int, seed: int, max_steps: int = 300) 
     return accepted
 
 
-LOOKALIKE_BUGS = {
-    "food-chain-magnate": "platform request 2 in /tmp/platform-requests.txt: 1.0/true taken for 1, extra keys kept",
-}
-
-
-@pytest.mark.parametrize(
-    "game_id",
-    [
-        pytest.param(g, marks=pytest.mark.xfail(strict=True, reason=LOOKALIKE_BUGS[g])) if g in LOOKALIKE_BUGS else g
-        for g in sorted(GAMES)
-    ],
-)
+@pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_unlisted_lookalikes_are_refused(game_id: str) -> None:
     """JSON true/1.0 are not 1, and an extra field makes another action: all unlisted, all refused."""
     game = GAMES[game_id]
