@@ -52,10 +52,10 @@ export async function runReplay(main, { tableId, invite, step }) {
     title.textContent = `${t("replay.title")} · ${table.name || table.game}`;
     back.textContent = t("replay.back_to_table");
     eventsTitle.textContent = t("replay.events");
-    buttons.first.textContent = `⏮ ${t("replay.first")}`;
+    buttons.first.textContent = `« ${t("replay.first")}`;
     buttons.prev.textContent = `◀ ${t("replay.prev")}`;
     buttons.next.textContent = `${t("replay.next")} ▶`;
-    buttons.last.textContent = `${t("replay.last")} ⏭`;
+    buttons.last.textContent = `${t("replay.last")} »`;
   }
 
   function draw() {
