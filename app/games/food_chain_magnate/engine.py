@@ -106,7 +106,9 @@ class FoodChainMagnate:
         events: list[JSON] = []
         apply_step(new, player, action, events)
         advance(new, events)
-        return Applied(state=new, events=events, undoable=action["type"] in UNDOABLE)
+        # Taking back is safe only while the same decision is still open.
+        same_window = new["phase"] == state["phase"] and self.awaiting(new) == self.awaiting(state)
+        return Applied(state=new, events=events, undoable=action["type"] in UNDOABLE and same_window)
 
     def view(self, state: JSON, viewer: str | None) -> JSON:
         """What `viewer` may see (None = spectator)."""

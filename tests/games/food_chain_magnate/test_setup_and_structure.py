@@ -162,3 +162,13 @@ def test_lookalike_actions_are_refused() -> None:
         with pytest.raises(IllegalAction) as err:
             ENGINE.apply(busy, "0", bad)
         assert err.value.code == "not_listed"
+
+
+def test_undoable_only_for_open_choices() -> None:
+    state = ENGINE.new_game(["0", "1"], 8)
+    seat = ENGINE.awaiting(state)[0]
+    anchor = next(a for a in ENGINE.actions(state, seat) if a["type"] == "restaurant_at")
+    applied = ENGINE.apply(state, seat, anchor)
+    assert applied.undoable
+    final = ENGINE.apply(applied.state, seat, ENGINE.actions(applied.state, seat)[0])
+    assert not final.undoable
