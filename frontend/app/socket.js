@@ -168,8 +168,16 @@ export class TableSocket {
   heartbeat() {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return;
     if (Date.now() - this.lastHeard > SILENCE_MS) {
-      // Half-open connection: drop it and let onclose schedule the reconnect.
-      this.ws.close(4408, "heartbeat timeout");
+      // Half-open connection: a close handshake may never finish, so forget it and reconnect now.
+      const dead = this.ws;
+      this.ws = null;
+      clearInterval(this.pingTimer);
+      try {
+        dead.close(4408, "heartbeat timeout");
+      } catch {
+        // Already closing.
+      }
+      this.scheduleReconnect();
       return;
     }
     this.send({ type: "ping" });
