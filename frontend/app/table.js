@@ -86,7 +86,8 @@ function send(action) {
 async function hostCall(path, body) {
   try {
     const table = await api("POST", `${tablePath()}/${path}`, body);
-    if (table && table.id) {
+    // The socket may already have brought something newer than this answer.
+    if (table && table.id && (S.version === null || (table.version ?? 0) >= S.version)) {
       S.table = table;
       if (table.my_seat !== undefined) S.seat = table.my_seat;
     }
