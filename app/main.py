@@ -36,6 +36,13 @@ def run_migrations(url: str) -> None:
     command.upgrade(cfg, "head")
 
 
+def _is_bad_data(exc: Exception) -> bool:
+    """A database refusal of the data itself (a NUL byte, a malformed value), not an outage."""
+    orig = getattr(exc, "orig", None)
+    name = type(orig).__name__ if orig is not None else ""
+    return "DataError" in name or "Character" in name or "ValueError" in name or type(exc).__name__ == "DataError"
+
+
 def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
@@ -83,6 +90,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(DBAPIError)
     @app.exception_handler(OSError)
     async def db_down(req: Request, exc: Exception) -> JSONResponse:
+        if _is_bad_data(exc):
+            return _error(422, "invalid_request", "The request holds characters the server cannot store.")
         log.warning("database unavailable: %s", exc, extra={"path": req.url.path})
         return _error(503, "database_unavailable", "The database is not answering; try again shortly.")
 
@@ -117,6 +126,8 @@ def main() -> None:
         ws_max_size=1024 * 1024,
         ws_ping_interval=20,
         ws_ping_timeout=20,
+        # Our messages are small JSON documents: compressing each costs more CPU than it saves.
+        ws_per_message_deflate=False,
         proxy_headers=True,
     )
 

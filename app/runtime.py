@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections import deque
 from collections.abc import AsyncIterator
@@ -20,8 +21,10 @@ from app.realtime.hub import Hub
 from app.services.auth import TokenSigner
 from app.services.bots import BotRunner
 from app.services.errors import ServiceError
-from app.services.records import TableCache, TableRecord, load_record
+from app.services.records import TableCache, TableRecord, catch_up, load_record
 from app.services.writer import PostgresBatchWriter, SessionWriter
+
+log = logging.getLogger("app.runtime")
 
 
 class Runtime:
@@ -33,6 +36,9 @@ class Runtime:
         self.signer = TokenSigner(self.secret_key, settings.token_max_age)
         self.engine = make_engine(settings)
         self.sessions = make_sessionmaker(self.engine)
+        self.reads = make_sessionmaker(self.engine, autocommit=True)
+        # Versions this process is writing now: the broker's echo of our own write is not news.
+        self.writing: dict[str, int] = {}
         self.is_postgres = settings.is_postgres
         self.cache = TableCache()
         self.hub = Hub(self)
@@ -83,25 +89,36 @@ class Runtime:
         rec = self.cache.get(table_id)
         if rec is None:
             rec = self.cache.put(await load_record(session, table_id))
-        return rec
+        return rec  # load_record refuses malformed ids before any SQL
 
     async def reload(self, table_id: str) -> TableRecord:
         """Read the table afresh from the database."""
-        async with self.sessions() as session:
+        async with self.reads() as session:
             return self.cache.put(await load_record(session, table_id))
 
     async def record_at_least(self, table_id: str, version: int) -> TableRecord:
+        """The table at `version` or newer: the cached one, brought forward by the moves made elsewhere."""
         rec = self.cache.get(table_id)
         if rec is not None and rec.version >= version:
             return rec
+        if rec is not None and rec.status == "playing" and rec.state is not None:
+            async with self.reads() as session:
+                newer = await catch_up(session, rec)
+            if newer is not None:
+                return self.cache.put(newer)
         return await self.reload(table_id)
 
     async def on_remote_change(self, table_id: str, version: int) -> None:
         """A change announced by the broker (maybe from another process)."""
-        cached = self.cache.get(table_id)
-        if cached is not None and cached.version < version and table_id not in self.hub.rooms:
-            self.cache.drop(table_id)  # nobody watches it here: reload lazily
-        await self.hub.publish(table_id, version)
+        if self.writing.get(table_id, -1) >= version:
+            return  # our own write: its local publish follows
+        try:
+            cached = self.cache.get(table_id)
+            if cached is not None and cached.version < version and table_id not in self.hub.rooms:
+                self.cache.drop(table_id)  # nobody watches it here: reload lazily
+            await self.hub.publish(table_id, version)
+        except Exception:  # noqa: BLE001 - a notice we cannot act on now is caught up by the next one
+            log.exception("remote change failed", extra={"table_id": table_id})
 
     async def notify_in_tx(self, session: AsyncSession, table_id: str, version: int) -> None:
         await self.broker.notify_in_tx(session, table_id, version)
@@ -119,7 +136,7 @@ class Runtime:
         task.add_done_callback(self._tasks.discard)
 
     async def tables_waiting_on_bots(self) -> list[TableRecord]:
-        async with self.sessions() as session:
+        async with self.reads() as session:
             ids = (await session.scalars(select(GameTable.id).where(GameTable.status == "playing"))).all()
             recs = [self.cache.put(await load_record(session, tid)) for tid in ids]
         return [r for r in recs if set(r.awaiting) & r.bot_seats()]

@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.models import User
 from app.runtime import Runtime
 from app.services.errors import ServiceError
+from app.services.records import valid_id
 
 COOKIE = "session"
 
@@ -20,7 +21,14 @@ def get_rt(request: Request) -> Runtime:
 
 
 async def get_session(rt: Runtime = Depends(get_rt)) -> AsyncIterator[AsyncSession]:
+    """A transactional session for a route that writes."""
     async with rt.sessions() as session:
+        yield session
+
+
+async def get_reads(rt: Runtime = Depends(get_rt)) -> AsyncIterator[AsyncSession]:
+    """An autocommit session for a route that only reads (no BEGIN/ROLLBACK round trips)."""
+    async with rt.reads() as session:
         yield session
 
 
@@ -38,17 +46,22 @@ async def user_for_token(rt: Runtime, session: AsyncSession, token: str | None) 
     if not token:
         return None
     user_id = rt.signer.user_id(token)
+    if not valid_id(user_id):
+        raise ServiceError("bad_token", "Your session is not valid; sign in again.", 401)
     user = await session.get(User, user_id)
     if user is None:
         raise ServiceError("bad_token", "Your session is not valid; sign in again.", 401)
     return user
 
 
-async def optional_user(
-    request: Request, rt: Runtime = Depends(get_rt), session: AsyncSession = Depends(get_session)
-) -> User | None:
+async def optional_user(request: Request, rt: Runtime = Depends(get_rt)) -> User | None:
+    # Its own short session: a connection held for the whole request while the route opens a
+    # second one could exhaust the pool under many concurrent requests.
     token = token_from(dict(request.headers), dict(request.cookies), None)
-    return await user_for_token(rt, session, token)
+    if not token:
+        return None
+    async with rt.reads() as session:
+        return await user_for_token(rt, session, token)
 
 
 async def current_user(user: User | None = Depends(optional_user)) -> User:

@@ -7,7 +7,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, Depends, Query, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.api.deps import client_key, current_user, get_rt, get_session, optional_user
+from app.api.deps import client_key, current_user, get_reads, get_rt, get_session, optional_user
 from app.api.schemas import CreateTableIn, GameOut, JoinIn, MovesOut, ReplayOut, SeatIn, TableOut, VerifyOut
 from app.db.models import User
 from app.games import GAMES
@@ -44,7 +44,7 @@ async def public_tables(
     status: Literal["open", "playing", "finished"] | None = None,
     game: str | None = Query(default=None, max_length=100),
     rt: Runtime = Depends(get_rt),
-    session: AsyncSession = Depends(get_session),
+    session: AsyncSession = Depends(get_reads),
     user: User | None = Depends(optional_user),
 ) -> list[dict[str, Any]]:
     """Public tables, filtered by status and game."""
@@ -54,7 +54,7 @@ async def public_tables(
 
 @router.get("/me/tables", response_model=list[TableOut])
 async def mine(
-    rt: Runtime = Depends(get_rt), session: AsyncSession = Depends(get_session), user: User = Depends(current_user)
+    rt: Runtime = Depends(get_rt), session: AsyncSession = Depends(get_reads), user: User = Depends(current_user)
 ) -> list[dict[str, Any]]:
     """Tables where I sit or host."""
     return [svc.table_json(rt, r, user.id) for r in await svc.my_tables(rt, session, user)]
@@ -87,7 +87,7 @@ async def get_table(
     table_id: str,
     invite: str | None = Query(default=None, max_length=200),
     rt: Runtime = Depends(get_rt),
-    session: AsyncSession = Depends(get_session),
+    session: AsyncSession = Depends(get_reads),
     user: User | None = Depends(optional_user),
 ) -> dict[str, Any]:
     """One table (a private one needs a seat, the host, or ?invite=)."""
@@ -147,7 +147,7 @@ async def moves(
     table_id: str,
     invite: str | None = Query(default=None, max_length=200),
     rt: Runtime = Depends(get_rt),
-    session: AsyncSession = Depends(get_session),
+    session: AsyncSession = Depends(get_reads),
     user: User | None = Depends(optional_user),
 ) -> dict[str, Any]:
     """The move list, redacted for me while the game runs."""
@@ -162,7 +162,7 @@ async def replay(
     step: int = Query(default=0, ge=0),
     invite: str | None = Query(default=None, max_length=200),
     rt: Runtime = Depends(get_rt),
-    session: AsyncSession = Depends(get_session),
+    session: AsyncSession = Depends(get_reads),
     user: User | None = Depends(optional_user),
 ) -> dict[str, Any]:
     """The spectator's view after `step` moves."""
@@ -176,7 +176,7 @@ async def verify(
     table_id: str,
     invite: str | None = Query(default=None, max_length=200),
     rt: Runtime = Depends(get_rt),
-    session: AsyncSession = Depends(get_session),
+    session: AsyncSession = Depends(get_reads),
     user: User | None = Depends(optional_user),
 ) -> dict[str, Any]:
     """Replay a finished game from its revealed seed and confirm the final state."""

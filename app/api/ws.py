@@ -60,7 +60,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         return
     invite = ws.query_params.get("invite")
     try:
-        async with rt.sessions() as session:
+        async with rt.reads() as session:
             token = token_from(None, dict(ws.cookies), ws.query_params.get("token"))
             user = await user_for_token(rt, session, token)
             rec = await rt.record(session, table_id)

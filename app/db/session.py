@@ -30,10 +30,15 @@ def make_engine(settings: Settings) -> AsyncEngine:
         url,
         pool_size=settings.db_pool_size,
         max_overflow=settings.db_pool_size,
-        pool_pre_ping=True,
+        # No pre-ping: asyncpg notices a dead connection on use, and a ping costs a round trip per checkout.
+        pool_pre_ping=False,
         pool_timeout=10,
     )
 
 
-def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+def make_sessionmaker(engine: AsyncEngine, *, autocommit: bool = False) -> async_sessionmaker[AsyncSession]:
+    """Sessions for writes (one transaction each), or, with `autocommit`, for reads that need no
+    BEGIN/ROLLBACK round trips."""
+    if autocommit:
+        engine = engine.execution_options(isolation_level="AUTOCOMMIT")
     return async_sessionmaker(engine, expire_on_commit=False)

@@ -99,7 +99,11 @@ async def login(session: AsyncSession, username: str, password: str) -> User:
     """Check a username and password."""
     if not isinstance(username, str) or not isinstance(password, str):
         raise ServiceError("bad_credentials", "Wrong username or password.", 401)
-    user = await session.scalar(select(User).where(User.username == username.strip().lower()))
+    username = username.strip().lower()
+    if not username or len(username) > 40 or not all(ch.isalnum() or ch in "._-" for ch in username):
+        _hasher.hash(password[:256])  # same cost either way, so timing reveals nothing
+        raise ServiceError("bad_credentials", "Wrong username or password.", 401)
+    user = await session.scalar(select(User).where(User.username == username))
     if user is None or not user.password_hash:
         _hasher.hash(password)  # same cost either way, so timing reveals nothing
         raise ServiceError("bad_credentials", "Wrong username or password.", 401)

@@ -34,8 +34,16 @@ class Ack:
 def _check_shape(action: Any, client_id: Any, expected_version: Any) -> None:
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise ServiceError("bad_action", "An action must be an object with a 'type'.", 422)
-    if client_id is not None and (not isinstance(client_id, str) or not 0 < len(client_id) <= MAX_CLIENT_ID):
-        raise ServiceError("bad_client_id", f"client_id must be text of 1 to {MAX_CLIENT_ID} characters.", 422)
+    if client_id is not None and (
+        not isinstance(client_id, str)
+        or not 0 < len(client_id) <= MAX_CLIENT_ID
+        or not all(ch.isascii() and (ch.isalnum() or ch in "._:-") for ch in client_id)
+    ):
+        raise ServiceError(
+            "bad_client_id",
+            f"client_id must be 1 to {MAX_CLIENT_ID} letters, digits or '.', '_', ':', '-'.",
+            422,
+        )
     if expected_version is not None and (
         not isinstance(expected_version, int) or isinstance(expected_version, bool)
     ):
@@ -57,7 +65,7 @@ async def _previous_ack(rt: Runtime, table_id: str, client_id: str | None) -> Ac
     """The ack of a move already applied under this client_id (a retry after a lost ack)."""
     if client_id is None:
         return None
-    async with rt.sessions() as session:
+    async with rt.reads() as session:
         version = await session.scalar(
             select(Move.version).where(Move.table_id == table_id, Move.client_id == client_id)
         )
@@ -152,7 +160,11 @@ async def _apply_once(
         status="finished" if outcome is not None else "playing",
         at=datetime.now(UTC),
     )
-    await rt.writer.write(item)
+    rt.writing[rec.id] = item.version
+    try:
+        await rt.writer.write(item)
+    finally:
+        rt.writing.pop(rec.id, None)
     new = replace(
         rec,
         state=state,

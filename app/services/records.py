@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -94,8 +94,15 @@ def seed_commitment(table_id: str, seed: int) -> str:
     return hashlib.sha256(f"{table_id}:{seed}".encode()).hexdigest()
 
 
+def valid_id(value: str) -> bool:
+    """Ids are 16 hex digits; anything else names no table (and never reaches SQL)."""
+    return len(value) == 16 and all(ch in "0123456789abcdef" for ch in value)
+
+
 async def load_record(session: AsyncSession, table_id: str, *, for_update: bool = False) -> TableRecord:
     """Read a table, its seats and names from the database."""
+    if not valid_id(table_id):
+        raise not_found()
     query = select(GameTable).where(GameTable.id == table_id)
     if for_update:
         query = query.with_for_update()
@@ -151,6 +158,47 @@ async def _replay_after_snapshot(
     for seat, action in moves:
         state = game.apply(state, seat, action).state
     return state
+
+
+async def catch_up(session: AsyncSession, rec: TableRecord) -> TableRecord | None:
+    """Apply the moves stored after `rec` to it; None when something else changed (seats): reload instead."""
+    row = (
+        await session.execute(
+            select(GameTable.version, GameTable.status, GameTable.move_count, GameTable.state_seq,
+                   GameTable.awaiting, GameTable.outcome, GameTable.updated_at)
+            .where(GameTable.id == rec.id)
+        )
+    ).one_or_none()
+    if row is None:
+        return None
+    moves = (
+        await session.execute(
+            select(Move.version, Move.seat, Move.action, Move.events)
+            .where(Move.table_id == rec.id, Move.version > rec.version)
+            .order_by(Move.seq)
+        )
+    ).all()
+    versions = [m.version for m in moves]
+    if versions != list(range(rec.version + 1, row.version + 1)) or rec.state is None:
+        return None
+    game = GAMES[rec.game]
+    state = rec.state
+    for m in moves:
+        state = game.apply(state, m.seat, m.action).state
+    new = replace(
+        rec,
+        state=state,
+        version=row.version,
+        status=row.status,
+        move_count=row.move_count,
+        state_seq=row.state_seq,
+        awaiting=list(row.awaiting or []),
+        outcome=row.outcome,
+        updated_at=row.updated_at,
+    )
+    for m in moves:
+        new.remember_events(m.version, m.events)
+    return new
 
 
 class TableCache:

@@ -160,6 +160,8 @@ async def list_tables(
     rt: Runtime, session: AsyncSession, status: str | None, game: str | None, limit: int = 100
 ) -> list[TableRecord]:
     """Public tables, newest activity first."""
+    if game and game not in GAMES:
+        return []
     query = select(GameTable.id).where(GameTable.visibility == "public")
     if status:
         query = query.where(GameTable.status == status)

@@ -178,18 +178,31 @@ class PostgresBatchWriter:
                 batch.append(self.queue.get_nowait())
             try:
                 written = await self._commit([item for item, _ in batch])
-            except Exception as exc:  # noqa: BLE001 - every waiter learns of the failure
-                for _, fut in batch:
+            except Exception as exc:  # noqa: BLE001
+                if len(batch) == 1:
+                    _, fut = batch[0]
                     if not fut.done():
                         fut.set_exception(exc)
+                    continue
+                # One bad move must not sink the others: commit them one by one.
+                for item, fut in batch:
+                    try:
+                        self._settle(item, fut, await self._commit([item]))
+                    except Exception as one:  # noqa: BLE001 - that waiter learns of its failure
+                        if not fut.done():
+                            fut.set_exception(one)
                 continue
             for item, fut in batch:
-                if fut.done():
-                    continue
-                if item.table_id in written:
-                    fut.set_result(None)
-                else:
-                    fut.set_exception(WriteConflict(item.table_id))
+                self._settle(item, fut, written)
+
+    @staticmethod
+    def _settle(item: MoveWrite, fut: asyncio.Future[None], written: set[str]) -> None:
+        if fut.done():
+            return
+        if item.table_id in written:
+            fut.set_result(None)
+        else:
+            fut.set_exception(WriteConflict(item.table_id))
 
     async def _commit(self, items: list[MoveWrite]) -> set[str]:
         columns: list[list[Any]] = [[] for _ in range(12)]
