@@ -1,0 +1,1 @@
+"""Tests of the Food Chain Magnate engine."""
