@@ -170,7 +170,7 @@ class Hub:
         versions = range(max(after + 1, rec.version - 63), rec.version + 1)
         if all(v in rec.recent_events for v in versions if v > 1):
             return [ev for v in versions for ev in rec.recent_events.get(v, [])]
-        async with self.rt.sessions() as session:
+        async with self.rt.reads() as session:
             rows = await session.scalars(
                 select(Move.events)
                 .where(Move.table_id == rec.id, Move.version > max(after, rec.version - 64))
