@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import time
+import warnings
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -262,12 +263,18 @@ def no_horizontal_overflow(page: Page) -> None:
     page.set_viewport_size(PHONE)
     widths = page.evaluate(
         "(() => ({doc: document.documentElement.scrollWidth, body: document.body.scrollWidth,"
+        " area: document.querySelector('[data-testid=game-area]').scrollWidth,"
+        " inner: document.querySelector('[data-testid=game-area]').clientWidth,"
         " right: document.querySelector('[data-testid=game-area]').getBoundingClientRect().right}))()"
     )
     page.set_viewport_size(DESKTOP)
     assert widths["doc"] <= PHONE["width"], widths
     assert widths["body"] <= PHONE["width"], widths
     assert widths["right"] <= PHONE["width"], widths
+    if widths["area"] > widths["inner"]:
+        # The game area scrolling sideways inside the page is a renderer layout bug (reported in
+        # /tmp/renderer-bugs.txt, still open): shown in the test summary rather than failing the suite.
+        warnings.warn(f"the Food Truck Champion game area scrolls sideways at 390 px: {widths}", stacklevel=2)
 
 
 def take_turn(page: Page, snap: JSON, done: Counter[str]) -> None:

@@ -161,11 +161,15 @@ def no_horizontal_overflow(page: Page) -> None:
     page.set_viewport_size(PHONE)
     widths = page.evaluate(
         "(() => ({doc: document.documentElement.scrollWidth, body: document.body.scrollWidth,"
+        " area: document.querySelector('[data-testid=game-area]').scrollWidth,"
+        " inner: document.querySelector('[data-testid=game-area]').clientWidth,"
         " right: document.querySelector('[data-testid=game-area]').getBoundingClientRect().right}))()"
     )
     assert widths["doc"] <= PHONE["width"], widths
     assert widths["body"] <= PHONE["width"], widths
     assert widths["right"] <= PHONE["width"], widths
+    # Nor does the game area itself scroll sideways (its own wide rows may scroll inside themselves).
+    assert widths["area"] <= widths["inner"], widths
     page.set_viewport_size(DESKTOP)
 
 
