@@ -21,6 +21,19 @@ PHONE: ViewportSize = {"width": 390, "height": 844}
 DESKTOP: ViewportSize = {"width": 1200, "height": 900}
 
 
+# Every error toast the page shows (a refused move) is remembered, so the test can say none was shown.
+RECORD_ERROR_TOASTS = """
+window.errorToasts = [];
+new MutationObserver((records) => {
+  for (const record of records) {
+    for (const node of record.addedNodes) {
+      if (node.nodeType === 1 && node.classList.contains("toast-error")) window.errorToasts.push(node.textContent);
+    }
+  }
+}).observe(document, {childList: true, subtree: true});
+"""
+
+
 def snapshot(page: Page) -> JSON:
     """The view, the person's legal actions and the awaited seats, as the table page holds them."""
     return page.evaluate(
@@ -145,7 +158,7 @@ def wait_for_move(page: Page, snap: JSON) -> None:
     landed when the person's own legal actions change.
     """
     alone = snap["awaiting"] == [snap["seat"]]
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
         now = progress(page)
         if finished(page) or (
@@ -195,6 +208,7 @@ def take_turn(page: Page, snap: JSON, done: Counter[str]) -> None:
 def test_a_person_plays_foodies_against_two_bots_to_the_end(person: Callable[..., Person]) -> None:
     ana = person("Ana", width=DESKTOP["width"], height=DESKTOP["height"])
     page = ana.page
+    page.add_init_script(RECORD_ERROR_TOASTS)
     create_table(ana, "foodies", seats=3, name="Food court")
     for seat in ("1", "2"):
         seat_row(page, seat).get_by_role("button", name="Add bot").click()
@@ -250,4 +264,5 @@ def test_a_person_plays_foodies_against_two_bots_to_the_end(person: Callable[...
         assert sum(by_source) == detail["popularity"] == outcome["scores"][seat]
     assert area(page).locator(".legal").count() == 0
     assert page.get_by_test_id("log").locator("li").count() > 10
+    assert page.evaluate("window.errorToasts") == [], "a click sent a move the server refused"
     no_horizontal_overflow(page)
