@@ -1108,7 +1108,8 @@ export function render(container, view, ctx) {
   const me = ctx.seat !== null && ctx.seat !== undefined && view.p[ctx.seat] ? ctx.seat : null;
   const others = view.players.filter((s) => s !== me);
   const phase = t.phases[view.phase] || view.phase;
-  mount(container, h("div", { class: "fcm-root" },
+  mount(container, h("div", { class: "fcm-root", dataset: { phase: view.phase, round: String(view.round),
+    step: (view.work && view.work.step) || "", actions: String((ctx.actions || []).length) } },
     finalScoring(view, ctx),
     h("div", { class: "fcm-status" },
       h("b", null, view.round ? t.round(view.round) : ""), " ",

@@ -1,0 +1,269 @@
+"""A person plays Food Chain Magnate against a bot in the browser, by clicking the board, until a sale is made."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from app.games.food_chain_magnate import map as fcm_map
+from tests.e2e.conftest import Person
+from tests.e2e.helpers import version
+
+pytestmark = pytest.mark.e2e
+
+JSON = dict[str, Any]
+# What the person hires, round by round: a marketeer for the billboard, cooks for the pizza, else waitresses.
+HIRES = {1: "marketing_trainee", 2: "kitchen_trainee", 3: "kitchen_trainee", 5: "kitchen_trainee"}
+
+
+def snapshot(page: Page) -> JSON:
+    """The view, the person's legal actions and the awaited seats, as the table page holds them."""
+    return page.evaluate(
+        "(() => { const s = window.foodGames.state();"
+        " return {view: s.view, actions: s.actions || [], awaiting: s.awaiting || [], seat: s.seat}; })()"
+    )
+
+
+def log_text(page: Page) -> str:
+    return str(page.get_by_test_id("log").inner_text())
+
+
+def area(page: Page) -> Any:
+    return page.get_by_test_id("game-area")
+
+
+def click_and_wait(page: Page, locator: Any) -> None:
+    """Click a board element; wait until the move it sent has come back (new version, new choices)."""
+    if not locator.count():
+        page.wait_for_timeout(100)  # redrawn by someone else's move: look again
+        return
+    before = (version(page), json.dumps(snapshot(page), sort_keys=True))
+    try:
+        locator.click(timeout=3000)
+    except PlaywrightTimeout:
+        return  # redrawn under the pointer: look again
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        now = (version(page), json.dumps(snapshot(page), sort_keys=True))
+        if now[0] != before[0] and now[1] != before[1]:
+            return
+        page.wait_for_timeout(25)
+    raise AssertionError("the click did not make a move")
+
+
+def best_billboard_spot(view: JSON, seat: str, spots: list[JSON]) -> JSON:
+    """A listed footprint beside a house we reach by road, best one no other campaign reaches and the bot is far from."""
+    houses = {h["number"]: h for h in view["houses"]}
+    ours = fcm_map.chain_entrances(view["restaurants"], seat, False)
+    theirs = [
+        e
+        for s in view["players"]
+        if s != seat
+        for e in fcm_map.chain_entrances(view["restaurants"], s, False)
+    ]
+    taken = {n for c in view["campaigns"] for n in fcm_map.campaign_reach(view["map"], view["houses"], c)}
+    best: tuple[tuple[int, ...], JSON] | None = None
+    for spot in spots:
+        reached = fcm_map.campaign_reach(
+            view["map"], view["houses"], {"type": "billboard", "cells": spot["cells"]}
+        )
+        if not reached:
+            continue
+        house = houses[reached[0]]
+        mine = fcm_map.house_distance(view["map"], ours, house)
+        rival = fcm_map.house_distance(view["map"], theirs, house) if theirs else None
+        if mine is None:
+            continue
+        score = (
+            int(reached[0] in taken),
+            len(reached),
+            0 if rival is None or rival > mine else 1,
+            -(rival if rival is not None else 99),
+            mine,
+        )
+        if best is None or score < best[0]:
+            best = (score, spot)
+    assert best is not None, "no billboard spot reaches a house we can serve"
+    return best[1]
+
+
+def door_value(view: JSON, door: list[int]) -> tuple[int, float]:
+    """(a trainee's billboard from this entrance can reach a house connected to it, closeness to the houses)."""
+    m = view["map"]
+    taken = fcm_map.occupied_cells(m, view["houses"], view["restaurants"], view["campaigns"])
+    served = {h["number"] for h in view["houses"] if fcm_map.house_distance(m, [door], h) is not None}
+    billboard = any(
+        set(fcm_map.campaign_reach(m, view["houses"], {"type": "billboard", "cells": cells})) & served
+        for cells in fcm_map.campaign_placements(m, taken, [2, 1], entrances=[door], reach=2)
+    )
+    closeness = sum(
+        1 / (1 + d) for h in view["houses"] if (d := fcm_map.house_distance(m, [door], h)) is not None
+    )
+    return int(billboard), closeness
+
+
+def restaurant_spot(view: JSON, acts: list[JSON]) -> JSON:
+    """The first restaurant: the top-left square, then the entrance, from which a billboard finds customers."""
+    anchors = [a for a in acts if a["type"] == "restaurant_at"]
+    if anchors:
+
+        def best_corner(a: JSON) -> tuple[int, float]:
+            r, c = a["cell"]
+            corners = [[r + i, c + j] for i in (0, 1) for j in (0, 1)]
+            doors = [
+                d
+                for d in corners
+                if any(
+                    fcm_map.is_road(view["map"], [d[0] + dr, d[1] + dc])
+                    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+                )
+            ]
+            return max((door_value(view, d) for d in doors), default=(0, 0.0))
+
+        return max(anchors, key=best_corner)
+    doors = [a for a in acts if a["type"] == "restaurant_entrance"]
+    return max(doors, key=lambda a: door_value(view, a["entrance"]))
+
+
+def food_for_our_house(view: JSON, seat: str, plan: JSON) -> str:
+    """The food the advertised house still wants beyond our stock (the bot may have advertised burgers there too)."""
+    stock = view["p"][seat]["stock"]
+    wants = view["demand"].get(str(plan.get("house")), [])
+    for food in ("burger", "pizza"):
+        if wants.count(food) > stock[food]:
+            return food
+    return "pizza"
+
+
+def take_turn(page: Page, snap: JSON, plan: JSON) -> None:
+    """One decision of the person, made by clicking the matching thing in the game area."""
+    view, acts, seat = snap["view"], snap["actions"], snap["seat"]
+    game = area(page)
+    phase = view["phase"]
+    kinds = {a["type"] for a in acts}
+    mine = game.locator(f".fcm-chain[data-seat='{seat}']")
+    # The board must show this very decision before anything on it is clicked.
+    drawn = f".fcm-root[data-phase='{phase}'][data-round='{view['round']}'][data-actions='{len(acts)}']"
+    if not game.locator(drawn).count():
+        page.wait_for_timeout(50)
+        return
+
+    if phase == "first_restaurants":
+        spot = restaurant_spot(view, acts)
+        cell = spot.get("cell") or spot["entrance"]
+        click_and_wait(page, game.locator(f"[data-testid=fcm-map] [data-cell='{cell[0]},{cell[1]}'].legal"))
+    elif phase == "reserve":
+        click_and_wait(page, game.locator("[data-reserve='reserve_100']"))
+    elif phase == "restructuring":
+        # Every hand card that still fits the pyramid goes to work; then submit.
+        card = mine.locator(".fcm-card.legal:not(.fcm-overfit)")
+        click_and_wait(page, card.first if card.count() else game.get_by_test_id("fcm-submit"))
+    elif phase == "order_of_business":
+        click_and_wait(page, game.locator(".fcm-track-pos.legal").first)
+    elif phase in ("payday_firing",):
+        click_and_wait(page, game.get_by_test_id("fcm-submit"))
+    elif phase in ("payday_forced", "cleanup"):
+        click_and_wait(page, mine.locator(".legal").first)
+    elif phase == "working":
+        work_step(page, snap, plan, kinds, mine)
+    else:
+        raise AssertionError(f"unexpected phase {phase} with actions {acts[:3]}")
+
+
+def work_step(page: Page, snap: JSON, plan: JSON, kinds: set[str], mine: Any) -> None:
+    view, acts, seat = snap["view"], snap["actions"], snap["seat"]
+    game = area(page)
+    step = view["work"]["step"]
+    done = game.get_by_test_id("fcm-done")
+    if step == "recruit":
+        want = HIRES.get(view["round"], "waitress")
+        if {"type": "hire", "card": want} in acts:
+            click_and_wait(page, game.locator(f".fcm-supply [data-card='{want}'].legal"))
+            return
+    elif step == "marketing":
+        if "advertise" in kinds:
+            longest = max(a["duration"] for a in acts if a["good"] == "pizza")
+            durations = [a for a in acts if a["good"] == "pizza"]
+            pizza = game.locator(".fcm-advertise .g-pizza")
+            if len(durations) == 1:
+                click_and_wait(page, pizza)
+            else:
+                pizza.click()
+                click_and_wait(page, game.locator(f".fcm-advertise [data-duration='{longest}']"))
+            plan["advertised"] = True
+            return
+        spots = [a for a in acts if a["type"] == "campaign_at"]
+        if spots:
+            spot = best_billboard_spot(view, seat, spots)
+            plan["house"] = fcm_map.campaign_reach(
+                view["map"], view["houses"], {"type": "billboard", "cells": spot["cells"]}
+            )[0]
+            # Click the footprint's squares until the renderer has pinned it down and sent it.
+            before = version(page)
+            for cell in spot["cells"]:
+                if version(page) != before:
+                    break
+                game.locator(f"[data-testid=fcm-map] [data-cell='{cell[0]},{cell[1]}'].legal").click()
+                page.wait_for_timeout(150)
+            expect(game.locator(".fcm-advertise")).to_be_visible()
+            return
+        billboards = [a for a in acts if a["type"] == "campaign" and a["number"] >= 11]
+        if billboards and not plan.get("advertised"):
+            number = max(a["number"] for a in billboards)  # the smallest footprints have the highest numbers
+            click_and_wait(page, game.locator(f".fcm-ctile[data-campaign='{number}'].legal"))
+            return
+    elif step == "food_and_drinks":
+        food = food_for_our_house(view, seat, plan)
+        cooks = [a for a in acts if a["type"] == "produce" and a["good"] == food]
+        if cooks:
+            card = mine.locator(f".fcm-card[data-card='{cooks[0]['card']}']").first
+            choice = card.locator(f".g-{food}.legal")
+            click_and_wait(page, choice if choice.count() else card)
+            return
+    click_and_wait(page, done)
+
+
+def test_a_person_plays_three_rounds_against_a_bot_and_sells_pizza(person: Callable[..., Person]) -> None:
+    ana = person("Ana", width=390, height=844)
+    page = ana.page
+    table = page.request.post(
+        ana.base + "/api/tables", data={"game": "food-chain-magnate", "seats": 2, "visibility": "public"}
+    ).json()
+    ana.goto(f"/t/{table['id']}")
+    page.get_by_role("button", name="Add bot").click()
+    page.get_by_test_id("start").click()
+    expect(page.get_by_test_id("table-status")).to_have_text("In progress")
+    expect(page.get_by_test_id("no-renderer")).to_have_count(0)
+    expect(page.get_by_test_id("fcm-map")).to_be_visible()
+
+    plan: JSON = {}
+    sale = re.compile(r"House \d+ buys [^\n]* from Ana at \$\d+ each")
+    deadline = time.monotonic() + 200
+    while True:
+        assert time.monotonic() < deadline, "no sale by round 4"
+        snap = snapshot(page)
+        view = snap["view"]
+        if view["round"] >= 4 and view["phase"] == "restructuring" and sale.search(log_text(page)):
+            break
+        assert view["phase"] != "over" and view["round"] <= 9, "Ana sold nothing in eight rounds"
+        if snap["seat"] not in snap["awaiting"] or not snap["actions"]:
+            page.wait_for_timeout(50)
+            continue
+        take_turn(page, snap, plan)
+
+    # Three full rounds were played; the pizza advertised on the billboard was sold to the house at dinner.
+    log = page.get_by_test_id("log")
+    expect(log).to_contain_text(sale)
+    expect(log).to_contain_text("Dinnertime: houses buy in number order")
+    assert snapshot(page)["view"]["p"][snap["seat"]]["cash"] > 0
+    game = area(page)
+    expect(game.locator(".fcm-camp")).not_to_have_count(0)
+    expect(game.locator(f".fcm-chain[data-seat='{snap['seat']}'] .fcm-cash")).not_to_have_text("$0")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
