@@ -33,16 +33,6 @@ def _pg_online() -> bool:
     return any(line.split()[:2] == PG_CLUSTER and "online" in line for line in out.splitlines())
 
 
-@pytest.fixture
-def postgres_comes_back() -> Iterator[None]:
-    """Whatever the test does to Postgres, it is running again afterwards."""
-    try:
-        yield
-    finally:
-        if not _pg_online():
-            _pg_ctl("start")
-
-
 async def _metric(server: Server, name: str) -> float:
     async with httpx.AsyncClient(base_url=server.url, timeout=30) as c:
         text = (await c.get("/metrics")).text
@@ -190,63 +180,99 @@ async def _status(client: httpx.AsyncClient, method: str, path: str, **kw: Any) 
     return r.status_code, r.json()
 
 
-async def test_postgres_restart_gives_503_then_recovers(
-    fresh_db: Database, tmp_path: Path, postgres_comes_back: None
-) -> None:
-    requires_postgres()
-    one = Server(fresh_db, tmp_path).start()
-    two = Server(fresh_db, tmp_path, RUN_MIGRATIONS="false").start()
+async def _outage(one: Server, two: Server) -> dict[str, Any]:
+    """Play, stop Postgres under two running processes, poke them, start it again, play on: what each saw."""
+    seen: dict[str, Any] = {}
+    ana, ben = await guests(one, "Ana", "Ben")
+    t = await ana.table(seats=2, options={"target": 1000})
+    tid = t["id"]
+    await ben.post(f"/api/tables/{tid}/join", {})
+    await ana.post(f"/api/tables/{tid}/start")
+    sa = await Socket.open(one.ws_url, tid, ana.token)
+    sb = await Socket.open(two.ws_url, tid, ben.token)
+    v = (await sa.expect("snapshot"))["version"]
+    await sb.expect("snapshot")
+    seen["before"] = (await sa.act({"type": "pick", "n": 1}))["version"]
+    await asyncio.to_thread(_pg_ctl, "stop")
     try:
-        ana, ben = await guests(one, "Ana", "Ben")
-        t = await ana.table(seats=2, options={"target": 1000})
-        tid = t["id"]
-        await ben.post(f"/api/tables/{tid}/join", {})
-        await ana.post(f"/api/tables/{tid}/start")
-        sa = await Socket.open(one.ws_url, tid, ana.token)
-        sb = await Socket.open(two.ws_url, tid, ben.token)
-        v = (await sa.expect("snapshot"))["version"]
-        await sb.expect("snapshot")
-        assert (await sa.act({"type": "pick", "n": 1}))["version"] == v + 1
-
-        await asyncio.to_thread(_pg_ctl, "stop")
-        try:
-            async with httpx.AsyncClient(base_url=one.url, timeout=30, headers={"Authorization": f"Bearer {ana.token}"}) as c:
+        auth = {"Authorization": f"Bearer {ana.token}"}
+        async with httpx.AsyncClient(base_url=one.url, timeout=30, headers=auth) as c:
+            seen["rest"] = [
+                (path, *await _status(c, method, path, **kw))
                 for method, path, kw in [
                     ("GET", "/api/health", {}),
                     ("GET", f"/api/tables/{tid}/moves", {}),
                     ("POST", "/api/auth/guest", {"json": {"name": "Late"}}),
                     ("POST", "/api/tables", {"json": {"game": "tiny", "seats": 2}}),
-                ]:
-                    status, body = await _status(c, method, path, **kw)
-                    assert status == 503, (path, status, body)
-                    assert body["error"]["code"] == "database_unavailable" and body["error"]["message"]
-            refused = await sb.act({"type": "pick", "n": 2}, timeout=30)
-            assert refused["type"] == "error" and refused["code"] in ("database_unavailable", "server_error")
-        finally:
-            await asyncio.to_thread(_pg_ctl, "start")
-
-        async def healthy() -> bool:
-            async with httpx.AsyncClient(base_url=one.url, timeout=10) as c:
-                return (await c.get("/api/health")).status_code == 200
-
-        await wait_for(healthy, timeout=30)
-        # The refused move was not half-written: still version v + 1, one move.
-        state = await table_state(two, tid)
-        assert state["version"] == v + 1 and state["move_count"] == 1
-        assert len(await moves(two, tid)) == 1
-        # LISTEN is back on both processes: a move on two reaches the socket on one (within the probe period).
-
-        async def moved() -> dict[str, Any] | None:
-            reply = await sb.act({"type": "pick", "n": 2}, timeout=30)
-            return reply if reply["type"] == "ack" else None
-
-        ack = await wait_for(moved, timeout=20, every=0.5)
-        seen = await sa.until_version(ack["version"], timeout=20)
-        assert seen["view"]["phase"] == "bump"
-        # Clients that resync agree with the database.
-        await sa.ws.send('{"type": "resync", "version": 0}')
-        assert (await sa.expect("snapshot", version=ack["version"]))["version"] == ack["version"]
-        await close_all(sa, sb, ana, ben)
+                    ("POST", f"/api/tables/{tid}/leave", {}),
+                ]
+            ]
+        seen["socket"] = await sa.act({"type": "pick", "n": 2}, timeout=30)
     finally:
+        await asyncio.to_thread(_pg_ctl, "start")
+
+    async def healthy() -> bool:
+        async with httpx.AsyncClient(base_url=one.url, timeout=10) as c:
+            return (await c.get("/api/health")).status_code == 200
+
+    await wait_for(healthy, timeout=30)
+    async with httpx.AsyncClient(base_url=two.url, timeout=10, headers={"Authorization": f"Bearer {ben.token}"}) as c:
+        seen["then_on_two"] = [(await c.get(path)).status_code for path in ("/api/me", "/api/health") * 4]
+    seen["after"] = await table_state(two, tid)
+    seen["moves_after"] = len(await moves(two, tid))
+
+    async def moved() -> dict[str, Any] | None:
+        reply = await sb.act({"type": "pick", "n": 2}, timeout=30)
+        return reply if reply["type"] == "ack" else None
+
+    # A move on process two reaches the socket on process one: its LISTEN is back.
+    ack = await wait_for(moved, timeout=20, every=0.5)
+    seen["ack"] = ack["version"]
+    seen["pushed"] = (await sa.until_version(ack["version"], timeout=20))["view"]["phase"]
+    await sa.ws.send('{"type": "resync", "version": 0}')
+    seen["resynced"] = (await sa.expect("snapshot", version=ack["version"]))["version"]
+    seen["v"] = v
+    await close_all(sa, sb, ana, ben)
+    return seen
+
+
+@pytest.fixture(scope="module")
+def outage(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """The Postgres outage, run once (Postgres pass only); the tests below read what it saw."""
+    requires_postgres()
+    tmp = tmp_path_factory.mktemp("outage")
+    db = Database(tmp)
+    one = Server(db, tmp).start()
+    two = Server(db, tmp, RUN_MIGRATIONS="false").start()
+    try:
+        yield asyncio.run(_outage(one, two))
+    finally:
+        if not _pg_online():
+            _pg_ctl("start")
         one.stop()
         two.stop()
+        db.drop()
+
+
+def test_postgres_outage_answers_rest_with_503(outage: dict[str, Any]) -> None:
+    for path, status, body in outage["rest"]:
+        assert status == 503, (path, status, body)
+        assert body["error"]["code"] == "database_unavailable" and body["error"]["message"], (path, body)
+
+
+@pytest.mark.xfail(strict=True, reason="platform request 5 in /tmp/platform-requests.txt: socket says server_error")
+def test_postgres_outage_refuses_socket_moves_as_database_unavailable(outage: dict[str, Any]) -> None:
+    reply = outage["socket"]
+    assert reply["type"] == "error" and reply["code"] == "database_unavailable", reply
+
+
+def test_after_postgres_restarts_nothing_is_half_written_and_play_resumes(outage: dict[str, Any]) -> None:
+    v = outage["v"]
+    assert outage["socket"]["type"] == "error"
+    assert outage["after"]["version"] == v + 1 and outage["after"]["move_count"] == 1 == outage["moves_after"]
+    assert outage["ack"] == v + 2 and outage["pushed"] == "bump" and outage["resynced"] == v + 2
+
+
+
+def test_requests_succeed_again_once_postgres_is_back(outage: dict[str, Any]) -> None:
+    assert outage["then_on_two"] == [200] * 8
