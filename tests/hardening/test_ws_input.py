@@ -7,6 +7,7 @@ import json
 import random
 from typing import Any
 
+import pytest
 import websockets
 from websockets.exceptions import ConnectionClosed
 
@@ -225,4 +226,16 @@ async def test_a_boolean_is_not_a_number(server: Server) -> None:
         assert reply["type"] == "error" and reply["code"] in ("illegal", "illegal_action"), reply
     assert (await table_state(server, tid))["version"] == before["version"]
     assert await moves(server, tid) == []
+    await close_all(sock, *players)
+
+
+@pytest.mark.xfail(strict=True, reason="platform request 4 in /tmp/platform-requests.txt: rate_limited has no client_id")
+async def test_a_throttled_act_is_answered_by_its_client_id(server: Server) -> None:
+    """A client waiting for the answer to its move must get one, even when the answer is 'slow down'."""
+    players, tid = await started_tiny(server)
+    sock = await _fresh_socket(server, tid, players[0].token)
+    for _ in range(60):
+        await sock.send_raw(json.dumps({"type": "ping"}))
+    reply = await sock.act({"type": "pick", "n": 1}, client_id="throttled-1", timeout=3)
+    assert reply["type"] == "error" and reply["code"] == "rate_limited" and reply["client_id"] == "throttled-1"
     await close_all(sock, *players)
