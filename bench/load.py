@@ -95,13 +95,21 @@ def postgres_ticks() -> dict[int, int]:
     return ticks
 
 
-def psql(sql: str) -> None:
-    subprocess.run(
-        ["psql", "-h", PG["host"], "-p", PG["port"], "-U", PG["user"], "-d", "postgres", "-q", "-c", sql],
+def psql(sql: str) -> str:
+    """Run one statement on the maintenance database; its unaligned output."""
+    done = subprocess.run(
+        ["psql", "-h", PG["host"], "-p", PG["port"], "-U", PG["user"], "-d", "postgres", "-qAt", "-c", sql],
         check=True,
         capture_output=True,
         timeout=60,
+        text=True,
     )
+    return done.stdout.strip()
+
+
+def postgres_started() -> str:
+    """When the Postgres server last started: a change during a run means someone restarted it."""
+    return psql("SELECT pg_postmaster_start_time()")
 
 
 @dataclass
@@ -129,7 +137,8 @@ def start_server(db_url: str, port: int, migrate: bool, log_dir: Path) -> Server
     )
     log = log_dir / f"server-{port}.log"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "app.main"], cwd=ROOT, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT
+        [sys.executable, "-m", "app.main"], cwd=ROOT, env=env, stdout=log.open("wb"),
+        stderr=subprocess.STDOUT,
     )
     return Server(proc, port, log)
 
@@ -176,6 +185,7 @@ class Ack:
 
 @dataclass
 class Stats:
+    playing: bool = False  # players act only once every table is set up
     measuring: bool = False
     stopping: bool = False
     window: tuple[float, float] = (0.0, 0.0)
@@ -280,7 +290,7 @@ class Sock:
 
     def maybe_act(self) -> None:
         msg = self.latest
-        if (not self.acting or self.stats.stopping or self.pending or self.resyncing or msg is None
+        if (not self.acting or not self.stats.playing or self.stats.stopping or self.pending or self.resyncing or msg is None
                 or msg["version"] < self.wait_version or msg.get("seat") not in msg.get("awaiting", [])
                 or not msg.get("actions")):
             return
@@ -331,10 +341,14 @@ class Slot:
 
     async def new_table(self) -> str:
         if not self.tokens:
+            tokens = []
             for k in range(self.args.players):
                 r = await self._http(k).post("/api/auth/guest", json={"name": f"bench {self.index}.{k}"})
-                r.raise_for_status()
-                self.tokens.append(r.json()["token"])
+                if r.status_code != 200:
+                    self.stats.errors[f"rest:guest:{r.status_code}"] += 1
+                    raise RuntimeError(f"guest: {r.status_code}")
+                tokens.append(r.json()["token"])
+            self.tokens = tokens
         table = await self._post("/api/tables", self.tokens[0],
                                  {"game": self.args.game, "seats": self.args.players, "visibility": "public"})
         tid = table["id"]
@@ -452,14 +466,28 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     try:
         t_setup = time.perf_counter()
         tasks = [asyncio.create_task(s.run()) for s in slots]
-        await asyncio.wait_for(asyncio.gather(*(s.ready.wait() for s in slots)), args.setup_timeout)
+        try:
+            await asyncio.wait_for(asyncio.gather(*(s.ready.wait() for s in slots)), args.setup_timeout)
+        except TimeoutError:
+            raise RuntimeError(f"set-up not done in {args.setup_timeout} s: {dict(stats.errors)}") from None
         setup_s = time.perf_counter() - t_setup
+        stats.playing = True
+        for slot in slots:
+            for sock in slot.socks:
+                sock.maybe_act()
         await asyncio.sleep(args.warmup)
         # The measured window.
+        pg_start = postgres_started()
         cpu0 = {p: cpu_ticks(p) for p in pids}
         pg0 = postgres_ticks()
         me0 = resource.getrusage(resource.RUSAGE_SELF)
         rss_peak = {p: rss_mb(p) for p in pids}
+        spy = None
+        if args.profile and pids:
+            # py-spy (pip install py-spy into .venv; not a project dependency) samples server 0 meanwhile.
+            spy = subprocess.Popen([str(Path(sys.executable).parent / "py-spy"), "record", "-p", str(pids[0]),
+                                    "-d", str(int(args.duration)), "-r", "200", "-f", "raw", "-o", args.profile],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         t0 = time.perf_counter()
         stats.window = (t0, t0 + args.duration)
         stats.measuring = True
@@ -476,8 +504,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         client_cpu = (me1.ru_utime + me1.ru_stime - me0.ru_utime - me0.ru_stime) / elapsed * 100
         rss_end = {p: rss_mb(p) for p in pids}
         load_end = loadavg()
+        if postgres_started() != pg_start:
+            stats.errors["postgres_restarted_during_window"] += 1
         stats.stopping = True
         await asyncio.sleep(args.drain)  # the last acked moves reach everyone
+        if spy is not None:
+            spy.wait(30)
         lat, missed, total = deliveries(slots, stats)
         for s in slots:
             await s.close()
@@ -544,11 +576,13 @@ def main() -> None:
     ap.add_argument("--compression", default="deflate", choices=["deflate", "none"],
                     help="websocket permessage-deflate, as browsers negotiate it")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--setup-concurrency", type=int, default=16, help="tables being set up at once")
+    # More than 4 joins in flight can exhaust the server's 10-connection pool (see docs/performance.md).
+    ap.add_argument("--setup-concurrency", type=int, default=4, help="tables being set up at once")
     ap.add_argument("--setup-timeout", type=float, default=300)
     ap.add_argument("--url", action="append", help="use a running server instead (repeat for several)")
     ap.add_argument("--server-pid", type=int, action="append", help="PID of a --url server, for CPU/RSS")
     ap.add_argument("--keep-db", action="store_true")
+    ap.add_argument("--profile", help="write a py-spy profile (collapsed stacks) of server 0 to this file")
     ap.add_argument("--log-dir", default="/tmp/bench-load-logs")
     args = ap.parse_args()
     if args.compression == "none":
