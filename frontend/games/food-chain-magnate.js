@@ -115,7 +115,7 @@ const TEXT = {
     campaignSupply: "Campaign tiles", houseSupply: "House tiles", gardens: (n) => `Garden tiles: ${n}`,
     cash: "Cash", stock: "Stock", nothingInStock: "no food or drinks",
     company: "Company", atWork: "At work", beach: "On the beach", busy: "Busy (running campaigns)",
-    hand: "Hand", choosing: "Putting to work (secret)", structureChosen: "Structure in", choosingSecret: "choosing…",
+    hand: "Hand", choosing: "Putting to work (secret)", structureChosen: "decided", choosingSecret: "deciding…",
     restaurants: (n) => `Restaurants on the map: ${n}/3`, price: (p) => `Unit price $${p}`,
     driveIn: "drive-ins", bankrupt: "bankrupt", out: "out of the game", you: "you",
     slots: (n) => `${n} slots`, open: (n) => `${n} open`, overCommitted: "Over-committed: only the CEO would work!",
@@ -161,9 +161,10 @@ const TEXT = {
     cancel: "Cancel selection",
     by: (n) => `by ${n}`,
     phantom: "empty pile: hire and train at once",
-    final: "Final scoring", place: "Place", player: "Chain", tie: "Turn position (ties)",
-    held: "Milestones", bankruptCol: "Status",
-    dinner: "Last Dinnertime",
+    final: "Final scoring", place: "Place", player: "Chain", tie: "Turn order",
+    held: "Milestones", staff: "Staff",
+    tieNote: "Equal cash: the chain earlier in the last turn order wins.",
+    bankEnd: (b) => (b < 0 ? `The bank ended $${-b} short (paid in IOUs, which count as cash).` : `Left in the bank: $${b}.`),
     preview: "new",
   },
   es: {
@@ -207,7 +208,7 @@ const TEXT = {
     campaignSupply: "Campañas", houseSupply: "Casas", gardens: (n) => `Jardines: ${n}`,
     cash: "Dinero", stock: "Existencias", nothingInStock: "sin comida ni bebida",
     company: "Empresa", atWork: "Trabajando", beach: "En la playa", busy: "Ocupados (campañas)",
-    hand: "Mano", choosing: "Poniendo a trabajar (secreto)", structureChosen: "Estructura lista", choosingSecret: "eligiendo…",
+    hand: "Mano", choosing: "Poniendo a trabajar (secreto)", structureChosen: "decidido", choosingSecret: "decidiendo…",
     restaurants: (n) => `Restaurantes en el mapa: ${n}/3`, price: (p) => `Precio $${p}`,
     driveIn: "autoservicio", bankrupt: "en quiebra", out: "fuera de la partida", you: "tú",
     slots: (n) => `${n} huecos`, open: (n) => `${n} libres`, overCommitted: "¡Sobrecargada: solo trabajaría el director!",
@@ -252,9 +253,10 @@ const TEXT = {
     cancel: "Cancelar selección",
     by: (n) => `con ${n}`,
     phantom: "montón vacío: contratar y formar a la vez",
-    final: "Puntuación final", place: "Puesto", player: "Cadena", tie: "Posición (desempates)",
-    held: "Hitos", bankruptCol: "Estado",
-    dinner: "Última cena",
+    final: "Puntuación final", place: "Puesto", player: "Cadena", tie: "Orden",
+    held: "Hitos", staff: "Plantilla",
+    tieNote: "Empate en dinero: gana la cadena que iba antes en el último orden de turno.",
+    bankEnd: (b) => (b < 0 ? `Al banco le faltaron $${-b} (pagados en pagarés, que cuentan como dinero).` : `Quedan en el banco: $${b}.`),
     preview: "nuevo",
   },
 };
@@ -846,13 +848,13 @@ function advertisePanel(view, ctx, container, ui) {
   const good = ui.good && goods.includes(ui.good) ? ui.good : null;
   const durations = good ? acts.filter((a) => a.good === good) : [];
   return h("div", { class: "fcm-choice fcm-advertise" },
-    h("span", null, t.advertise),
     h("div", { class: "fcm-row" }, goods.map((g) => {
       const only = acts.filter((a) => a.good === g);
-      return token(ctx, g, { legal: true, selected: good === g, title: goodName(ctx, g), onclick: () => {
-        if (only.length === 1) send(ctx, only[0], container);
-        else { ui.good = g; redraw(container); }
-      } });
+      return h("span", { class: ["fcm-good-pick", "legal", good === g && "fcm-selected"], dataset: { good: g },
+        ...clickable(() => {
+          if (only.length === 1) send(ctx, only[0], container);
+          else { ui.good = g; redraw(container); }
+        }) }, token(ctx, g), goodName(ctx, g));
     })),
     durations.length > 1 ? h("div", { class: "fcm-row" }, h("span", { class: "fcm-muted" }, `${t.duration}:`),
       durations.map((a) => h("button", { type: "button", class: "fcm-btn small legal", dataset: { duration: String(a.duration) },
@@ -997,7 +999,9 @@ function chainArea(view, ctx, container, seat, ui, mine) {
   return h("section", { class: ["fcm-chain", mine && "mine", view.work && view.work.seat === seat && "turn"], dataset: { seat },
     style: css({ "--seat": colourOf(view, seat) }) },
   head, stock,
-  mine || !small ? company : h("details", { class: "fcm-compact", open: true }, h("summary", null, t.company), company),
+  // With several rivals their pyramids start folded, so the map stays near the top on a phone.
+  mine || !small ? company : h("details", { class: "fcm-compact", open: view.players.length <= 2 || view.phase === "over" },
+    h("summary", null, `${t.company} (${p.hand.length + p.work.length + p.beach.length + p.busy.length + 1})`), company),
   fireMarks,
   h("div", { class: "fcm-muted" }, t.restaurants(restCount), step && view.work.seat === seat ? ` · ${t.steps[step]}` : ""),
   held.length ? h("div", { class: "fcm-held" }, held.map((m) => h("span", { class: "fcm-chip", title: (tx(ctx).milestones[m] || ["", ""])[1] }, milestoneName(ctx, m)))) : null);
@@ -1072,19 +1076,28 @@ function finalScoring(view, ctx) {
     const lb = pb.bankrupt || pb.out ? 0 : 1;
     return lb - la || pb.cash - pa.cash || order.indexOf(a) - order.indexOf(b);
   });
+  const first = view.p[seats[0]];
+  const tied = seats.filter((s) => view.p[s].cash === first.cash && !view.p[s].bankrupt && !view.p[s].out);
   return h("section", { class: "fcm-final", dataset: { testid: "fcm-final" } },
     h("h3", null, t.final),
     h("table", null,
       h("thead", null, h("tr", null, h("th", null, t.place), h("th", null, t.player), h("th", null, t.cash),
-        h("th", null, t.tie), h("th", null, t.held), h("th", null, t.bankruptCol))),
+        h("th", null, t.tie), h("th", null, t.held), h("th", null, t.staff))),
       h("tbody", null, seats.map((s, i) => {
         const p = view.p[s];
-        return h("tr", { class: i === 0 && "fcm-winner" },
-          h("td", null, String(i + 1)), h("td", null, nameOf(ctx, s)), h("td", null, h("b", null, `$${p.cash}`)),
+        const held = Object.keys(p.milestones || {});
+        const staff = p.hand.length + p.work.length + p.beach.length + p.busy.length;
+        return h("tr", { class: i === 0 && "fcm-winner", dataset: { seat: s } },
+          h("td", null, String(i + 1)),
+          h("td", null, nameOf(ctx, s), p.bankrupt || p.out ? h("div", { class: "fcm-warn" }, t.bankrupt) : null),
+          h("td", null, h("b", null, `$${p.cash}`)),
           h("td", null, String(order.indexOf(s) + 1)),
-          h("td", null, Object.keys(p.milestones || {}).map((m) => milestoneName(ctx, m)).join(", ") || "—"),
-          h("td", null, p.bankrupt || p.out ? t.bankrupt : ""));
-      }))));
+          h("td", null, held.length ? h("details", null, h("summary", null, String(held.length)),
+            held.map((m) => h("div", { class: "fcm-muted" }, milestoneName(ctx, m)))) : "0"),
+          h("td", null, String(staff)));
+      }))),
+    tied.length > 1 ? h("p", { class: "fcm-muted" }, t.tieNote) : null,
+    h("p", { class: "fcm-muted" }, t.bankEnd(view.bank)));
 }
 
 // ---------- entry points ----------
@@ -1108,7 +1121,7 @@ export function render(container, view, ctx) {
   const me = ctx.seat !== null && ctx.seat !== undefined && view.p[ctx.seat] ? ctx.seat : null;
   const others = view.players.filter((s) => s !== me);
   const phase = t.phases[view.phase] || view.phase;
-  mount(container, h("div", { class: "fcm-root", dataset: { phase: view.phase, round: String(view.round),
+  mount(container, h("div", { class: "fcm-root", lang: lang(ctx), dataset: { phase: view.phase, round: String(view.round),
     step: (view.work && view.work.step) || "", actions: String((ctx.actions || []).length) } },
     finalScoring(view, ctx),
     h("div", { class: "fcm-status" },

@@ -191,7 +191,7 @@ def work_step(page: Page, snap: JSON, plan: JSON, kinds: set[str], mine: Any) ->
         if "advertise" in kinds:
             longest = max(a["duration"] for a in acts if a["good"] == "pizza")
             durations = [a for a in acts if a["good"] == "pizza"]
-            pizza = game.locator(".fcm-advertise .g-pizza")
+            pizza = game.locator(".fcm-advertise [data-good='pizza']")
             if len(durations) == 1:
                 click_and_wait(page, pizza)
             else:
