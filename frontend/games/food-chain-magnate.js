@@ -261,6 +261,11 @@ const TEXT = {
   },
 };
 
+// English indefinite article ("an Errand Boy", "a CFO" is read "a see-eff-oh" but "an HR Director").
+function an(noun) {
+  return `${/^([AEIOU]|HR)/.test(noun) ? "an" : "a"} ${noun}`;
+}
+
 const LOG = {
   en: {
     passed: (n) => `${n} passes on placing a restaurant`,
@@ -274,9 +279,9 @@ const LOG = {
     order_of_business: (list) => `Order of business (most open slots choose first): ${list}`,
     position_taken: (n, p) => `${n} takes turn-order position ${p}`,
     working_turn: (n) => `${n} starts working`,
-    hired: (n, card) => `${n} hires a ${card}`,
-    hired_phantom: (n, card, into) => `${n} hires a ${card} from an empty pile, to be trained into ${into}`,
-    trained: (n, from, into) => `${n} trains a ${from} into a ${into}`,
+    hired: (n, card) => `${n} hires ${an(card)}`,
+    hired_phantom: (n, card, into) => `${n} hires ${an(card)} from an empty pile, to be trained into ${an(into)}`,
+    trained: (n, from, into) => `${n} trains ${an(from)} into ${an(into)}`,
     campaign_placed: (n, type, num, good, d) => `${n} places ${type} #${num} advertising ${good}${d}`,
     for_rounds: (k) => ` for ${k} round${k === 1 ? "" : "s"}`,
     eternal: " (eternal)",
@@ -286,7 +291,7 @@ const LOG = {
     garden_placed: (n, num) => `${n} adds a garden to house ${num}`,
     restaurant_placed: (n, open) => `${n} places a restaurant${open ? "" : " (coming soon)"}`,
     restaurant_moved: (n) => `${n} moves a restaurant`,
-    dinnertime: "Dinnertime: houses buy in number order",
+    dinnertime: "Dinnertime: in number order, each house with demand buys everything it wants from the chain with the lowest price + distance (ties: more waitresses, then earlier in turn order)",
     sale: (n, house, list, price, income, how) => `House ${house} buys ${list} from ${n} at $${price} each${how} → $${income}`,
     garden_double: "garden doubles the price",
     bonus: (b) => `+$${b} marketing bonus`,
@@ -297,9 +302,9 @@ const LOG = {
     reserves_revealed: (list, added, slots) => `Reserve cards revealed (${list}): $${added} added to the bank; CEOs get ${slots} slots from next round`,
     milestone: (n, m) => `${n} earns the milestone “${m}”`,
     free_cards: (n, count, card) => `${n} receives ${count} free ${card}`,
-    fire_chosen: (n, card) => `You will fire a ${card}`,
+    fire_chosen: (n, card) => `You will fire ${an(card)}`,
     firing_submitted: (n) => `${n} has decided whom to fire`,
-    fired: (n, card, forced) => `${n} fires a ${card}${forced ? " (forced)" : ""}`,
+    fired: (n, card, forced) => `${n} fires ${an(card)}${forced ? " (forced)" : ""}`,
     salaries_paid: (n, a) => `${n} pays $${a} in salaries`,
     campaign_ran: (num, good, list) => (list ? `Campaign #${num} (${good}) adds demand: ${list}` : `Campaign #${num} (${good}) reaches no house with room`),
     campaign_ended: (num, n) => `${n}'s campaign #${num} runs out`,
@@ -332,7 +337,7 @@ const LOG = {
     garden_placed: (n, num) => `${n} añade un jardín a la casa ${num}`,
     restaurant_placed: (n, open) => `${n} coloca un restaurante${open ? "" : " (próxima apertura)"}`,
     restaurant_moved: (n) => `${n} mueve un restaurante`,
-    dinnertime: "La cena: las casas compran por orden de número",
+    dinnertime: "La cena: por orden de número, cada casa con demanda compra todo lo que quiere a la cadena con menor precio + distancia (empates: más camareras, luego antes en el turno)",
     sale: (n, house, list, price, income, how) => `La casa ${house} compra ${list} a ${n} a $${price} cada uno${how} → $${income}`,
     garden_double: "el jardín dobla el precio",
     bonus: (b) => `+$${b} por marketing`,

@@ -261,7 +261,7 @@ def test_a_person_plays_three_rounds_against_a_bot_and_sells_pizza(person: Calla
     # Three full rounds were played; the pizza advertised on the billboard was sold to the house at dinner.
     log = page.get_by_test_id("log")
     expect(log).to_contain_text(sale)
-    expect(log).to_contain_text("Dinnertime: houses buy in number order")
+    expect(log).to_contain_text("Dinnertime: in number order, each house with demand buys")
     assert snapshot(page)["view"]["p"][snap["seat"]]["cash"] > 0
     game = area(page)
     expect(game.locator(".fcm-camp")).not_to_have_count(0)
