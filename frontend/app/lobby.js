@@ -2,7 +2,7 @@
 
 import { h, mount } from "../lib/dom.js";
 import { api, query } from "./api.js";
-import { t, onLangChange } from "./i18n.js";
+import { t, getLang, onLangChange } from "./i18n.js";
 import { me, loadMe } from "./session.js";
 import {
   toast, errorMessage, renderHeader, signInForm, inviteBox, seatNames, listNames, statusLabel,
@@ -315,15 +315,22 @@ async function refreshLists() {
 
 // ---- page -------------------------------------------------------------------
 
+let drawnIntro = null;
+
 function drawPage() {
   renderHeader(els.header, { onChange: () => start() });
   const user = me();
-  mount(els.intro,
-    h("h1", null, t("app.name")),
-    h("p", { class: "lead" }, t("app.tagline")),
-    user ? null : h("section", { class: "panel signin-panel", "aria-labelledby": "signin-title" },
-      h("h2", { id: "signin-title" }, t("auth.title")),
-      signInForm(() => start())));
+  // Redraw the intro only when it changes, so a sign-in form being filled in is never replaced.
+  const introKey = `${user ? user.id : ""}|${getLang()}`;
+  if (introKey !== drawnIntro) {
+    drawnIntro = introKey;
+    mount(els.intro,
+      h("h1", null, t("app.name")),
+      h("p", { class: "lead" }, t("app.tagline")),
+      user ? null : h("section", { class: "panel signin-panel", "aria-labelledby": "signin-title" },
+        h("h2", { id: "signin-title" }, t("auth.title")),
+        signInForm(() => start())));
+  }
   els.gamesTitle.textContent = t("lobby.games");
   els.mineTitle.textContent = t("lobby.my_tables");
   els.publicTitle.textContent = t("lobby.public_tables");
