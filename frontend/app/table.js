@@ -188,7 +188,10 @@ function drawTurn() {
   let node = null;
   if (table.status === "playing") {
     if (!isSpectator() && S.awaiting.includes(S.seat)) {
-      node = h("div", { class: "turn-line mine" }, t("table.your_turn"));
+      const nameMap = names();
+      const others = S.awaiting.filter((s) => s !== S.seat).map((s) => nameMap[s] ?? s);
+      node = h("div", { class: "turn-line mine" }, t("table.your_turn"),
+        others.length ? h("span", { class: "also" }, ` · ${t("table.also_waiting", { names: listNames(others) })}`) : null);
     } else if (S.awaiting.length) {
       const nameMap = names();
       node = h("div", { class: "turn-line" }, t("table.turn_of", { names: listNames(S.awaiting.map((s) => nameMap[s] ?? s)) }));
