@@ -14,7 +14,7 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         module = sys.modules.get(f"tests.hardening.{name}")
         tried = getattr(module, "TRIED", None)
         if tried:
-            total = sum(v if isinstance(v, int) else sum(v.values()) for v in tried.values())
+            total = sum(v if isinstance(v, int) else v.get("legal", 0) + v.get("illegal", 0) for v in tried.values())
             lines.append(f"{name}: {total} inputs: " + ", ".join(f"{k}={v}" for k, v in sorted(tried.items())))
     if lines:
         terminalreporter.section("hardening tally")

@@ -242,7 +242,7 @@ async def test_hostile_strings_are_stored_as_data(server: Server) -> None:
             again = await c.get(f"/api/tables/{table['id']}", params={"invite": text})
             assert again.json()["name"] == table["name"] and again.headers["content-type"] == "application/json"
             # The same strings where ids, codes, seats, options and filters go.
-            for method, path, kw in [
+            calls: list[tuple[str, str, dict[str, Any]]] = [
                 ("GET", "/api/tables/" + quote(text, safe=""), {}),
                 ("POST", f"/api/tables/{table['id']}/join", {"json": {"seat": text, "invite_code": text}}),
                 ("POST", f"/api/tables/{table['id']}/kick", {"json": {"seat": text}}),
@@ -250,7 +250,8 @@ async def test_hostile_strings_are_stored_as_data(server: Server) -> None:
                 ("POST", "/api/tables", {"json": {"game": "tiny", "seats": 2, "options": {text: 1}}}),
                 ("POST", "/api/tables", {"json": {"game": "food-truck", "seats": 2, "options": {"trucks": text}}}),
                 ("POST", "/api/auth/login", {"json": {"username": text, "password": text}}),
-            ]:
+            ]
+            for method, path, kw in calls:
                 r = await c.request(method, path, headers=auth, **kw)
                 assert r.status_code in (400, 401, 403, 404, 409, 422), (method, path, r.status_code, r.text)
                 assert r.json()["error"]["code"]

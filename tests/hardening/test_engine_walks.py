@@ -22,13 +22,14 @@ from hypothesis import strategies as st
 from app.games import GAMES
 from app.games.base import Game, IllegalAction
 from tests.games.contract import canonical, play_random, seats
+from tests.hardening.helpers import SCALE
 
 JSON = dict[str, Any]
-WALKS_PER_GAME = 8
+WALKS_PER_GAME = 8 * SCALE
 # Share of steps preceded by a salvo of illegal tries (long games get a smaller share, same total).
 ILLEGAL_RATE = {"food-truck-champion": 0.04, "food-chain-magnate": 0.1}
 # Food Chain Magnate's random games run to thousands of steps: its walks are cut after this many.
-STEP_CAP = {"food-chain-magnate": 400}
+STEP_CAP = {"food-chain-magnate": 250}
 # Shrinking a whole game walk takes minutes; the failing seed, count and mix are reported as they are.
 NO_SHRINK = [Phase.explicit, Phase.reuse, Phase.generate]
 TRIED: dict[str, dict[str, int]] = {}
@@ -235,5 +236,5 @@ def confusion_walk(game: Game, n_players: int, seed: int, max_steps: int = 300) 
 def test_unlisted_lookalikes_are_refused(game_id: str) -> None:
     """JSON true/1.0 are not 1, and an extra field makes another action: all unlisted, all refused."""
     game = GAMES[game_id]
-    accepted = [a for seed in range(4) for a in confusion_walk(game, game.min_players + seed % 2, seed)]
+    accepted = [a for seed in range(4 * SCALE) for a in confusion_walk(game, game.min_players + seed % 2, seed)]
     assert not accepted, f"{game_id} applied {len(accepted)} unlisted actions, e.g. {sorted(set(accepted))[:5]}"

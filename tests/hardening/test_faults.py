@@ -196,16 +196,17 @@ async def _outage(one: Server, two: Server) -> dict[str, Any]:
     await asyncio.to_thread(_pg_ctl, "stop")
     try:
         auth = {"Authorization": f"Bearer {ana.token}"}
+        calls: list[tuple[str, str, dict[str, Any]]] = [
+            ("GET", "/api/health", {}),
+            ("GET", f"/api/tables/{tid}/moves", {}),
+            ("POST", "/api/auth/guest", {"json": {"name": "Late"}}),
+            ("POST", "/api/tables", {"json": {"game": "tiny", "seats": 2}}),
+            ("POST", f"/api/tables/{tid}/leave", {}),
+        ]
         async with httpx.AsyncClient(base_url=one.url, timeout=30, headers=auth) as c:
             seen["rest"] = [
                 (path, *await _status(c, method, path, **kw))
-                for method, path, kw in [
-                    ("GET", "/api/health", {}),
-                    ("GET", f"/api/tables/{tid}/moves", {}),
-                    ("POST", "/api/auth/guest", {"json": {"name": "Late"}}),
-                    ("POST", "/api/tables", {"json": {"game": "tiny", "seats": 2}}),
-                    ("POST", f"/api/tables/{tid}/leave", {}),
-                ]
+                for method, path, kw in calls
             ]
         seen["socket"] = await sa.act({"type": "pick", "n": 2}, timeout=30)
     finally:

@@ -21,7 +21,7 @@ import json
 import random
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -29,7 +29,7 @@ from app.games import GAMES
 from app.games.base import Game
 from tests.conftest import Server
 from tests.games.contract import canonical, seats
-from tests.hardening.helpers import close_all, guests, moves, table_state
+from tests.hardening.helpers import SCALE, close_all, guests, moves, table_state
 from tests.platform.client import Socket
 
 JSON = dict[str, Any]
@@ -123,7 +123,7 @@ def test_views_of_twins_differing_only_in_hidden_information_are_identical(game_
     game: Game = GAMES[game_id]
     make_twin = TWINS[game_id]
     rnd = random.Random(game_id)
-    for n in range(game.min_players, game.max_players + 1):
+    for n in [n for n in range(game.min_players, game.max_players + 1) for _ in range(SCALE)]:
         players = seats(n)
         state = game.new_game(players, rnd.randrange(2**32))
         for _step in range(STEP_CAP.get(game_id, 10_000)):
@@ -194,8 +194,8 @@ async def test_no_frame_of_a_real_game_carries_hidden_information(server: Server
     tid = t["id"]
     for seat in ("1", "2"):
         await host.post(f"/api/tables/{tid}/bots", {"seat": seat})
-    seated = await RecordingSocket.open(server.ws_url, tid, host.token)
-    spectator = await RecordingSocket.open(server.ws_url, tid)
+    seated = cast(RecordingSocket, await RecordingSocket.open(server.ws_url, tid, host.token))
+    spectator = cast(RecordingSocket, await RecordingSocket.open(server.ws_url, tid))
     await seated.expect("snapshot")
     await spectator.expect("snapshot")
     await host.post(f"/api/tables/{tid}/start")

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import IS_POSTGRES, Server
-from tests.hardening.helpers import close_all, guests, moves, table_state
+from tests.hardening.helpers import SCALE, close_all, guests, moves, table_state
 from tests.platform.client import Player, Socket
 
 TRIED: Counter[str] = Counter()
@@ -71,7 +71,7 @@ async def test_fifty_concurrent_actions_serialise_without_gap_or_loss(ends: tupl
     start = (await table_state(ends[0], tid))["version"]
     accepted: list[tuple[int, int, dict]] = []  # (version, socket, action)
     refused: Counter[str] = Counter()
-    for _round in range(3):
+    for _round in range(3 * SCALE):
         salvo = _salvo(socks, players, per_player, 50)
         replies = await asyncio.gather(*[socks[i].act(a) for i, a in salvo])
         TRIED["concurrent actions"] += len(salvo)
@@ -144,7 +144,7 @@ def _poster(end: Server, p: Player) -> Player:
 
 
 async def test_colliding_lobby_operations_have_one_winner(ends: tuple[Server, Server]) -> None:
-    for attempt in range(4):
+    for attempt in range(4 * SCALE):
         host, a, b, c, d = await guests(ends[0], "Host", "A", "B", "C", "D")
         host_one, host_two = _poster(ends[0], host), _poster(ends[1], host)
         t = await host.table(seats=2)

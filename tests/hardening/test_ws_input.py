@@ -12,7 +12,7 @@ import websockets
 from websockets.exceptions import ConnectionClosed
 
 from tests.conftest import Server
-from tests.hardening.helpers import close_all, moves, started_tiny, table_state
+from tests.hardening.helpers import SCALE, close_all, moves, started_tiny, table_state
 from tests.platform.client import Socket
 
 # Hand-picked bad frames and the error code each must get.
@@ -144,7 +144,7 @@ async def test_each_bad_frame_gets_its_error_and_changes_nothing(server: Server)
 async def test_generated_garbage_never_applies_anything(server: Server) -> None:
     players, tid = await started_tiny(server)
     before = await table_state(server, tid, players[0].token)
-    frames = _random_frames(seed=2026, count=300)
+    frames = _random_frames(seed=2026, count=300 * SCALE)
     sock = await _fresh_socket(server, tid, players[1].token)
     sent, kinds = 0, set()
     for frame in frames:
