@@ -222,6 +222,9 @@ def choose(view: JSON, actions: list[JSON], seat: str, done: Counter[str]) -> JS
         if best is not None and (staff_worth(view, seat, best) > 0 or "decline" not in kinds):
             return best
         return of("decline")[0]
+    led = view["round"]["lead_action"] if view["round"] else None
+    if led and lead_worth(view, seat, led) < 2.0 and "market_research" in kinds:
+        return of("market_research")[0]  # following with a card would only spend it on a useless action
     if "follow_hand" in kinds:
         plain = [a for a in of("follow_hand") if not a["card"].startswith("owner-")]
         return (plain or of("follow_hand"))[0]
