@@ -3,7 +3,7 @@
 import { getToken } from "./api.js";
 
 const PING_MS = 20000;
-const SILENCE_MS = 45000; // no message (not even a pong) for this long: the link is dead
+const PONG_WAIT_MS = 15000; // a ping unanswered for this long: the link is dead
 const ACT_TIMEOUT_MS = 15000;
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_MAX_MS = 5000;
@@ -38,6 +38,7 @@ export class TableSocket {
     this.retryTimer = null;
     this.pingTimer = null;
     this.lastHeard = 0;
+    this.lastPingAt = 0;
     this.pending = new Map(); // client_id -> {message, resolve, reject, timer}
     this.stopped = false;
     this.status = "connecting";
@@ -92,6 +93,7 @@ export class TableSocket {
       if (this.ws !== ws) return;
       this.attempts = 0;
       this.lastHeard = Date.now();
+      this.lastPingAt = 0;
       this.setStatus("online");
       if (this.version !== null) this.send({ type: "resync", version: this.version });
       // Moves sent just before a drop: the server answers a repeated client_id without re-applying it.
@@ -167,7 +169,10 @@ export class TableSocket {
 
   heartbeat() {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return;
-    if (Date.now() - this.lastHeard > SILENCE_MS) {
+    // Dead when our last ping went unanswered for a while; measured from the ping, not from the
+    // last message, because background tabs run timers late and a quiet table is not a dead one.
+    const unanswered = this.lastPingAt > this.lastHeard && Date.now() - this.lastPingAt > PONG_WAIT_MS;
+    if (unanswered) {
       // Half-open connection: a close handshake may never finish, so forget it and reconnect now.
       const dead = this.ws;
       this.ws = null;
@@ -180,7 +185,10 @@ export class TableSocket {
       this.scheduleReconnect();
       return;
     }
-    this.send({ type: "ping" });
+    if (this.lastPingAt <= this.lastHeard) {
+      this.lastPingAt = Date.now();
+      this.send({ type: "ping" });
+    }
   }
 
   send(message) {

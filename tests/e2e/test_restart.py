@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, WebSocketRoute, expect
 
 from tests.e2e.conftest import AppServer, Person
 from tests.e2e.helpers import click_a_legal_thing, version
@@ -65,3 +66,58 @@ def test_page_reconnects_and_resyncs_after_a_server_restart(
         if version(ana.page) > before:
             break
     assert version(ana.page) > before
+
+
+def test_heartbeat_pings_and_replaces_a_link_that_stopped_answering(person: Callable[..., Person]) -> None:
+    ana = person("Ana")
+    table = ana.page.request.post(
+        ana.base + "/api/tables", data={"game": "food-truck", "seats": 2, "visibility": "public"}
+    ).json()
+    sent: list[str] = []
+    sockets: list[WebSocketRoute] = []
+    drop_pongs = False
+
+    def relay(ws: WebSocketRoute) -> None:
+        """Stand between page and server; while drop_pongs is set the server's pongs are lost."""
+        sockets.append(ws)
+        server = ws.connect_to_server()
+
+        def upstream(message: str | bytes) -> None:
+            sent.append(str(message))
+            server.send(message)
+
+        def downstream(message: str | bytes) -> None:
+            if not (drop_pongs and '"pong"' in str(message)):
+                ws.send(message)
+
+        ws.on_message(upstream)
+        server.on_message(downstream)
+
+    ana.page.route_web_socket(re.compile(r"/ws/tables/"), relay)
+    ana.page.clock.install()
+    ana.goto(f"/t/{table['id']}")
+    conn = ana.page.get_by_test_id("conn")
+    expect(conn).to_have_attribute("data-state", "online")
+
+    def pings() -> int:
+        return sum('"ping"' in m for m in sent)
+
+    assert pings() == 0
+    ana.page.clock.run_for("00:21")
+    ana.page.wait_for_timeout(300)
+    assert pings() == 1
+    ana.page.clock.run_for("00:20")
+    ana.page.wait_for_timeout(300)
+    assert pings() == 2 and len(sockets) == 1
+    expect(conn).to_have_attribute("data-state", "online")
+
+    # The link goes quiet: the next ping is not answered; twenty seconds on it is replaced.
+    drop_pongs = True
+    ana.page.clock.run_for("00:20")
+    ana.page.wait_for_timeout(300)
+    ana.page.clock.run_for("00:20")
+    ana.page.wait_for_timeout(300)
+    drop_pongs = False
+    ana.page.clock.run_for("00:02")  # the back-off before reconnecting
+    expect(conn).to_have_attribute("data-state", "online")
+    assert len(sockets) == 2
