@@ -1,0 +1,99 @@
+"""Side by side with the boardgame.io peer: our figures as ratios of its figures at 50 and 200 tables.
+
+Usage: .venv/bin/python bench/compare.py [--levels 50,200] [--reps 3] [--duration 15] [--pad 2000]
+
+Interleaves, for each repetition and level, one run of the peer (bench/peers/boardgameio: one Node
+process, N 2-player matches of a one-move game, its state padded by --pad bytes) and one run of ours
+(bench/load.py with N tables x 2 players, no spectators, Food Truck Champion, one server process on
+Postgres), so both see the same machine. Prints the median of each figure and our/peer ratios: moves/s,
+round-trip (act -> ack for us, move -> own update for the peer) p50/p99, moves per second of server CPU
+(robust to a busy shared machine), and how much of the time each server was waiting for a CPU.
+Needs node/npm for the peer (run.sh installs its pinned packages on first use).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+
+
+def last_json(text: str) -> dict[str, Any]:
+    lines = [line for line in text.splitlines() if line.startswith("{")]
+    if not lines:
+        raise RuntimeError(f"no result in output:\n{text[-2000:]}")
+    result: dict[str, Any] = json.loads(lines[-1])
+    return result
+
+
+def run_peer(matches: int, duration: int, pad: int) -> dict[str, Any]:
+    out = subprocess.run(
+        [str(HERE / "peers" / "boardgameio" / "run.sh"), "--matches", str(matches), "--reps", "1",
+         "--duration", str(duration)],
+        env=dict(os.environ, PAD_BYTES=str(pad)), capture_output=True, text=True, timeout=duration + 300,
+    )
+    if out.returncode != 0:
+        raise RuntimeError(f"peer failed: {out.stderr[-2000:]}")
+    r = last_json(out.stdout)
+    return {
+        "moves_per_s": r["moves_per_s"], "p50_ms": r["rtt_p50_ms"], "p99_ms": r["rtt_p99_ms"],
+        "server_cpu_pct": r["server_cpu_pct"], "server_wait_pct": r.get("server_wait_pct", float("nan")),
+        "per_cpu_s": r["moves_per_s"] / max(1e-9, r["server_cpu_pct"] / 100), "load": r.get("load_avg", "?"),
+    }
+
+
+def run_ours(tables: int, duration: int) -> dict[str, Any]:
+    out = subprocess.run(
+        [sys.executable, str(HERE / "load.py"), "--tables", str(tables), "--players", "2", "--spectators", "0",
+         "--duration", str(duration), "--warmup", "3"],
+        cwd=ROOT, capture_output=True, text=True, timeout=duration + 900,
+    )
+    if out.returncode != 0:
+        raise RuntimeError(f"load.py failed: {out.stderr[-2000:]}")
+    r = last_json(out.stdout)
+    return {
+        "moves_per_s": r["commands_per_s"], "p50_ms": r["ack_p50_ms"], "p99_ms": r["ack_p99_ms"],
+        "server_cpu_pct": r["server_cpu_pct"][0], "server_wait_pct": r["server_cpu_wait_pct"][0],
+        "per_cpu_s": r["commands_per_server_cpu_s"], "load": r["load_average"], "errors": r["errors"],
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--levels", default="50,200")
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--duration", type=int, default=15)
+    ap.add_argument("--pad", type=int, default=2000, help="PAD_BYTES for the peer's state")
+    args = ap.parse_args()
+    levels = [int(x) for x in args.levels.split(",")]
+    rows: dict[tuple[str, int], list[dict[str, Any]]] = {}
+    for rep in range(1, args.reps + 1):
+        for level in levels:
+            for who, fn in (("peer", lambda n=level: run_peer(n, args.duration, args.pad)),
+                            ("ours", lambda n=level: run_ours(n, args.duration))):
+                r = fn()
+                rows.setdefault((who, level), []).append(r)
+                print(json.dumps({"rep": rep, "who": who, "tables": level, **r}), flush=True)
+    keys = ["moves_per_s", "p50_ms", "p99_ms", "per_cpu_s", "server_cpu_pct", "server_wait_pct"]
+    print(f"\nmedian of {args.reps} interleaved runs, {args.duration} s each; peer boardgame.io PAD_BYTES={args.pad}; "
+          f"ours Food Truck Champion, 2 players/table, Postgres; {os.cpu_count()} cores")
+    print(f"{'tables':>6} {'who':<5}" + "".join(f"{k:>16}" for k in keys))
+    for level in levels:
+        med = {}
+        for who in ("peer", "ours"):
+            med[who] = {k: statistics.median(r[k] for r in rows[(who, level)]) for k in keys}
+            print(f"{level:>6} {who:<5}" + "".join(f"{med[who][k]:>16.1f}" for k in keys))
+        ratio = {k: med["ours"][k] / med["peer"][k] if med["peer"][k] else float("nan") for k in keys}
+        print(f"{level:>6} {'ratio':<5}" + "".join(f"{ratio[k]:>16.2f}" for k in keys) + "   (ours / peer)")
+
+
+if __name__ == "__main__":
+    main()
