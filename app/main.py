@@ -18,6 +18,7 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.api import auth, ops, tables, ws
+from app.api.ws import is_database_outage
 from app.config import Settings, get_settings
 from app.logs import setup_logging
 from app.runtime import Runtime
@@ -34,6 +35,21 @@ def run_migrations(url: str) -> None:
     cfg.set_main_option("script_location", str(ROOT / "migrations"))
     cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
     command.upgrade(cfg, "head")
+
+
+async def _migrate_when_ready(url: str, wait: float = 30.0) -> None:
+    """Run the migrations, waiting for a database that is still starting (up to `wait` seconds)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + wait
+    while True:
+        try:
+            await asyncio.to_thread(run_migrations, url)
+            return
+        except Exception as exc:  # noqa: BLE001
+            if loop.time() > deadline or not is_database_outage(exc.__cause__ or exc):
+                raise
+            log.warning("database not ready, retrying: %s", exc)
+            await asyncio.sleep(1)
 
 
 def _is_bad_data(exc: Exception) -> bool:
@@ -55,7 +71,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if settings.run_migrations:
-            await asyncio.to_thread(run_migrations, settings.effective_database_url)
+            await _migrate_when_ready(settings.effective_database_url)
         rt = Runtime(settings)
         app.state.runtime = rt
         await rt.start()
@@ -100,7 +116,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         log.exception("request failed", extra={"path": req.url.path})
         return _error(500, "server_error", "Something went wrong on our side.")
 
-    @app.get("/t/{table_id}", include_in_schema=False)
+    @app.api_route("/t/{table_id}", methods=["GET", "HEAD"], include_in_schema=False)
     async def table_page(table_id: str) -> FileResponse:
         page = FRONTEND / "table.html"
         return FileResponse(page if page.exists() else FRONTEND / "index.html")

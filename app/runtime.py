@@ -57,10 +57,13 @@ class Runtime:
 
     async def start(self) -> None:
         await self.writer.start()
+        self.spawn(self.hub.sweep_idle(self.settings.ws_idle_timeout))
         await self.broker.start(self.on_remote_change, self.hub.resync_all)
         await self.bots.resume_all()
 
     async def stop(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
         await self.bots.stop()
         self.hub.close_all()
         await self.broker.stop()

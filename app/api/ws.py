@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from typing import Any
@@ -10,6 +9,7 @@ from urllib.parse import urlparse
 
 import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from sqlalchemy.exc import DBAPIError
 
 from app.api.deps import token_from, user_for_token
 from app.realtime.hub import Connection
@@ -19,7 +19,6 @@ from app.services.play import apply_action
 
 router = APIRouter()
 log = logging.getLogger("app.ws")
-IDLE_TIMEOUT = 120.0
 
 
 class RateLimiter:
@@ -76,6 +75,14 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         await ws.send_text(orjson.dumps({"type": "error", "code": exc.code, "message": exc.message}).decode())
         await ws.close(code=4000 + min(exc.status, 999) % 1000)
         return
+    except Exception as exc:
+        if not is_database_outage(exc):
+            raise
+        await ws.accept()
+        message = {"type": "error", "code": "database_unavailable", "message": "The database is not answering."}
+        await ws.send_text(orjson.dumps(message).decode())
+        await ws.close(code=1011)
+        return
     await ws.accept()
     conn = Connection(ws=ws, table_id=table_id, user_id=user.id if user else None)
     rt.hub.attach(conn)
@@ -83,14 +90,11 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     limiter = RateLimiter(rt.settings.ws_rate_per_second, rt.settings.ws_rate_burst)
     try:
         while not conn.closed:
-            try:
-                message = await asyncio.wait_for(ws.receive(), IDLE_TIMEOUT)
-            except TimeoutError:
-                await ws.close(code=1001, reason="idle")
+            frame = await ws.receive()  # idle sockets are closed by the hub's sweep
+            conn.last_seen = time.monotonic()
+            if frame["type"] == "websocket.disconnect":
                 return
-            if message["type"] == "websocket.disconnect":
-                return
-            raw = message.get("text")
+            raw = frame.get("text")
             if raw is None:
                 conn.send_json({"type": "error", "code": "binary_frame", "message": "Send JSON text frames."})
                 continue
@@ -98,13 +102,25 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
                 if limiter.refused > 200:
                     await ws.close(code=1008, reason="rate limit")
                     return
-                conn.send_json({"type": "error", "code": "rate_limited", "message": "Too many messages; slow down."})
+                _error(conn, "rate_limited", "Too many messages; slow down.", _client_id_of(raw))
                 continue
             await handle_message(rt, conn, raw)
     except WebSocketDisconnect:
         return
     finally:
         rt.hub.detach(conn)
+
+
+def _client_id_of(raw: str) -> str | None:
+    """The client_id of a refused frame, so the sender's pending action gets its answer."""
+    if len(raw) > 4096:
+        return None
+    try:
+        msg = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return None
+    cid = msg.get("client_id") if isinstance(msg, dict) else None
+    return cid if isinstance(cid, str) and len(cid) <= 64 else None
 
 
 def _error(conn: Connection, code: str, message: str, client_id: Any = None) -> None:
@@ -146,6 +162,18 @@ async def handle_message(rt: Runtime, conn: Connection, raw: str) -> None:
             _error(conn, "unknown_type", f"Unknown message type {str(kind)[:40]!r}.", client_id)
     except ServiceError as exc:
         _error(conn, exc.code, exc.message, client_id)
-    except Exception:  # noqa: BLE001 - the client gets a message, the log gets the trace
+    except Exception as exc:  # noqa: BLE001 - the client gets a message, the log gets the trace
+        if is_database_outage(exc):
+            log.warning("database unavailable: %s", exc, extra={"table_id": conn.table_id})
+            _error(conn, "database_unavailable", "The database is not answering; try again shortly.", client_id)
+            return
         log.exception("message failed", extra={"table_id": conn.table_id, "client_id": client_id})
         _error(conn, "server_error", "Something went wrong on our side; your move was not applied.", client_id)
+
+
+def is_database_outage(exc: BaseException) -> bool:
+    """A lost or refused database connection (as opposed to a bug)."""
+    if isinstance(exc, OSError | ConnectionError | DBAPIError):
+        return True
+    module = type(exc).__module__
+    return module.startswith("asyncpg")

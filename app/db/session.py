@@ -30,8 +30,9 @@ def make_engine(settings: Settings) -> AsyncEngine:
         url,
         pool_size=settings.db_pool_size,
         max_overflow=settings.db_pool_size,
-        # No pre-ping: asyncpg notices a dead connection on use, and a ping costs a round trip per checkout.
-        pool_pre_ping=False,
+        # A ping per checkout costs a round trip, but without it a Postgres restart leaves dead
+        # connections in the pool that fail request after request.
+        pool_pre_ping=True,
         pool_timeout=10,
     )
 

@@ -2,7 +2,8 @@
 
 A view is computed once per distinct viewer per version (all spectators share
 one) and the same text is queued to every socket of that viewer. Each socket has
-its own send queue and writer task, so one slow client never holds up the rest.
+its own send queue, drained by a writer task that exists only while something is
+queued, so one slow client never holds up the rest and an idle socket costs little.
 """
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections import defaultdict
+import time
+from collections import defaultdict, deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -31,46 +33,56 @@ log = logging.getLogger("app.hub")
 QUEUE_LIMIT = 256
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Connection:
     """One open websocket at a table."""
 
     ws: WebSocket
     table_id: str
     user_id: str | None
-    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    queue: deque[str | None] = field(default_factory=deque)
     writer: asyncio.Task[None] | None = None
     closed: bool = False
+    close_code: int = 1013
+    last_seen: float = field(default_factory=time.monotonic)
 
     def send(self, text: str) -> None:
         """Queue a message; a client too far behind is dropped (it reconnects and resyncs)."""
         if self.closed:
             return
-        if self.queue.qsize() >= QUEUE_LIMIT:
+        if len(self.queue) >= QUEUE_LIMIT:
             self.close_soon()
             return
-        self.queue.put_nowait(text)
+        self._push(text)
 
-    def close_soon(self) -> None:
+    def close_soon(self, code: int = 1013) -> None:
         """Close the socket once what is queued has been sent."""
         if not self.closed:
             self.closed = True
-            self.queue.put_nowait(None)
+            self.close_code = code
+            self._push(None)
+
+    def _push(self, item: str | None) -> None:
+        self.queue.append(item)
+        if self.writer is None:
+            self.writer = asyncio.get_running_loop().create_task(self._drain())
 
     def send_json(self, message: dict[str, Any]) -> None:
         self.send(orjson.dumps(message).decode())
 
-    async def run_writer(self) -> None:
+    async def _drain(self) -> None:
         try:
-            while True:
-                text = await self.queue.get()
+            while self.queue:
+                text = self.queue.popleft()
                 if text is None:
                     with contextlib.suppress(Exception):
-                        await self.ws.close(code=1013)
+                        await self.ws.close(code=self.close_code)
                     return
                 await self.ws.send_text(text)
-        except Exception:  # noqa: BLE001 - a broken socket just ends its writer
+        except Exception:  # noqa: BLE001 - a broken socket just stops being written to
             self.closed = True
+        finally:
+            self.writer = None
 
 
 @dataclass
@@ -124,7 +136,6 @@ class Hub:
     def attach(self, conn: Connection) -> None:
         room = self.rooms.setdefault(conn.table_id, Room())
         room.conns.add(conn)
-        conn.writer = asyncio.create_task(conn.run_writer())
         SOCKETS_OPEN.inc()
 
     def detach(self, conn: Connection) -> None:
@@ -190,4 +201,14 @@ class Hub:
     def close_all(self) -> None:
         for room in self.rooms.values():
             for conn in room.conns:
-                conn.close_soon()
+                conn.close_soon(1012)
+
+    async def sweep_idle(self, idle: float, every: float = 15.0) -> None:
+        """Close sockets that sent nothing (not even a ping) for `idle` seconds: one task for all."""
+        while True:
+            await asyncio.sleep(every)
+            cutoff = time.monotonic() - idle
+            for room in list(self.rooms.values()):
+                for conn in list(room.conns):
+                    if conn.last_seen < cutoff:
+                        conn.close_soon(1001)

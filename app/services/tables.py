@@ -211,13 +211,16 @@ def _require_host(rec: TableRecord, user: User) -> None:
         raise ServiceError("not_host", "Only the host can do that.", 403)
 
 
+Events = list[dict[str, Any]]
+
+
 async def join(
     rt: Runtime, session: AsyncSession, rec: TableRecord, user: User, seat: Any, invite: str | None
-) -> None:
+) -> Events:
     """Take a free seat (the first one if none is named)."""
     _require_open(rec)
     if rec.visibility == "private" and user.id != rec.host_id and not rec.invite_ok(invite):
-        rt.note_invite_failure(user.id)
+        rt.note_invite_failure(f"u:{user.id}")
         raise ServiceError("bad_invite", "This table is private: the invite code is missing or wrong.", 403)
     if rec.seat_of(user.id) is not None:
         raise ServiceError("already_seated", "You already have a seat at this table.", 409)
@@ -238,9 +241,10 @@ async def join(
     if result.rowcount != 1:  # type: ignore[attr-defined]
         raise ServiceError("seat_taken", "That seat is taken.", 409)
     await _bump(session, rec)
+    return [{"type": "seat_joined", "seat": target, "name": user.name, "bot": False, "visible_to": None}]
 
 
-async def leave(session: AsyncSession, rec: TableRecord, user: User) -> None:
+async def leave(session: AsyncSession, rec: TableRecord, user: User) -> Events:
     """Give up one's seat before the start."""
     _require_open(rec)
     seat = rec.seat_of(user.id)
@@ -248,9 +252,10 @@ async def leave(session: AsyncSession, rec: TableRecord, user: User) -> None:
         raise ServiceError("not_seated", "You have no seat at this table.", 409)
     await session.execute(update(Seat).where(Seat.table_id == rec.id, Seat.seat == seat).values(user_id=None))
     await _bump(session, rec)
+    return [{"type": "seat_left", "seat": seat, "name": user.name, "visible_to": None}]
 
 
-async def kick(session: AsyncSession, rec: TableRecord, user: User, seat: Any) -> None:
+async def kick(session: AsyncSession, rec: TableRecord, user: User, seat: Any) -> Events:
     """The host empties a seat (a player or a bot) before the start."""
     _require_host(rec, user)
     _require_open(rec)
@@ -262,9 +267,11 @@ async def kick(session: AsyncSession, rec: TableRecord, user: User, seat: Any) -
         update(Seat).where(Seat.table_id == rec.id, Seat.seat == target).values(user_id=None, bot=False)
     )
     await _bump(session, rec)
+    name = "Bot" if info.bot else info.user_name
+    return [{"type": "seat_left", "seat": target, "name": name, "kicked": True, "visible_to": None}]
 
 
-async def add_bot(session: AsyncSession, rec: TableRecord, user: User, seat: Any) -> None:
+async def add_bot(session: AsyncSession, rec: TableRecord, user: User, seat: Any) -> Events:
     """The host puts a bot in an empty seat."""
     _require_host(rec, user)
     _require_open(rec)
@@ -274,9 +281,10 @@ async def add_bot(session: AsyncSession, rec: TableRecord, user: User, seat: Any
         raise ServiceError("seat_taken", "That seat is taken.", 409)
     await session.execute(update(Seat).where(Seat.table_id == rec.id, Seat.seat == target).values(bot=True))
     await _bump(session, rec)
+    return [{"type": "seat_joined", "seat": target, "name": "Bot", "bot": True, "visible_to": None}]
 
 
-async def start(session: AsyncSession, rec: TableRecord, user: User) -> None:
+async def start(session: AsyncSession, rec: TableRecord, user: User) -> Events:
     """The host starts the game with the occupied seats, renumbered 0..n-1 in seat order."""
     _require_host(rec, user)
     _require_open(rec)
@@ -301,9 +309,10 @@ async def start(session: AsyncSession, rec: TableRecord, user: User) -> None:
         state=state,
         awaiting=game.awaiting(state),
     )
+    return [{"type": "game_started", "players": len(taken), "visible_to": None}]
 
 
-Change = Callable[[AsyncSession, TableRecord], Awaitable[None]]
+Change = Callable[[AsyncSession, TableRecord], Awaitable[Events]]
 
 
 async def lobby_change(rt: Runtime, table_id: str, user: User, invite: str | None, change: Change) -> TableRecord:
@@ -312,9 +321,10 @@ async def lobby_change(rt: Runtime, table_id: str, user: User, invite: str | Non
         rec = await load_record(session, table_id, for_update=True)
         if not rec.can_see(user.id, invite) and invite is None:
             raise not_found()
-        await change(session, rec)
+        events = await change(session, rec)
         await rt.notify_in_tx(session, rec.id, rec.version + 1)
         await session.commit()
         fresh = rt.cache.put(await load_record(session, table_id))
+        fresh.remember_events(fresh.version, events)
     await rt.after_change(fresh)
     return fresh

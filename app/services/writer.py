@@ -148,13 +148,20 @@ class PostgresBatchWriter:
         self.in_flight = in_flight
         self.queue: asyncio.Queue[tuple[MoveWrite, asyncio.Future[None]]] = asyncio.Queue()
         self._pool: Any = None
+        self._pool_lock = asyncio.Lock()
         self._tasks: list[asyncio.Task[None]] = []
 
     async def start(self) -> None:
-        import asyncpg
-
-        self._pool = await asyncpg.create_pool(self.dsn, min_size=1, max_size=self.in_flight)
+        # The pool is made on first use, so a server can start while Postgres is still coming up.
         self._tasks = [asyncio.create_task(self._run()) for _ in range(self.in_flight)]
+
+    async def _connection_pool(self) -> Any:
+        async with self._pool_lock:
+            if self._pool is None:
+                import asyncpg
+
+                self._pool = await asyncpg.create_pool(self.dsn, min_size=0, max_size=self.in_flight)
+        return self._pool
 
     async def stop(self) -> None:
         for task in self._tasks:
@@ -214,7 +221,8 @@ class PostgresBatchWriter:
             )
             for col, value in zip(columns, row, strict=True):
                 col.append(value)
-        async with self._pool.acquire() as conn:
+        pool = await self._connection_pool()
+        async with pool.acquire() as conn:
             rows = await conn.fetch(_BATCH_SQL, *columns)
         return {r["table_id"] for r in rows}
 
