@@ -121,7 +121,7 @@ const TEXT = {
     slots: (n) => `${n} slots`, open: (n) => `${n} open`, overCommitted: "Over-committed: only the CEO would work!",
     zoomIn: "Zoom in", zoomOut: "Zoom out",
     comingSoon: "coming soon", eternal: "eternal", left: (n) => `${n} left`,
-    house: (n) => `House ${n}`, garden: "garden",
+    house: (n) => `House ${n}`, garden: "garden", entrance: "entrance",
     // prompts
     waitFor: (names) => `Waiting for ${names}…`,
     placeFirst: "Place your first restaurant: click a highlighted square for its top-left corner (or pass).",
@@ -214,7 +214,7 @@ const TEXT = {
     slots: (n) => `${n} huecos`, open: (n) => `${n} libres`, overCommitted: "¡Sobrecargada: solo trabajaría el director!",
     zoomIn: "Acercar", zoomOut: "Alejar",
     comingSoon: "próxima apertura", eternal: "eterna", left: (n) => `quedan ${n}`,
-    house: (n) => `Casa ${n}`, garden: "jardín",
+    house: (n) => `Casa ${n}`, garden: "jardín", entrance: "entrada",
     waitFor: (names) => `Esperando a ${names}…`,
     placeFirst: "Coloca tu primer restaurante: haz clic en la casilla resaltada de su esquina superior izquierda (o pasa).",
     placeFirstEntrance: "Haz clic en la esquina que será la entrada.",
@@ -740,7 +740,9 @@ function cityMap(view, ctx, container, ui) {
       h("div", {
         class: ["fcm-map", targets.cells.size && "fcm-passive"], dataset: { testid: "fcm-map" },
         style: css({ "--cell": cell, gridTemplateColumns: `repeat(${cols + 2}, var(--cell))`, gridTemplateRows: `repeat(${rows + 2}, var(--cell))` }),
-      }, squares, pieces, margins)));
+      }, squares, pieces, margins)),
+    h("div", { class: "fcm-legend" }, GOODS.map((g) => h("span", null, token(ctx, g), goodName(ctx, g))),
+      h("span", null, h("span", { class: "fcm-legend-door" }), t.entrance)));
 }
 
 function redraw(container) {
