@@ -356,6 +356,7 @@ def test_a_person_plays_food_truck_champion_against_a_bot_to_the_end(person: Cal
 
     final = area(page).locator(".ftc-final")
     expect(final).to_contain_text("Final scoring")
+    expect(final).to_contain_text("Ana")
     rows = final.locator("tbody tr")
     expect(rows).to_have_count(2)
     for place, seat in enumerate(s for group in outcome["ranking"] for s in group):
@@ -368,5 +369,10 @@ def test_a_person_plays_food_truck_champion_against_a_bot_to_the_end(person: Cal
         expect(cells.nth(4)).to_have_text(str(d["total"]))
     assert area(page).locator(".legal").count() == 0
     assert page.get_by_test_id("log").locator("li").count() > 20
+    # The log tells the game in plain words, the person's own moves included, and ends with the result.
+    log = page.get_by_test_id("log")
+    expect(log).to_contain_text("Ana leads")
+    expect(log).to_contain_text("Ana took charge")
+    expect(log.locator("li").last).to_contain_text("Game over")
     assert page.evaluate("window.errorToasts") == [], "a click sent a move the server refused"
     no_horizontal_overflow(page)

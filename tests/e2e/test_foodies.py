@@ -249,6 +249,7 @@ def test_a_person_plays_foodies_against_two_bots_to_the_end(person: Callable[...
 
     final = area(page).locator(".fd-final")
     expect(final).to_contain_text("Final scoring")
+    expect(final).to_contain_text("Ana")
     rows = final.locator("tbody tr")
     expect(rows).to_have_count(3)
     for place, seat in enumerate(s for group in outcome["ranking"] for s in group):
@@ -264,5 +265,10 @@ def test_a_person_plays_foodies_against_two_bots_to_the_end(person: Callable[...
         assert sum(by_source) == detail["popularity"] == outcome["scores"][seat]
     assert area(page).locator(".legal").count() == 0
     assert page.get_by_test_id("log").locator("li").count() > 10
+    # The log tells the game in plain words, the person's own moves included, and ends with the result.
+    log = page.get_by_test_id("log")
+    expect(log).to_contain_text("Ana rolled")
+    expect(log).to_contain_text("Ana bought")
+    expect(log.locator("li").last).to_contain_text("Game over")
     assert page.evaluate("window.errorToasts") == [], "a click sent a move the server refused"
     no_horizontal_overflow(page)
