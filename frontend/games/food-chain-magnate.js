@@ -404,8 +404,9 @@ function slotsOf(id) {
 }
 function send(ctx, action, container) {
   if (container) {
+    // A sent action ends the half-made choice; the zoom and the open supply stay as they were.
     const mem = memory.get(container);
-    if (mem) mem.ui = {};
+    if (mem) mem.ui = { zoom: mem.ui.zoom, openSupply: mem.ui.openSupply };
   }
   const result = ctx.send(action);
   if (result && typeof result.catch === "function") result.catch(() => {});
@@ -488,7 +489,7 @@ function slotBox() {
   return h("div", { class: "fcm-slot" });
 }
 
-function pyramidView(ctx, view, cards, seat, opts = {}) {
+function pyramidView(ctx, view, cards, opts = {}) {
   const t = tx(ctx);
   const pyr = pyramid(cards, view.ceo_slots);
   const cardEl = (id) => (opts.cardEl ? opts.cardEl(id) : employee(ctx, id, { small: opts.small }));
@@ -609,7 +610,7 @@ function mapTargets(view, ctx, container, ui) {
       for (const p of picked) {
         out.cells.set(key(p), () => { ui.sources = picked.filter((x) => !sameCell(x, p)); rerender(); });
       }
-      const exact = mine.find((a) => a.sources.length === picked.length && picked.length);
+      const exact = picked.length ? fits.find((a) => a.sources.length === picked.length) : null;
       out.help = t.routeHelp;
       out.extra = h("div", { class: "fcm-routes" },
         exact ? h("button", { type: "button", class: "fcm-btn legal", onclick: go(exact) },
@@ -929,13 +930,11 @@ function chainArea(view, ctx, container, seat, ui, mine) {
     const cook = produce.filter((a) => a.card === id);
     if (cook.length === 1) { opts.legal = true; opts.onclick = go(cook[0]); opts.caption = `→ ${goodName(ctx, cook[0].good)}`; }
     if (cook.length > 1) {
-      opts.legal = true;
+      // The goods on the card are the click targets, not the card itself.
       opts.extra = h("span", { class: "fcm-card-choices" }, cook.map((a) => token(ctx, a.good, { legal: true, onclick: go(a) })));
-      opts.onclick = null;
     }
     const errand = errands.filter((a) => a.card === id);
     if (errand.length) {
-      opts.legal = true;
       opts.extra = h("span", { class: "fcm-card-choices" }, errand.map((a) => token(ctx, a.drink, { legal: true, onclick: go(a) })));
     }
     if (routeBuyers.includes(id)) {
@@ -961,7 +960,7 @@ function chainArea(view, ctx, container, seat, ui, mine) {
     const pyr = pyramid(chosen, view.ceo_slots);
     company = h("div", { class: "fcm-company" },
       h("h4", null, t.choosing),
-      pyramidView(ctx, view, chosen, seat, {}),
+      pyramidView(ctx, view, chosen, {}),
       h("div", { class: "fcm-muted" }, pyr.feasible ? t.open(pyr.open) : ""),
       h("h4", null, t.hand),
       cardRow(ctx, rest.sort(), (id) => {
@@ -989,7 +988,7 @@ function chainArea(view, ctx, container, seat, ui, mine) {
         caption: t.by(cardName(ctx, ((p.r.trainers || [])[a.by] || {}).card || "trainer")), onclick: go(a) }))) : null;
     const busyFires = fires.filter((a) => a.from === "busy");
     company = h("div", { class: "fcm-company" },
-      p.work.length || view.phase !== "restructuring" ? pyramidView(ctx, view, p.work, seat, { small, cardEl: workCard }) : null,
+      p.work.length || view.phase !== "restructuring" ? pyramidView(ctx, view, p.work, { small, cardEl: workCard }) : null,
       p.beach.length ? h("div", { class: "fcm-beach" }, h("h4", null, t.beach), h("div", { class: "fcm-row" }, p.beach.map(beachCard))) : null,
       trainChoice,
       p.hand.length ? h("div", null, h("h4", null, t.hand), cardRow(ctx, p.hand, () => ({ small }))) : null,
