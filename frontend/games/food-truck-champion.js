@@ -464,7 +464,8 @@ function promptEl(view, ctx) {
     return h("div", { class: "ftc-prompt waiting" }, T.waitingFor(ctx.awaiting.map((s) => nameOf(ctx, s)).join(", ")));
   }
   const buttons = [];
-  const button = (label, action) => buttons.push(h("button", { type: "button", onclick: () => act(ctx, action) }, label));
+  const button = (label, action) =>
+    buttons.push(h("button", { type: "button", class: "legal", onclick: () => act(ctx, action) }, label));
   let text = "";
   const pending = view.pending;
   const rnd = view.round;
@@ -513,7 +514,7 @@ function finalEl(view, ctx) {
   const out = view.final;
   if (!out) return null;
   const seats = out.ranking.flat();
-  return h("section", { class: "ftc-final" }, h("h3", null, T.final),
+  return h("section", { class: "ftc-final" }, h("h3", null, T.final), h("div", { class: "ftc-final-wrap" },
     h("table", { class: "ranking" },
       h("thead", null, h("tr", null, h("th", null, ""), h("th", { class: "num" }, T.tokenPts), h("th", { class: "num" }, T.sets),
         h("th", { class: "num" }, T.logos), h("th", { class: "num" }, T.total), h("th", { class: "num" }, T.tokenCount))),
@@ -525,7 +526,7 @@ function finalEl(view, ctx) {
           h("td", { class: "num" }, `${d.profile_sets} × 5 = ${d.set_points}`),
           h("td", { class: "num" }, d.logo_points), h("td", { class: "num" }, h("b", null, d.total)),
           h("td", { class: "num" }, d.token_count));
-      }))));
+      })))));
 }
 
 // ---- entry points -----------------------------------------------------------------------------------------
@@ -557,7 +558,7 @@ export function describeEvent(event, ctx) {
   switch (event.type) {
     case "turn_started": return event.seat === null ? L.neutralTurn : L.turn(n);
     case "market_research": return L.research(n, event.count);
-    case "drew": return L.drew(event.cards.map(dish).join(", "));
+    case "drew": return L.drew((event.dishes || event.cards.map(dish)).join(", "));
     case "deck_rebuilt": return L.rebuilt(event.cards);
     case "discarded": return L.discarded(n, dish(event.card));
     case "took_charge": return L.charge(n);

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.games.food_truck_champion.data import HAND_LIMIT, TRUCKS
+from app.games.food_truck_champion.data import CARDS, HAND_LIMIT, TRUCKS
 from app.games.food_truck_champion.zones import (
     JSON,
     Events,
@@ -27,7 +27,9 @@ def market_research(state: JSON, seat: str, ev: Events) -> None:
     board["hand"].extend(drawn)
     ev.append(event("market_research", seat=seat, count=len(drawn)))
     if drawn:
-        ev.append(event("drew", [seat], seat=seat, cards=drawn))
+        # The dish names ride along so the drawer's log can name the cards before any view shows them.
+        dishes = [CARDS[c]["ticket"]["dish"] for c in drawn]
+        ev.append(event("drew", [seat], seat=seat, cards=drawn, dishes=dishes))
     if hand_limit_excess(board, HAND_LIMIT):
         state["pending"] = {"kind": "discard", "seat": seat}
 

@@ -25,7 +25,8 @@ def test_market_research_draws_two_and_passes_the_token() -> None:
     assert applied.state["boards"]["0"]["hand"] == ["ftc-001", "ftc-090", "ftc-091"]
     assert ENGINE.awaiting(applied.state) == ["1"]
     drew = [e for e in applied.events if e["type"] == "drew"]
-    assert drew == [{"type": "drew", "seat": "0", "cards": ["ftc-090", "ftc-091"], "visible_to": ["0"]}]
+    assert drew == [{"type": "drew", "seat": "0", "cards": ["ftc-090", "ftc-091"],
+                     "dishes": ["Curried Cauliflower", "Grilled Cheese"], "visible_to": ["0"]}]
     assert applied.undoable is False
 
 
