@@ -261,7 +261,6 @@ def test_postgres_outage_answers_rest_with_503(outage: dict[str, Any]) -> None:
         assert body["error"]["code"] == "database_unavailable" and body["error"]["message"], (path, body)
 
 
-@pytest.mark.xfail(strict=True, reason="platform request 5 in /tmp/platform-requests.txt: socket says server_error")
 def test_postgres_outage_refuses_socket_moves_as_database_unavailable(outage: dict[str, Any]) -> None:
     reply = outage["socket"]
     assert reply["type"] == "error" and reply["code"] == "database_unavailable", reply

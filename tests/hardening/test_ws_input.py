@@ -7,7 +7,6 @@ import json
 import random
 from typing import Any
 
-import pytest
 import websockets
 from websockets.exceptions import ConnectionClosed
 
@@ -229,7 +228,6 @@ async def test_a_boolean_is_not_a_number(server: Server) -> None:
     await close_all(sock, *players)
 
 
-@pytest.mark.xfail(strict=True, reason="platform request 4 in /tmp/platform-requests.txt: rate_limited has no client_id")
 async def test_a_throttled_act_is_answered_by_its_client_id(server: Server) -> None:
     """A client waiting for the answer to its move must get one, even when the answer is 'slow down'."""
     players, tid = await started_tiny(server)
