@@ -79,7 +79,12 @@ def main() -> None:
         for level in levels:
             for who, fn in (("peer", lambda n=level: run_peer(n, args.duration, args.pad)),
                             ("ours", lambda n=level: run_ours(n, args.duration))):
-                r = fn()
+                try:
+                    r = fn()
+                except RuntimeError as exc:
+                    # This machine's Postgres is shared and sometimes restarted under us: one more try.
+                    print(f"{who} at {level} failed, retrying once: {str(exc)[-300:]}", file=sys.stderr)
+                    r = fn()
                 rows.setdefault((who, level), []).append(r)
                 print(json.dumps({"rep": rep, "who": who, "tables": level, **r}), flush=True)
     keys = ["moves_per_s", "p50_ms", "p99_ms", "per_cpu_s", "server_cpu_pct", "server_wait_pct"]

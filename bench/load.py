@@ -118,7 +118,10 @@ def psql(sql: str) -> str:
 
 def postgres_started() -> str:
     """When the Postgres server last started: a change during a run means someone restarted it."""
-    return psql("SELECT pg_postmaster_start_time()")
+    try:
+        return psql("SELECT pg_postmaster_start_time()")
+    except (subprocess.SubprocessError, OSError):
+        return "unavailable"
 
 
 @dataclass
