@@ -47,9 +47,14 @@ def _twin_food_truck(state: JSON, players: list[str], viewer: str | None, rnd: r
     s = copy.deepcopy(state)
     rnd.shuffle(s["central_deck"])
     for p in players:
-        rnd.shuffle(s["seats"][p]["truck_pile"])
+        me = s["seats"][p]
+        rnd.shuffle(me["truck_pile"])
         if p != viewer and s["phase"] != "prep":
-            rnd.shuffle(s["seats"][p]["draw_pile"])
+            rnd.shuffle(me["draw_pile"])
+            if me["hand"] and me["draw_pile"]:
+                # Which of the seat's cards are in hand and which in the pile is theirs to know.
+                i, j = rnd.randrange(len(me["hand"])), rnd.randrange(len(me["draw_pile"]))
+                me["hand"][i], me["draw_pile"][j] = me["draw_pile"][j], me["hand"][i]
     return s
 
 
