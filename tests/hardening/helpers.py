@@ -63,3 +63,19 @@ async def wait_for(predicate: Any, timeout: float = 20, every: float = 0.05) -> 
         if loop.time() > deadline:
             raise AssertionError("condition not reached in time")
         await asyncio.sleep(every)
+
+
+async def db_rows(server: Server, sql: str, **params: Any) -> list[tuple[Any, ...]]:
+    """Read the server's database directly (to see what was really stored)."""
+    from sqlalchemy import text
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    url = server.db.url
+    if url.startswith("postgresql://"):
+        url = "postgresql+asyncpg://" + url[len("postgresql://"):]
+    engine = create_async_engine(url)
+    try:
+        async with engine.connect() as conn:
+            return [tuple(row) for row in (await conn.execute(text(sql), params)).all()]
+    finally:
+        await engine.dispose()

@@ -15,7 +15,7 @@ from itsdangerous import TimestampSigner, URLSafeTimedSerializer
 from websockets.exceptions import InvalidStatus
 
 from tests.conftest import SECRET, Server
-from tests.hardening.helpers import close_all, guests, moves, started_tiny, table_state
+from tests.hardening.helpers import close_all, db_rows, guests, moves, started_tiny, table_state
 from tests.platform.client import Socket
 
 HOSTILE = [
@@ -231,6 +231,8 @@ async def test_hostile_strings_are_stored_as_data(server: Server) -> None:
             # Control and format characters are removed; everything else comes back exactly.
             assert not any(ch in name for ch in "\x00\u202e\u202c\t\n")
             token = body["token"]
+            stored = await db_rows(server, "SELECT name FROM users WHERE id = :id", id=body["user"]["id"])
+            assert stored == [(name,)]
             auth = {"Authorization": f"Bearer {token}"}
             assert (await c.get("/api/me", headers=auth)).json()["name"] == name
             t = await c.post("/api/tables", headers=auth,
@@ -238,6 +240,8 @@ async def test_hostile_strings_are_stored_as_data(server: Server) -> None:
             assert t.status_code == 200, t.text
             table = t.json()
             assert table["host"]["name"] == name
+            assert await db_rows(server, "SELECT name FROM game_tables WHERE id = :id", id=table["id"]) == [
+                (table["name"],)]
             again = await c.get(f"/api/tables/{table['id']}", params={"invite": text})
             assert again.json()["name"] == table["name"] and again.headers["content-type"] == "application/json"
             # The same strings where ids, codes, seats, options and filters go.
@@ -266,7 +270,9 @@ async def test_hostile_strings_are_stored_as_data(server: Server) -> None:
         for field, size in [("name", 41), ("name", 10_000), ("name", 1_000_000)]:
             r = await c.post("/api/auth/guest", json={field: "x" * size})
             assert r.status_code == 422 and r.json()["error"]["code"] in ("bad_name", "invalid_request")
-        # Everything still works: users and tables tables are intact.
+        # Everything still works: the users, tables and moves tables are intact.
+        for table_name in ("users", "game_tables", "moves", "seats"):
+            assert (await db_rows(server, f"SELECT COUNT(*) FROM {table_name}"))[0][0] >= 0
         assert (await c.get("/api/health")).status_code == 200
         assert len((await c.get("/api/tables", params={"status": "open"})).json()) >= accepted
     assert accepted >= len(HOSTILE) - 2
