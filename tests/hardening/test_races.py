@@ -80,7 +80,8 @@ async def test_fifty_concurrent_actions_serialise_without_gap_or_loss(ends: tupl
                 accepted.append((reply["version"], i, action))
             else:
                 refused[reply["code"]] += 1
-    assert accepted and set(refused) <= {"not_your_turn", "illegal"}, refused
+    # (rate_limited only appears in long soaks: HARDENING_SCALE multiplies the salvos per socket)
+    assert accepted and set(refused) <= {"not_your_turn", "illegal", "rate_limited"}, refused
     versions = sorted(v for v, _, _ in accepted)
     assert versions == list(range(start + 1, start + 1 + len(accepted))), "versions must advance one at a time"
     final = start + len(accepted)
