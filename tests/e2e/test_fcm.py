@@ -14,7 +14,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from app.games.food_chain_magnate import map as fcm_map
 from tests.e2e.conftest import Person
-from tests.e2e.helpers import version
+from tests.e2e.helpers import finished, version
 
 pytestmark = pytest.mark.e2e
 
@@ -162,15 +162,18 @@ def take_turn(page: Page, snap: JSON, plan: JSON) -> None:
     elif phase == "reserve":
         click_and_wait(page, game.locator("[data-reserve='reserve_100']"))
     elif phase == "restructuring":
-        # Every hand card that still fits the pyramid goes to work; then submit.
+        # Every hand card that still fits the pyramid goes to work (none once we only play on); then submit.
         card = mine.locator(".fcm-card.legal:not(.fcm-overfit)")
-        click_and_wait(page, card.first if card.count() else game.get_by_test_id("fcm-submit"))
+        keen = card.count() and not plan.get("passive")
+        click_and_wait(page, card.first if keen else game.get_by_test_id("fcm-submit"))
     elif phase == "order_of_business":
         click_and_wait(page, game.locator(".fcm-track-pos.legal").first)
     elif phase in ("payday_firing",):
         click_and_wait(page, game.get_by_test_id("fcm-submit"))
     elif phase in ("payday_forced", "cleanup"):
         click_and_wait(page, mine.locator(".legal").first)
+    elif phase == "working" and plan.get("passive"):
+        click_and_wait(page, game.get_by_test_id("fcm-done"))
     elif phase == "working":
         work_step(page, snap, plan, kinds, mine)
     else:
@@ -230,7 +233,9 @@ def work_step(page: Page, snap: JSON, plan: JSON, kinds: set[str], mine: Any) ->
     click_and_wait(page, done)
 
 
-def test_a_person_plays_three_rounds_against_a_bot_and_sells_pizza(person: Callable[..., Person]) -> None:
+def test_a_person_plays_a_bot_sells_at_dinnertime_and_sees_the_final_scoring(
+    person: Callable[..., Person],
+) -> None:
     ana = person("Ana", width=390, height=844)
     page = ana.page
     table = page.request.post(
@@ -266,4 +271,22 @@ def test_a_person_plays_three_rounds_against_a_bot_and_sells_pizza(person: Calla
     game = area(page)
     expect(game.locator(".fcm-camp")).not_to_have_count(0)
     expect(game.locator(f".fcm-chain[data-seat='{snap['seat']}'] .fcm-cash")).not_to_have_text("$0")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+    # Play on to the end of the game (the CEO alone, to be quick): the board shows the final scoring.
+    plan["passive"] = True
+    deadline = time.monotonic() + 240
+    while not finished(page):
+        assert time.monotonic() < deadline, "the game did not end"
+        snap = snapshot(page)
+        if snap["view"]["phase"] == "over" or snap["seat"] not in snap["awaiting"] or not snap["actions"]:
+            page.wait_for_timeout(50)
+            continue
+        take_turn(page, snap, plan)
+    final = game.get_by_test_id("fcm-final")
+    expect(final).to_be_visible()
+    expect(final).to_contain_text("Ana")
+    expect(final.locator("tbody tr")).to_have_count(2)
+    expect(page.get_by_test_id("ranking")).to_contain_text("Ana")
+    assert game.locator(".legal").count() == 0
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
