@@ -641,8 +641,8 @@ function cityMap(view, ctx, container, ui) {
   const targets = mapTargets(view, ctx, container, ui);
   const ghost = new Set(targets.ghost.map(key));
   const zoom = ui.zoom || 1;
-  // The map fits the width of the game area (container query units), between 12 and 30 px a square, times the zoom.
-  const cell = `calc(clamp(12px, (100cqw - 4px) / ${cols + 2}, 30px) * ${zoom})`;
+  // The map fits the width of the game area (container query units), between 12 and 40 px a square, times the zoom.
+  const cell = `calc(clamp(12px, (100cqw - 4px) / ${cols + 2}, 40px) * ${zoom})`;
 
   const squares = [];
   for (let r = 0; r < rows; r++) {
