@@ -144,6 +144,7 @@ const TEXT = {
     food: "Food & drinks: click a kitchen card to cook, or a buyer to fetch drinks.",
     routeHelp: "Click drink sources on the map to choose the route's stops, or a route below.",
     routes: "Routes",
+    reachHelp: "Outlined houses get demand from this campaign (dashed: depends on the squares still to pick).",
     collect: "Collect",
     houses: "Houses & gardens: click a house tile to build it, or a printed house to give it a garden.",
     houseAt: "Click the top-left square of the new house.",
@@ -236,6 +237,7 @@ const TEXT = {
     food: "Comida y bebida: haz clic en un cocinero para cocinar o en un comprador para traer bebida.",
     routeHelp: "Haz clic en fuentes de bebida del mapa para elegir las paradas, o en una ruta de abajo.",
     routes: "Rutas",
+    reachHelp: "Las casas recuadradas recibirán demanda de esta campaña (discontinuas: según las casillas que falten).",
     collect: "Recoger",
     houses: "Casas y jardines: haz clic en una casa para construirla o en una casa impresa para darle jardín.",
     houseAt: "Haz clic en la casilla superior izquierda de la casa nueva.",
@@ -539,12 +541,44 @@ function css(obj) {
   return Object.entries(obj).map(([k, v]) => `${k.startsWith("--") ? k : k.replace(/[A-Z]/g, (m) => `-${m.toLowerCase()}`)}: ${v}`).join("; ");
 }
 
+// Houses a campaign on these squares would reach (§4.4), to preview a placement before it is pinned down.
+function reachOf(view, type, cells) {
+  const grid = view.map.grid;
+  const houseSquares = (hs) => (hs.garden ? [...hs.cells, ...hs.garden] : hs.cells);
+  const near = (a, b) => Math.abs(a[0] - b[0]) + Math.abs(a[1] - b[1]) === 1;
+  let hit;
+  if (type === "billboard") {
+    hit = (hs) => houseSquares(hs).some((q) => cells.some((c) => near(c, q)));
+  } else if (type === "mailbox") {
+    // The block: non-road squares joined orthogonally, bounded by roads, bridges and the board edge.
+    const seen = new Set(cells.map(key));
+    const todo = [...cells];
+    while (todo.length) {
+      const [r, c] = todo.pop();
+      for (const [dr, dc] of [[-1, 0], [1, 0], [0, -1], [0, 1]]) {
+        const n = [r + dr, c + dc];
+        const ch = (grid[n[0]] || "")[n[1]];
+        if (ch === undefined || ch === "#" || ch === "X" || seen.has(key(n))) continue;
+        seen.add(key(n));
+        todo.push(n);
+      }
+    }
+    hit = (hs) => houseSquares(hs).some((q) => seen.has(key(q)));
+  } else if (type === "radio") {
+    const [tr, tc] = [Math.floor(cells[0][0] / 5), Math.floor(cells[0][1] / 5)];
+    hit = (hs) => houseSquares(hs).some((q) => Math.abs(Math.floor(q[0] / 5) - tr) <= 1 && Math.abs(Math.floor(q[1] / 5) - tc) <= 1);
+  } else {
+    return [];
+  }
+  return view.houses.filter(hit).map((hs) => hs.number);
+}
+
 // Work out what clicking on the map can do now: {cells: Map key->handler, houses, restaurants, margins, ghost}.
 function mapTargets(view, ctx, container, ui) {
   const t = tx(ctx);
   const acts = ctx.actions || [];
   const out = { cells: new Map(), houses: new Map(), restaurants: new Map(), margins: new Map(), ghost: [],
-    selected: new Set(), help: null, extra: null };
+    selected: new Set(), reach: new Map(), help: null, extra: null };
   const go = (a) => () => send(ctx, a, container);
   const rerender = () => redraw(container);
 
@@ -582,7 +616,14 @@ function mapTargets(view, ctx, container, ui) {
         });
       }
     }
-    if (picked.length) out.extra = h("button", { type: "button", class: "fcm-btn secondary", onclick: () => { ui.cells = []; rerender(); } }, t.cancel);
+    if (picked.length) {
+      out.extra = h("button", { type: "button", class: "fcm-btn secondary", onclick: () => { ui.cells = []; rerender(); } }, t.cancel);
+      // Houses every remaining footprint reaches are sure; those only some reach are possible.
+      const type = (CAMPAIGN_TILES[(view.pending || {}).number] || [])[0];
+      const reaches = fits.map((a) => reachOf(view, type, a.cells));
+      for (const n of new Set(reaches.flat())) out.reach.set(n, reaches.every((r) => r.includes(n)) ? "sure" : "maybe");
+      out.help = t.reachHelp;
+    }
   }
   const planes = acts.filter((a) => a.type === "campaign_at" && a.edge);
   for (const a of planes) {
@@ -670,7 +711,7 @@ function cityMap(view, ctx, container, ui) {
       pieces.push(h("div", { class: "fcm-garden", style: area(box(house.garden)), title: `${t.house(house.number)}: ${t.garden}` }));
     }
     pieces.push(h("div", {
-      class: ["fcm-house", house.placed && "placed", act && "legal"],
+      class: ["fcm-house", house.placed && "placed", act && "legal", targets.reach.has(house.number) && `fcm-reach-${targets.reach.get(house.number)}`],
       style: area(b), dataset: { house: String(house.number) },
       title: `${t.house(house.number)}${house.garden ? ` (${t.garden})` : ""}${demand.length ? `: ${goodsList(ctx, demand)}` : ""}`,
       ...clickable(act),
