@@ -171,3 +171,31 @@ async def test_colliding_lobby_operations_have_one_winner(ends: tuple[Server, Se
         assert final["status"] == "playing" and final["version"] == t["version"] + 4
         assert all(s["user"] for s in final["seats"])
         await close_all(host, a, b, c, d)
+
+
+async def test_a_join_racing_the_start_is_either_in_the_game_or_told_it_started(ends: tuple[Server, Server]) -> None:
+    outcomes: Counter[str] = Counter()
+    for attempt in range(6 * SCALE):
+        host, a, b = await guests(ends[0], "Host", "A", "B")
+        t = await host.table(seats=3)
+        tid = t["id"]
+        await a.post(f"/api/tables/{tid}/join", {})
+        calls = [_poster(ends[attempt % 2], host).post(f"/api/tables/{tid}/start", ok=False),
+                 _poster(ends[1 - attempt % 2], b).post(f"/api/tables/{tid}/join", {}, ok=False)]
+        if attempt % 3 == 2:
+            calls.reverse()
+        replies = await _race(calls)
+        TRIED["lobby races"] += 2
+        start, join = (replies[0], replies[1]) if attempt % 3 != 2 else (replies[1], replies[0])
+        assert start.status_code == 200, start.text
+        final = await table_state(ends[0], tid)
+        assert final["status"] == "playing"
+        if join.status_code == 200:
+            outcomes["joined first"] += 1
+            assert final["seat_count"] == 3 and final["seats"][2]["user"]["id"] == b.user["id"]
+        else:
+            outcomes["started first"] += 1
+            assert join.status_code == 409 and join.json()["error"]["code"] == "already_started", join.text
+            assert final["seat_count"] == 2 and b.user["id"] not in {s["user"]["id"] for s in final["seats"]}
+        await close_all(host, a, b)
+    assert sum(outcomes.values()) == 6 * SCALE
