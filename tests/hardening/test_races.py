@@ -94,8 +94,13 @@ async def test_fifty_concurrent_actions_serialise_without_gap_or_loss(ends: tupl
                 m = listed[version - start - 1]
                 assert m["seat"] == str(seat) and m["action"] == action, (m, action)
     # Every client, on either process, ends on the same version.
-    for s in socks:
-        latest = await s.until_version(final)
+    for k, s in enumerate(socks):
+        try:
+            latest = await s.until_version(final)
+        except TimeoutError:
+            raise AssertionError(
+                f"socket {k} (player {k // per_player}, process {(k // per_player + k % per_player) % 2 + 1}) "
+                f"stuck at version {s.latest and s.latest['version']}, final {final}") from None
         assert latest["version"] == final
     for end in set(ends):
         assert (await table_state(end, tid))["version"] == final
