@@ -294,9 +294,21 @@ const LOG = {
     restaurant_placed: (n, open) => `${n} places a restaurant${open ? "" : " (coming soon)"}`,
     restaurant_moved: (n) => `${n} moves a restaurant`,
     dinnertime: "Dinnertime: in number order, each house with demand buys everything it wants from the chain with the lowest price + distance (ties: more waitresses, then earlier in turn order)",
-    sale: (n, house, list, price, income, how) => `House ${house} buys ${list} from ${n} at $${price} each${how} → $${income}`,
-    garden_double: "garden doubles the price",
-    bonus: (b) => `+$${b} marketing bonus`,
+    sale: (n, house, garden, list, price, score, pays, rivals) => `House ${house}${garden ? " (garden)" : ""} buys ${list} from ${n}: ${price}, ${score}; ${pays}${rivals ? `. ${rivals}` : ""}`,
+    no_sale: (house, garden, list, rivals) => `House ${house}${garden ? " (garden)" : ""} wants ${list} and buys nothing: ${rivals || "no chain is in the game"}`,
+    price: (parts, unit) => (parts ? `$10${parts} = $${unit} each` : `$${unit} each`),
+    score: (d, total) => `distance ${d} → total ${total}`,
+    pays: (k, unit, garden, bonus, income) => `${k} × $${unit}${garden ? " ×2 (garden)" : ""}${bonus} = $${income}`,
+    bonus: (b, list) => ` + $${b} (marketing bonus: ${list})`,
+    rival: {
+      higher_total: (n, r) => `${n} would have cost $${r.unit_price} + ${r.distance} = ${r.total}`,
+      fewer_waitresses: (n, r, w) => `${n} also scored ${r.total} but has fewer waitresses (${r.waitresses} vs ${w})`,
+      later_in_turn_order: (n, r) => `${n} also scored ${r.total} with as many waitresses but is later in turn order`,
+      missing_goods: (n, r, w, list) => `${n} cannot serve (short of ${list})`,
+      not_connected: (n) => `${n} has no road to the house`,
+      no_open_restaurant: (n) => `${n} has no open restaurant`,
+      bankrupt: (n) => `${n} is bankrupt`,
+    },
     bankrupt: (n) => `${n} cannot pay and is bankrupt`,
     waitress_tips: (n, a) => `${n}'s waitresses earn $${a}`,
     cfo_bonus: (n, a) => `${n}'s CFO adds 50%: $${a}`,
@@ -340,9 +352,21 @@ const LOG = {
     restaurant_placed: (n, open) => `${n} coloca un restaurante${open ? "" : " (próxima apertura)"}`,
     restaurant_moved: (n) => `${n} mueve un restaurante`,
     dinnertime: "La cena: por orden de número, cada casa con demanda compra todo lo que quiere a la cadena con menor precio + distancia (empates: más camareras, luego antes en el turno)",
-    sale: (n, house, list, price, income, how) => `La casa ${house} compra ${list} a ${n} a $${price} cada uno${how} → $${income}`,
-    garden_double: "el jardín dobla el precio",
-    bonus: (b) => `+$${b} por marketing`,
+    sale: (n, house, garden, list, price, score, pays, rivals) => `La casa ${house}${garden ? " (jardín)" : ""} compra ${list} a ${n}: ${price}, ${score}; ${pays}${rivals ? `. ${rivals}` : ""}`,
+    no_sale: (house, garden, list, rivals) => `La casa ${house}${garden ? " (jardín)" : ""} quiere ${list} y no compra nada: ${rivals || "no queda ninguna cadena"}`,
+    price: (parts, unit) => (parts ? `$10${parts} = $${unit} cada uno` : `$${unit} cada uno`),
+    score: (d, total) => `distancia ${d} → total ${total}`,
+    pays: (k, unit, garden, bonus, income) => `${k} × $${unit}${garden ? " ×2 (jardín)" : ""}${bonus} = $${income}`,
+    bonus: (b, list) => ` + $${b} (bonificación de marketing: ${list})`,
+    rival: {
+      higher_total: (n, r) => `${n}: habría costado $${r.unit_price} + ${r.distance} = ${r.total}`,
+      fewer_waitresses: (n, r, w) => `${n} también suma ${r.total} pero tiene menos camareras (${r.waitresses} frente a ${w})`,
+      later_in_turn_order: (n, r) => `${n} también suma ${r.total} con las mismas camareras pero va después en el turno`,
+      missing_goods: (n, r, w, list) => `${n} no puede servir (necesita ${list} más)`,
+      not_connected: (n) => `${n} no tiene camino hasta la casa`,
+      no_open_restaurant: (n) => `${n} no tiene restaurante abierto`,
+      bankrupt: (n) => `${n} está en quiebra`,
+    },
     bankrupt: (n) => `${n} no puede pagar y quiebra`,
     waitress_tips: (n, a) => `Las camareras de ${n} ganan $${a}`,
     cfo_bonus: (n, a) => `El financiero de ${n} añade un 50%: $${a}`,
@@ -1186,6 +1210,15 @@ export function render(container, view, ctx) {
     me !== null ? chainArea(view, ctx, container, me, ui, true) : null));
 }
 
+// Why each other chain did not get the house (Dinnertime, §6.4), one clause per chain.
+function rivalsText(event, ctx, L, n) {
+  return (event.rivals || []).map((r) => {
+    const say = L.rival[r.reason];
+    const missing = Object.entries(r.missing || {}).map(([g, k]) => `${k} ${goodName(ctx, g, k)}`).join(" + ");
+    return say ? say(n(r.player), r, event.waitresses, missing) : n(r.player);
+  }).join("; ");
+}
+
 export function describeEvent(event, ctx) {
   const L = LOG[lang(ctx)];
   const t = tx(ctx);
@@ -1221,20 +1254,16 @@ export function describeEvent(event, ctx) {
     case "dinnertime": return L.dinnertime;
     case "sale": {
       const goods = event.goods || [];
-      const base = event.unit_price * goods.length;
-      // The event gives the unit price and the income; a garden doubles the price, milestones add $5 an item.
-      const fits = [1, 2].filter((f) => {
-        const extra = event.income - f * base;
-        return extra >= 0 && extra <= 5 * goods.length && extra % 5 === 0;
-      });
-      const how = [];
-      if (fits.length === 1) {
-        if (fits[0] === 2) how.push(L.garden_double);
-        const extra = event.income - fits[0] * base;
-        if (extra > 0) how.push(L.bonus(extra));
-      }
-      return L.sale(n(p), event.house, goodsList(ctx, goods), event.unit_price, event.income, how.length ? ` (${how.join(", ")})` : "");
+      const parts = (event.price_parts || []).map((part) => ` ${part.delta < 0 ? "−" : "+"} $${Math.abs(part.delta)} (${
+        part.count > 1 ? `${part.count} × ` : ""}${CARDS[part.source] ? c(part.source) : milestoneName(ctx, part.source)})`).join("");
+      const bonusSum = (event.bonuses || []).reduce((s, b) => s + b.count * b.each, 0);
+      const bonus = bonusSum ? L.bonus(bonusSum, (event.bonuses || [])
+        .map((b) => `${b.count} ${goodName(ctx, b.good, b.count)}`).join(", ")) : "";
+      return L.sale(n(p), event.house, event.garden, goodsList(ctx, goods), L.price(parts, event.unit_price),
+        L.score(event.distance, event.total), L.pays(goods.length, event.unit_price, event.garden, bonus, event.income),
+        rivalsText(event, ctx, L, n));
     }
+    case "no_sale": return L.no_sale(event.house, event.garden, goodsList(ctx, event.goods || []), rivalsText(event, ctx, L, n));
     case "bankrupt": return L.bankrupt(n(p));
     case "waitress_tips": return L.waitress_tips(n(p), event.amount);
     case "cfo_bonus": return L.cfo_bonus(n(p), event.amount);

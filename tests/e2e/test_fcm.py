@@ -249,7 +249,7 @@ def test_a_person_plays_a_bot_sells_at_dinnertime_and_sees_the_final_scoring(
     expect(page.get_by_test_id("fcm-map")).to_be_visible()
 
     plan: JSON = {}
-    sale = re.compile(r"House \d+ buys [^\n]* from Ana at \$\d+ each")
+    sale = re.compile(r"House \d+( \(garden\))? buys [^\n]* from Ana: [^\n]*\$-?\d+ each, distance \d+ → total -?\d+")
     deadline = time.monotonic() + 200
     while True:
         assert time.monotonic() < deadline, "no sale by round 4"

@@ -20,13 +20,23 @@ SALE_BONUS = {"burger": "first_burger_marketed", "pizza": "first_pizza_marketed"
               **{d: "first_drink_marketed" for d in DRINKS}}
 
 
+def price_parts(state: JSON, seat: str) -> list[JSON]:
+    """What moves the unit price off $10: price cards at work (grouped) and the lower-prices milestone."""
+    p = state["p"][seat]
+    parts: list[JSON] = []
+    for card in sorted(set(p["work"])):
+        if ability(card)["kind"] == "price":
+            count = p["work"].count(card)
+            parts.append({"source": card, "count": count, "delta": count * int(ability(card)["delta"])})
+    if holds(state, seat, "first_to_lower_prices"):
+        parts.append({"source": "first_to_lower_prices", "count": 1,
+                      "delta": int(MILESTONES["first_to_lower_prices"]["params"]["price_delta"])})
+    return parts
+
+
 def unit_price(state: JSON, seat: str) -> int:
     """$10 adjusted by pricing, discount and luxuries managers at work and the lower-prices milestone."""
-    p = state["p"][seat]
-    price = BASE_PRICE + sum(int(ability(c)["delta"]) for c in p["work"] if ability(c)["kind"] == "price")
-    if holds(state, seat, "first_to_lower_prices"):
-        price += int(MILESTONES["first_to_lower_prices"]["params"]["price_delta"])
-    return price
+    return BASE_PRICE + sum(int(part["delta"]) for part in price_parts(state, seat))
 
 
 def sale_bonus(state: JSON, seat: str, good: str) -> int:
@@ -48,42 +58,75 @@ def has_cfo(state: JSON, seat: str) -> bool:
     return bool(kind_at_work(p["work"], "cfo")) or held_before_this_round(state, seat, "first_to_have_100")
 
 
-def _candidates(state: JSON, house: JSON, need: Counter[str]) -> list[tuple[tuple[int, int, int], str, int]]:
-    out = []
-    order = state["turn_order"]
-    for seat in active_seats(state):
-        p = state["p"][seat]
-        if p["bankrupt"] or any(p["stock"][g] < n for g, n in need.items()):
-            continue
-        entrances = entrances_of(state, seat)
-        if not entrances:
-            continue
-        dist = fcm_map.house_distance(state["map"], entrances, house)
-        if dist is None:
-            continue
-        price = unit_price(state, seat)
-        out.append(((price + dist, -len(kind_at_work(p["work"], "waitress")), order.index(seat)), seat, price))
-    return out
+def consider_chain(state: JSON, seat: str, house: JSON, need: Counter[str]) -> JSON:
+    """One chain's bid for a house: price, distance, total, waitresses, or why it cannot serve."""
+    p = state["p"][seat]
+    bid: JSON = {"player": seat, "unit_price": unit_price(state, seat), "distance": None, "total": None,
+                 "waitresses": len(kind_at_work(p["work"], "waitress"))}
+    if p["bankrupt"]:
+        bid["reason"] = "bankrupt"
+        return bid
+    entrances = entrances_of(state, seat)
+    dist = fcm_map.house_distance(state["map"], entrances, house) if entrances else None
+    if dist is None:
+        bid["reason"] = "not_connected" if entrances else "no_open_restaurant"
+        return bid
+    bid["distance"] = dist
+    bid["total"] = bid["unit_price"] + dist
+    missing = {g: n - p["stock"][g] for g, n in sorted(need.items()) if p["stock"][g] < n}
+    if missing:
+        bid["reason"] = "missing_goods"
+        bid["missing"] = missing
+    return bid
+
+
+def _rank_key(state: JSON, bid: JSON) -> tuple[int, int, int]:
+    # Lowest price + distance, then most waitresses, then earliest in this round's turn order (§6.4 1.4).
+    return (int(bid["total"]), -int(bid["waitresses"]), state["turn_order"].index(bid["player"]))
+
+
+def why_lost(state: JSON, bid: JSON, winner: JSON) -> str:
+    """The tie-break level at which a serving chain lost to the winner."""
+    if bid["total"] > winner["total"]:
+        return "higher_total"
+    if bid["waitresses"] < winner["waitresses"]:
+        return "fewer_waitresses"
+    return "later_in_turn_order"
 
 
 def serve_house(state: JSON, house: JSON, earned: dict[str, int], events: list[JSON]) -> None:
-    """One house's dinner: the winning chain must serve the whole order."""
+    """One house's dinner: the winning chain must serve the whole order; the event tells why it won."""
     key = str(house["number"])
     goods = state["demand"].get(key, [])
     need = Counter(goods)
-    candidates = _candidates(state, house, need)
-    if not candidates:
+    bids = [consider_chain(state, seat, house, need) for seat in active_seats(state)]
+    able = sorted((b for b in bids if "reason" not in b), key=lambda b: _rank_key(state, b))
+    garden = bool(house.get("garden"))
+    if not able:
+        events.append({"type": "no_sale", "house": house["number"], "goods": list(goods), "garden": garden,
+                       "rivals": bids, "visible_to": None})
         return
-    _score, seat, price = min(candidates)
+    winner = able[0]
+    seat = winner["player"]
+    for bid in able[1:]:
+        bid["reason"] = why_lost(state, bid, winner)
     p = state["p"][seat]
-    factor = 2 if house.get("garden") else 1
-    income = 0
+    price = int(winner["unit_price"])
+    factor = 2 if garden else 1
+    bonuses: list[JSON] = []
+    for good in sorted(need):
+        each = sale_bonus(state, seat, good)
+        if each:
+            bonuses.append({"good": good, "count": need[good], "each": each, "milestone": SALE_BONUS[good]})
     for good in goods:
         p["stock"][good] -= 1
-        income += price * factor + sale_bonus(state, seat, good)
+    income = len(goods) * price * factor + sum(b["count"] * b["each"] for b in bonuses)
     del state["demand"][key]
     events.append({"type": "sale", "player": seat, "house": house["number"], "goods": list(goods),
-                   "unit_price": price, "income": income, "visible_to": None})
+                   "unit_price": price, "base_price": BASE_PRICE, "price_parts": price_parts(state, seat),
+                   "garden": garden, "factor": factor, "distance": winner["distance"], "total": winner["total"],
+                   "waitresses": winner["waitresses"], "bonuses": bonuses, "income": income,
+                   "rivals": [b for b in bids if b["player"] != seat], "visible_to": None})
     earned[seat] += settle_income(state, seat, income, events)
 
 
