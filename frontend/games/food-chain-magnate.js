@@ -128,7 +128,8 @@ const TEXT = {
     placeFirstEntrance: "Click the corner that will be the entrance.",
     pass: "Pass",
     chooseReserve: "Choose your reserve card (secret): it adds money when the bank first breaks and votes for the CEO's slots.",
-    restructure: "Restructuring (secret): click hand cards to put them to work, then submit.",
+    restructure: "Restructuring (secret): click hand cards to put them to work (click a placed card to take it back), then submit.",
+    takeBack: (c) => `Take the ${c} back to the hand`,
     submitStructure: "Submit structure",
     submitOver: "Submit anyway (over-committed)",
     pickPosition: "Choose your place on the turn-order track: click a free position.",
@@ -221,7 +222,8 @@ const TEXT = {
     placeFirstEntrance: "Haz clic en la esquina que será la entrada.",
     pass: "Pasar",
     chooseReserve: "Elige tu carta de reserva (secreta): añade dinero cuando el banco quiebre y vota los huecos del director.",
-    restructure: "Reestructuración (secreta): haz clic en cartas de tu mano para ponerlas a trabajar y envía.",
+    restructure: "Reestructuración (secreta): haz clic en cartas de tu mano para ponerlas a trabajar (clic en una carta colocada para retirarla) y envía.",
+    takeBack: (c) => `Devolver ${c} a la mano`,
     submitStructure: "Enviar estructura",
     submitOver: "Enviar igualmente (sobrecargada)",
     pickPosition: "Elige tu puesto en el orden de turno: haz clic en una posición libre.",
@@ -275,6 +277,7 @@ const LOG = {
     reserve_ready: (n) => `${n} has chosen a reserve card`,
     round_started: (r) => `— Round ${r} —`,
     work_chosen: (n, card) => `You put ${card} to work`,
+    work_taken_back: (n, card) => `You take ${card} back out of your structure`,
     structure_submitted: (n) => `${n}'s structure is ready`,
     structure_revealed: (n, cards, over) => (over ? `${n} over-committed: everyone goes to the beach, the CEO works alone`
       : `${n} puts to work: ${cards || "CEO only"}`),
@@ -333,6 +336,7 @@ const LOG = {
     reserve_ready: (n) => `${n} ha elegido carta de reserva`,
     round_started: (r) => `— Ronda ${r} —`,
     work_chosen: (n, card) => `Pones a trabajar: ${card}`,
+    work_taken_back: (n, card) => `Retiras de la estructura: ${card}`,
     structure_submitted: (n) => `${n} tiene su estructura lista`,
     structure_revealed: (n, cards, over) => (over ? `${n} se sobrecargó: todos a la playa, el director trabaja solo`
       : `${n} pone a trabajar: ${cards || "solo el director"}`),
@@ -1021,18 +1025,25 @@ function chainArea(view, ctx, container, seat, ui, mine) {
     const rest = [];
     for (const [c, n] of Object.entries(left)) for (let i = 0; i < n; i++) rest.push(c);
     const works = matching(acts, { type: "work" });
+    const backs = matching(acts, { type: "take_back" });
     const submit = matching(acts, { type: "submit" })[0];
     const pyr = pyramid(chosen, view.ceo_slots);
+    // A placed card clicked again goes back to the hand.
+    const placed = (id) => {
+      const a = backs.find((x) => x.card === id);
+      return employee(ctx, id, { legal: !!a, onclick: a ? go(a) : null, class: "fcm-placed",
+        title: a ? t.takeBack(cardName(ctx, id)) : undefined });
+    };
     company = h("div", { class: "fcm-company" },
       h("h4", null, t.choosing),
-      pyramidView(ctx, view, chosen, {}),
+      pyramidView(ctx, view, chosen, { cardEl: placed }),
       h("div", { class: "fcm-muted" }, pyr.feasible ? t.open(pyr.open) : ""),
       h("h4", null, t.hand),
-      cardRow(ctx, rest.sort(), (id) => {
+      h("div", { dataset: { testid: "fcm-hand" } }, cardRow(ctx, rest.sort(), (id) => {
         const a = works.find((x) => x.card === id);
         const fits = pyramid([...chosen, id], view.ceo_slots).feasible;
         return { legal: !!a, onclick: a ? go(a) : null, class: !fits && "fcm-overfit" };
-      }),
+      })),
       submit ? h("button", { type: "button", class: ["fcm-btn", "legal", !pyr.feasible && "danger"], dataset: { testid: "fcm-submit" },
         onclick: go(submit) }, pyr.feasible ? t.submitStructure : t.submitOver) : null);
   } else {
@@ -1231,6 +1242,7 @@ export function describeEvent(event, ctx) {
     case "reserve_ready": return L.reserve_ready(n(p));
     case "round_started": return L.round_started(event.round);
     case "work_chosen": return L.work_chosen(n(p), c(event.card));
+    case "work_taken_back": return L.work_taken_back(n(p), c(event.card));
     case "structure_submitted": return L.structure_submitted(n(p));
     case "structure_revealed": return L.structure_revealed(n(p), (event.work || []).map(c).join(", "), event.over_committed);
     case "order_of_business": return L.order_of_business((event.choosing_order || [])

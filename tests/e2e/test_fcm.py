@@ -163,7 +163,17 @@ def take_turn(page: Page, snap: JSON, plan: JSON) -> None:
         click_and_wait(page, game.locator("[data-reserve='reserve_100']"))
     elif phase == "restructuring":
         # Every hand card that still fits the pyramid goes to work (none once we only play on); then submit.
-        card = mine.locator(".fcm-card.legal:not(.fcm-overfit)")
+        # Once, the first card placed is clicked in the pyramid to take it back to the hand, then placed again.
+        card = mine.locator("[data-testid=fcm-hand] .fcm-card.legal:not(.fcm-overfit)")
+        placed = mine.locator(".fcm-pyramid .fcm-card.fcm-placed.legal")
+        if placed.count() and not plan.get("took_back"):
+            hand = mine.locator("[data-testid=fcm-hand] .fcm-card")
+            in_hand = hand.count()
+            click_and_wait(page, placed.first)
+            if hand.count() == in_hand + 1:  # not redrawn under the pointer: the card is back in the hand
+                plan["took_back"] = True
+                expect(page.get_by_test_id("log")).to_contain_text("back out of your structure")
+            return
         keen = card.count() and not plan.get("passive")
         click_and_wait(page, card.first if keen else game.get_by_test_id("fcm-submit"))
     elif phase == "order_of_business":
@@ -266,6 +276,7 @@ def test_a_person_plays_a_bot_sells_at_dinnertime_and_sees_the_final_scoring(
     # Three full rounds were played; the pizza advertised on the billboard was sold to the house at dinner.
     log = page.get_by_test_id("log")
     expect(log).to_contain_text(sale)
+    assert plan.get("took_back"), "no card was ever taken back out of the pyramid"
     expect(log).to_contain_text("Dinnertime: in number order, each house with demand buys")
     assert snapshot(page)["view"]["p"][snap["seat"]]["cash"] > 0
     game = area(page)

@@ -36,7 +36,7 @@ PHASES: dict[str, tuple[ActionsFn, ApplyFn]] = {
 }
 # Choices that only narrow down a placement or add to a secret set can be taken back.
 UNDOABLE = {"restaurant_at", "campaign", "campaign_at", "new_house", "garden", "house_at", "new_restaurant",
-            "move_restaurant", "work", "fire"}
+            "move_restaurant", "work", "take_back", "fire"}
 
 
 def _canonical(doc: Any) -> str:

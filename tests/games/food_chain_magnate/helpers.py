@@ -99,6 +99,9 @@ def purposeful(state: JSON, player: str, legal: list[JSON], rnd: random.Random) 
     phase = state["phase"]
     if phase == "restructuring":
         chosen = state["secret"][player]["work"]
+        backs = [a for a in legal if a["type"] == "take_back"]
+        if backs and rnd.random() < 0.05:
+            return rnd.choice(backs)
         fits = [a for a in legal if a["type"] == "work"
                 and structure_capacity(chosen + [a["card"]], state["ceo_slots"])[0]]
         return rnd.choice(fits) if fits and rnd.random() < 0.95 else {"type": "submit"}

@@ -35,13 +35,14 @@ def start_round(state: JSON, events: list[JSON]) -> None:
 
 
 def restructuring_actions(state: JSON, seat: str) -> list[JSON]:
-    """Add one more hand card to the set going to work, or submit the set."""
+    """Add one more hand card to the set going to work, take one back out of it, or submit the set."""
     mine = state["secret"].get(seat)
     if not mine or mine["done"]:
         return []
     hand = state["p"][seat]["hand"]
     chosen = mine["work"]
     out: list[JSON] = [{"type": "work", "card": c} for c in sorted(set(hand)) if hand.count(c) > chosen.count(c)]
+    out.extend({"type": "take_back", "card": c} for c in sorted(set(chosen)))
     out.append({"type": "submit"})
     return out
 
@@ -54,6 +55,10 @@ def apply_restructuring(state: JSON, seat: str, action: JSON, events: list[JSON]
     if action["type"] == "work":
         mine["work"].append(action["card"])
         events.append({"type": "work_chosen", "player": seat, "card": action["card"], "visible_to": [seat]})
+        return
+    if action["type"] == "take_back":
+        mine["work"].remove(action["card"])
+        events.append({"type": "work_taken_back", "player": seat, "card": action["card"], "visible_to": [seat]})
         return
     mine["done"] = True
     events.append({"type": "structure_submitted", "player": seat, "visible_to": None})
