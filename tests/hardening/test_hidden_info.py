@@ -23,6 +23,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any, cast
 
+import httpx
 import pytest
 
 from app.games import GAMES
@@ -188,6 +189,19 @@ async def _play_seat(sock: Socket, seat: str, rnd: random.Random, timeout: float
     raise AssertionError(f"the game did not finish in time: {sock.latest and {k: sock.latest[k] for k in ('version', 'awaiting', 'actions')} }")
 
 
+async def _rest_mid_game(server: Server, tid: str, token: str, spectator: Socket) -> JSON:
+    """Mid-game (20 moves in), what REST tells a spectator and the host: moves and a replay step."""
+    await spectator.until_version((spectator.latest or {"version": 0})["version"] + 20, timeout=60)
+    async with httpx.AsyncClient(base_url=server.url, timeout=30) as anon:
+        moves_spectator = (await anon.get(f"/api/tables/{tid}/moves")).json()["moves"]
+        step = min(20, len(moves_spectator))
+        replay = (await anon.get(f"/api/tables/{tid}/replay", params={"step": step})).json()
+    async with httpx.AsyncClient(base_url=server.url, timeout=30,
+                                 headers={"Authorization": f"Bearer {token}"}) as host:
+        moves_host = (await host.get(f"/api/tables/{tid}/moves")).json()["moves"]
+    return {"moves_spectator": moves_spectator, "moves_host": moves_host, "replay": replay, "step": step}
+
+
 def _frames_by_version(frames: list[str]) -> list[JSON]:
     return [m for m in (json.loads(f) for f in frames) if m.get("type") in ("snapshot", "update")]
 
@@ -204,7 +218,9 @@ async def test_no_frame_of_a_real_game_carries_hidden_information(server: Server
     await seated.expect("snapshot")
     await spectator.expect("snapshot")
     await host.post(f"/api/tables/{tid}/start")
+    probe = asyncio.ensure_future(_rest_mid_game(server, tid, host.token, spectator))
     await _play_seat(seated, "0", random.Random(7))
+    mid = await probe
     final = await table_state(server, tid, host.token)
     await spectator.until_version(final["version"])
     assert final["status"] == "finished" and final["seed"] is not None
@@ -251,4 +267,18 @@ async def test_no_frame_of_a_real_game_carries_hidden_information(server: Server
             checked += 1
         TRIED[f"frames to {'spectator' if viewer is None else 'seat ' + viewer}"] += checked
         assert checked >= len(listed) // 2, (viewer, checked, len(listed))
+    # What REST told the spectator and the host mid-game.
+    mid_text = json.dumps(mid)
+    assert str(final["seed"]) not in mid_text and '"rng"' not in mid_text and '"central_deck"' not in mid_text
+    step = mid["step"]
+    assert canonical(mid["replay"]["view"]) == canonical(game.view(states[first + step], None))
+    assert all(e["visible_to"] is None for e in mid["replay"]["events"])
+    for who, listed_then in (("spectator", mid["moves_spectator"]), ("0", mid["moves_host"])):
+        for m in listed_then:
+            mine = who == m["seat"]
+            assert (m["action"] is not None) == mine, (who, m)
+            assert all(e["visible_to"] is None or who in e["visible_to"] for e in m["events"]), (who, m)
+            if mine:
+                assert m["action"] == listed[m["seq"] - 1]["action"]
+    TRIED["REST answers mid-game"] += 3
     await close_all(seated, spectator, host)
