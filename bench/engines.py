@@ -77,7 +77,7 @@ def mid_game_cost(game: Game, samples: list[tuple[Any, str]], seed: int, reps: i
     return out
 
 
-def bench_game(game: Game, n_players: int, games: int, seed: int) -> dict[str, Any]:
+def bench_game(game: Game, n_players: int, games: int, seed: int, budget: float) -> dict[str, Any]:
     """All figures for one engine."""
     n = max(game.min_players, min(game.max_players, n_players))
     players = [str(i) for i in range(n)]
@@ -86,11 +86,16 @@ def bench_game(game: Game, n_players: int, games: int, seed: int) -> dict[str, A
     steps_total = unfinished = 0
     gc.collect()
     t0 = time.perf_counter()
+    played = 0
     for g in range(games):
         steps, finished, mids = play_one(game, players, seed + g, timings)
         steps_total += steps
         unfinished += not finished
         samples.extend(mids)
+        played += 1
+        if played >= 3 and time.perf_counter() - t0 > budget:
+            break  # a slow engine gets fewer games, not a longer run
+    games = played
     wall = time.perf_counter() - t0
     # Full-game rate without the view() calls and the timer overhead: replay the same games bare.
     t0 = time.perf_counter()
@@ -129,16 +134,19 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=40, help="random games per engine")
     ap.add_argument("--players", type=int, default=4, help="seats (clamped to each game's range)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--budget", type=float, default=20, help="seconds per engine before it stops starting games")
     ap.add_argument("--game", action="append", help="only this game id (repeatable)")
     args = ap.parse_args()
     ids = args.game or list(GAMES)
-    print(f"{'game':<22}{'seats':>5}{'moves/game':>11}{'games/s':>9}{'(w/ views)':>11}"
+    print(f"engines: {time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())}, load average "
+          f"{Path('/proc/loadavg').read_text().split()[0]}; means in us include preemption on a busy machine")
+    print(f"{'game':<22}{'seats':>5}{'games':>6}{'moves/game':>11}{'games/s':>9}{'(w/ views)':>11}"
           f"{'apply us':>10}{'actions us':>11}{'view us':>9}{'mid a+a p50':>12}{'p90':>8}{'unfinished':>11}")
     for gid in ids:
-        r = bench_game(GAMES[gid], args.players, args.games, args.seed)
-        print(f"{r['game']:<22}{r['players']:>5}{r['moves_per_game']:>11.0f}{r['games_per_s']:>9.1f}"
+        r = bench_game(GAMES[gid], args.players, args.games, args.seed, args.budget)
+        print(f"{r['game']:<22}{r['players']:>5}{r['games']:>6}{r['moves_per_game']:>11.0f}{r['games_per_s']:>9.1f}"
               f"{r['games_per_s_with_views']:>11.1f}{r['apply_us']:>10.1f}{r['actions_us']:>11.1f}{r['view_us']:>9.1f}"
-              f"{r['mid_apply_actions_p50_us']:>12.1f}{r['mid_apply_actions_p90_us']:>8.1f}{r['unfinished']:>11}")
+              f"{r['mid_apply_actions_p50_us']:>12.1f}{r['mid_apply_actions_p90_us']:>8.1f}{r['unfinished']:>11}", flush=True)
     print("targets: card games mid-game apply+actions < 200 us median; >= 20 random full games/s")
 
 
