@@ -237,3 +237,18 @@ async def test_a_throttled_act_is_answered_by_its_client_id(server: Server) -> N
     reply = await sock.act({"type": "pick", "n": 1}, client_id="throttled-1", timeout=3)
     assert reply["type"] == "error" and reply["code"] == "rate_limited" and reply["client_id"] == "throttled-1"
     await close_all(sock, *players)
+
+
+async def test_sockets_to_tables_that_do_not_exist_are_refused_cleanly(server: Server) -> None:
+    players, tid = await started_tiny(server)
+    for bad in ["0" * 16, "nope", "x" * 300, "%27%3B%20DROP%20TABLE%20moves%3B--", "%F0%9F%8D%94", tid[:-1],
+                "%00"]:
+        sock = await Socket.open(server.ws_url, bad, players[0].token)
+        err = await sock.expect("error")
+        assert err["code"] in ("not_found", "bad_request", "invalid_request") and err["message"], (bad, err)
+        await sock.expect("closed")
+        assert 4000 <= (sock.ws.close_code or 0) < 5000, (bad, sock.ws.close_code)
+    # The real table was not disturbed and still serves.
+    sock = await _fresh_socket(server, tid, players[0].token)
+    assert (await sock.act({"type": "pick", "n": 1}))["type"] == "ack"
+    await close_all(sock, *players)
