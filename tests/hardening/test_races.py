@@ -54,14 +54,9 @@ async def _sockets(ends: tuple[Server, Server], tid: str, players: list[Player],
     return socks
 
 
-def _salvo(socks: list[Socket], players: list[Player], per_player: int, size: int) -> list[tuple[int, dict]]:
-    """`size` actions spread over the sockets: each (socket index, action)."""
-    out = []
-    for i in range(size):
-        sock = i % len(socks)
-        action: dict[str, Any] = {"type": "pick", "n": i % 4} if i % 3 else {"type": "bump"}
-        out.append((sock, action))
-    return out
+def _salvo(n_sockets: int, size: int) -> list[tuple[int, dict[str, Any]]]:
+    """`size` actions dealt round the sockets, picks and bumps mixed: each (socket index, action)."""
+    return [(i % n_sockets, {"type": "pick", "n": i % 4} if i % 3 else {"type": "bump"}) for i in range(size)]
 
 
 async def test_fifty_concurrent_actions_serialise_without_gap_or_loss(ends: tuple[Server, Server]) -> None:
@@ -72,7 +67,7 @@ async def test_fifty_concurrent_actions_serialise_without_gap_or_loss(ends: tupl
     accepted: list[tuple[int, int, dict]] = []  # (version, socket, action)
     refused: Counter[str] = Counter()
     for _round in range(3 * SCALE):
-        salvo = _salvo(socks, players, per_player, 50)
+        salvo = _salvo(len(socks), 50)
         replies = await asyncio.gather(*[socks[i].act(a) for i, a in salvo])
         TRIED["concurrent actions"] += len(salvo)
         for (i, action), reply in zip(salvo, replies, strict=True):
