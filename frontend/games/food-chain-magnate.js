@@ -115,6 +115,8 @@ const TEXT = {
     campaignSupply: "Campaign tiles", houseSupply: "House tiles", gardens: (n) => `Garden tiles: ${n}`,
     cash: "Cash", stock: "Stock", nothingInStock: "no food or drinks",
     company: "Company", atWork: "At work", beach: "On the beach", busy: "Busy (running campaigns)",
+    handAllBusy: "No cards in hand: all your employees are busy on campaigns; they come back when their campaigns end.",
+    handEmpty: "No cards in hand: only the CEO works this round.",
     hand: "Hand", choosing: "Putting to work (secret)", structureChosen: "decided", choosingSecret: "deciding…",
     restaurants: (n) => `Restaurants on the map: ${n}/3`, price: (p) => `Unit price $${p}`,
     driveIn: "drive-ins", bankrupt: "bankrupt", out: "out of the game", you: "you",
@@ -210,6 +212,8 @@ const TEXT = {
     campaignSupply: "Campañas", houseSupply: "Casas", gardens: (n) => `Jardines: ${n}`,
     cash: "Dinero", stock: "Existencias", nothingInStock: "sin comida ni bebida",
     company: "Empresa", atWork: "Trabajando", beach: "En la playa", busy: "Ocupados (campañas)",
+    handAllBusy: "Sin cartas en la mano: todos tus empleados están ocupados en campañas; vuelven cuando acaban.",
+    handEmpty: "Sin cartas en la mano: esta ronda solo trabaja el director.",
     hand: "Mano", choosing: "Poniendo a trabajar (secreto)", structureChosen: "decidido", choosingSecret: "decidiendo…",
     restaurants: (n) => `Restaurantes en el mapa: ${n}/3`, price: (p) => `Precio $${p}`,
     driveIn: "autoservicio", bankrupt: "en quiebra", out: "fuera de la partida", you: "tú",
@@ -321,7 +325,7 @@ const LOG = {
     free_cards: (n, count, card) => `${n} receives ${count} free ${card}`,
     fire_chosen: (n, card) => `You will fire ${an(card)}`,
     firing_submitted: (n) => `${n} has decided whom to fire`,
-    fired: (n, card, forced) => `${n} fires ${an(card)}${forced ? " (forced)" : ""}`,
+    fired: (n, card, forced, camp) => `${n} fires ${an(card)}${camp ? ` from campaign #${camp} (it keeps running)` : ""}${forced ? " (forced)" : ""}`,
     salaries_paid: (n, a) => `${n} pays $${a} in salaries`,
     campaign_ran: (num, good, list) => (list ? `Campaign #${num} (${good}) adds demand: ${list}` : `Campaign #${num} (${good}) reaches no house with room`),
     campaign_ended: (num, n) => `${n}'s campaign #${num} runs out`,
@@ -380,7 +384,7 @@ const LOG = {
     free_cards: (n, count, card) => `${n} recibe gratis ${count} × ${card}`,
     fire_chosen: (n, card) => `Despedirás: ${card}`,
     firing_submitted: (n) => `${n} ha decidido a quién despedir`,
-    fired: (n, card, forced) => `${n} despide: ${card}${forced ? " (obligado)" : ""}`,
+    fired: (n, card, forced, camp) => `${n} despide: ${card}${camp ? ` de la campaña #${camp} (sigue en marcha)` : ""}${forced ? " (obligado)" : ""}`,
     salaries_paid: (n, a) => `${n} paga $${a} de sueldos`,
     campaign_ran: (num, good, list) => (list ? `La campaña #${num} (${good}) crea demanda: ${list}` : `La campaña #${num} (${good}) no llega a ninguna casa con sitio`),
     campaign_ended: (num, n) => `Se acaba la campaña #${num} de ${n}`,
@@ -1044,8 +1048,13 @@ function chainArea(view, ctx, container, seat, ui, mine) {
         const fits = pyramid([...chosen, id], view.ceo_slots).feasible;
         return { legal: !!a, onclick: a ? go(a) : null, class: !fits && "fcm-overfit" };
       })),
+      rest.length || chosen.length ? null : h("div", { class: "fcm-muted", dataset: { testid: "fcm-empty-hand" } },
+        p.busy.length ? t.handAllBusy : t.handEmpty),
       submit ? h("button", { type: "button", class: ["fcm-btn", "legal", !pyr.feasible && "danger"], dataset: { testid: "fcm-submit" },
-        onclick: go(submit) }, pyr.feasible ? t.submitStructure : t.submitOver) : null);
+        onclick: go(submit) }, pyr.feasible ? t.submitStructure : t.submitOver) : null,
+      // Marketeers on campaigns stay busy through restructuring; they are shown so no card seems lost.
+      p.busy.length ? h("div", null, h("h4", null, t.busy), h("div", { class: "fcm-row" },
+        p.busy.map((b) => employee(ctx, b.card, { small: true, badge: `#${b.campaign}` })))) : null);
   } else {
     const beachCard = (id) => {
       const opts = { small };
@@ -1069,7 +1078,7 @@ function chainArea(view, ctx, container, seat, ui, mine) {
       trainChoice,
       p.hand.length ? h("div", null, h("h4", null, t.hand), cardRow(ctx, p.hand, () => ({ small }))) : null,
       p.busy.length ? h("div", null, h("h4", null, t.busy), h("div", { class: "fcm-row" }, p.busy.map((b) => {
-        const fire = busyFires.find((a) => a.card === b.card);
+        const fire = busyFires.find((a) => a.card === b.card && a.campaign === b.campaign);
         return employee(ctx, b.card, { small, badge: `#${b.campaign}`, legal: !!fire, onclick: fire ? go(fire) : null });
       }))) : null);
   }
@@ -1286,7 +1295,7 @@ export function describeEvent(event, ctx) {
     case "free_cards": return L.free_cards(n(p), event.count, c(event.card));
     case "fire_chosen": return L.fire_chosen(n(p), c(event.card));
     case "firing_submitted": return L.firing_submitted(n(p));
-    case "fired": return L.fired(n(p), c(event.card), event.forced);
+    case "fired": return L.fired(n(p), c(event.card), event.forced, event.campaign);
     case "salaries_paid": return L.salaries_paid(n(p), event.amount);
     case "campaign_ran": {
       const list = Object.entries(event.added || {}).map(([house, k]) => `${t.house(house)} +${k}`).join(", ");

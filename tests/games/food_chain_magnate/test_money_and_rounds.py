@@ -101,8 +101,8 @@ def test_payday_forced_firing_and_busy_marketeers() -> None:
         ENGINE.apply(state, A, {"type": "fire", "card": "brand_manager", "from": "busy"})
     assert err.value.code == "cannot_fire"
     state = ENGINE.apply(state, A, {"type": "fire", "card": "burger_cook", "from": "work"}).state
-    assert ENGINE.actions(state, A) == [{"type": "fire", "card": "brand_manager", "from": "busy"}]
-    state = ENGINE.apply(state, A, {"type": "fire", "card": "brand_manager", "from": "busy"}).state
+    assert ENGINE.actions(state, A) == [{"type": "fire", "card": "brand_manager", "from": "busy", "campaign": 5}]
+    state = ENGINE.apply(state, A, {"type": "fire", "card": "brand_manager", "from": "busy", "campaign": 5}).state
     # the campaign keeps running; the bank got nothing, A kept its $4
     assert state["p"][A]["cash"] == 4 and state["p"][A]["busy"] == []
     invariant(state)
@@ -261,3 +261,25 @@ def test_first_break_in_intro_ends_the_game() -> None:
     state["work"] = {"index": 2, "seat": None, "step": None}
     advance(state, [])
     assert state["phase"] == "over" and state["bank"] == 0 and state["breaks"] == 1
+
+
+def test_forced_firing_chooses_which_campaigns_marketeer_goes() -> None:
+    state = _table()
+    state["supply"]["campaign_manager"] -= 2
+    state["p"][A]["busy"] = [{"card": "campaign_manager", "campaign": 9}, {"card": "campaign_manager", "campaign": 8}]
+    for number in (8, 9):
+        state["campaign_supply"].remove(number)
+    state["campaigns"] = [{"number": n, "type": "airplane", "owner": A, "card": "campaign_manager", "good": "burger",
+                           "tokens": 1 if n == 9 else 3, "eternal": False, "edge": "W", "offset": 0, "covers": 3}
+                          for n in (8, 9)]
+    state["p"][A]["cash"] = 5
+    state["money_total"] += 5
+    payday.start_payday(state, [])
+    payday.resolve_firing(state, [])
+    assert ENGINE.actions(state, A) == [{"type": "fire", "card": "campaign_manager", "from": "busy", "campaign": c}
+                                        for c in (8, 9)]
+    applied = ENGINE.apply(state, A, {"type": "fire", "card": "campaign_manager", "from": "busy", "campaign": 8})
+    assert applied.events[0]["campaign"] == 8
+    # the marketeer of campaign 9 (its last run) comes home at clean up and is in hand next round
+    assert applied.state["phase"] == "restructuring" and applied.state["p"][A]["hand"] == ["campaign_manager"]
+    invariant(applied.state)

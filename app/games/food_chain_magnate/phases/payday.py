@@ -81,16 +81,18 @@ def all_fired(state: JSON) -> bool:
     return all(v["done"] for v in state["secret"].values())
 
 
-def _fire(state: JSON, seat: str, card: str, where: str, events: list[JSON], forced: bool) -> None:
+def _fire(state: JSON, seat: str, card: str, where: str, events: list[JSON], forced: bool,
+          campaign: int | None = None) -> None:
     p = state["p"][seat]
+    event: JSON = {"type": "fired", "player": seat, "card": card, "from": where, "forced": forced}
     if where == "busy":
-        entry = next(b for b in p["busy"] if b["card"] == card)
-        p["busy"].remove(entry)
+        # The chain picks which campaign's marketeer goes: the others come home when their campaigns end.
+        p["busy"].remove({"card": card, "campaign": campaign})
+        event["campaign"] = campaign
     else:
         p[where].remove(card)
     state["supply"][card] += 1
-    events.append({"type": "fired", "player": seat, "card": card, "from": where, "forced": forced,
-                   "visible_to": None})
+    events.append({**event, "visible_to": None})
 
 
 def resolve_firing(state: JSON, events: list[JSON]) -> None:
@@ -117,8 +119,8 @@ def forced_actions(state: JSON, seat: str) -> list[JSON]:
     out = [{"type": "fire", "card": c, "from": where}
            for where in ("work", "beach") for c in sorted(set(p[where])) if pays_salary(state, seat, c)]
     if not out:
-        out = [{"type": "fire", "card": c, "from": "busy"}
-               for c in sorted({b["card"] for b in p["busy"]}) if pays_salary(state, seat, c)]
+        out = [{"type": "fire", "card": b["card"], "from": "busy", "campaign": b["campaign"]}
+               for b in sorted(p["busy"], key=lambda b: b["campaign"]) if pays_salary(state, seat, b["card"])]
     return out
 
 
@@ -126,7 +128,7 @@ def apply_forced(state: JSON, seat: str, action: JSON, events: list[JSON]) -> No
     """Fire one card; the chain leaves the queue once it can pay."""
     if action not in forced_actions(state, seat):
         raise IllegalAction("cannot_fire", "Fire a salaried card (busy marketeers only when nothing else is left).")
-    _fire(state, seat, action["card"], action["from"], events, True)
+    _fire(state, seat, action["card"], action["from"], events, True, action.get("campaign"))
     if state["p"][seat]["cash"] >= salary_due(state, seat):
         state["queue"].pop(0)
 
