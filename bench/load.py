@@ -588,7 +588,7 @@ def main() -> None:
     ap.add_argument("--game", default="food-truck-champion", choices=["food-truck-champion", "food-truck"])
     ap.add_argument("--duration", type=float, default=30, help="measured seconds")
     ap.add_argument("--warmup", type=float, default=5, help="seconds of play before measuring")
-    ap.add_argument("--drain", type=float, default=2, help="seconds after the window for deliveries")
+    ap.add_argument("--drain", type=float, default=5, help="seconds after the window for deliveries")
     ap.add_argument("--servers", type=int, default=1, help="server processes on the one database (1 or 2)")
     ap.add_argument("--port", type=int, default=8300, help="first server port")
     ap.add_argument("--rate", type=float, default=0, help="cap on commands/s over all clients (0 = closed loop)")
