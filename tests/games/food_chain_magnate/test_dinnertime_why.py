@@ -60,3 +60,14 @@ def test_missing_goods_in_no_sale() -> None:
     no_sale = _sales(state)[15]
     assert [r["reason"] for r in no_sale["rivals"]] == ["missing_goods", "missing_goods"]
     assert all(r["missing"] == {"pizza": 1} for r in no_sale["rivals"])
+
+
+def test_chain_without_a_road_to_the_house() -> None:
+    state = _e1_state()
+    state["demand"] = {"15": ["lemonade"]}
+    state["restaurants"][0]["entrance"] = [0, 0]  # a corner square that touches no road
+    state["restaurants"][0]["cells"] = [[0, 0], [0, 1], [1, 0], [1, 1]]
+    sale = _sales(state)[15]
+    assert sale["player"] == BLUE
+    assert sale["rivals"] == [{"player": RED, "unit_price": 10, "distance": None, "total": None, "waitresses": 1,
+                               "reason": "not_connected"}]
