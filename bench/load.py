@@ -563,7 +563,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
 def report(r: dict[str, Any]) -> None:
     print(f"load: {r['tables']} tables x {r['players']} players + {r['spectators']} spectators, {r['game']}, "
-          f"{r['servers']} server process(es), rate cap {r['rate_cap'] or 'none'}, ws compression "
+          f"{r['servers']} server process(es), rate cap {r['rate_cap'] or 'none'}, ws compression offered "
           f"{r['compression']}; set-up {r['setup_s']} s, measured {r['seconds']} s")
     print(f"  commands applied/s   {r['commands_per_s']}   (per second of server CPU: "
           f"{r['commands_per_server_cpu_s']})")

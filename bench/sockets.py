@@ -163,7 +163,7 @@ async def run(args: argparse.Namespace) -> list[dict[str, Any]]:
         pool.socks.clear()
         base = await settled_rss(server.proc.pid)
         print(f"idle sockets on one server process: {args.tables} running tables, watchers spread over them, "
-              f"ws compression {args.compression or 'none'}; {time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())}, "
+              f"ws compression offered: {args.compression or 'none'}; {time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())}, "
               f"{os.cpu_count()} cores, nofile limit {resource.getrlimit(resource.RLIMIT_NOFILE)[0]}, "
               f"load average {loadavg()}")
         print(f"baseline RSS {base:.1f} MB")
