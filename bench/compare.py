@@ -81,6 +81,8 @@ def main() -> None:
                             ("ours", lambda n=level: run_ours(n, args.duration))):
                 try:
                     r = fn()
+                    if "postgres_restarted_during_window" in r.get("errors", {}):
+                        raise RuntimeError("Postgres was restarted during the measured window")
                 except RuntimeError as exc:
                     # This machine's Postgres is shared and sometimes restarted under us: one more try.
                     print(f"{who} at {level} failed, retrying once: {str(exc)[-300:]}", file=sys.stderr)

@@ -1,11 +1,15 @@
 """Engine speed: random full games per second and the cost of apply / actions / view, per registered game.
 
-Usage: .venv/bin/python bench/engines.py [--games 40] [--players 4] [--seed 1] [--game ID]
+Usage: .venv/bin/python bench/engines.py [--games 40] [--players 4] [--seed 1] [--game ID] [--bots GAME=K]
 
 For every engine in app.games.GAMES it plays --games random games (uniformly random legal action for an
-awaited seat) at --players seats (clamped to the game's range), timing every call, then times
+awaited seat; K seats play the engine's bot instead where --bots says so, by default 2 of Food Chain
+Magnate's 4, whose games uniform random play rarely finishes; games/s then includes bot_action time) at
+--players seats (clamped to the game's range), stopping early after --budget seconds, timing every call,
+then times
 actions()+apply() again on states taken from the middle third of those games (the "mid-game" figure the
-issue's target is about: card games < 200 us median). Prints one row per game; pure CPU, one core.
+issue's target is about: card games < 200 us median). For Food Chain Magnate it also times the step that
+runs dinnertime in all-bot games from round 6 on. Prints one row per game; pure CPU, one core.
 """
 
 from __future__ import annotations
@@ -27,7 +31,16 @@ from app.games.base import Game  # noqa: E402
 MAX_STEPS = 20_000  # a random game that runs this long is reported as unfinished, never loops forever
 
 
-def play_one(game: Game, players: list[str], seed: int, timings: dict[str, list[int]]) -> tuple[int, bool, list[Any]]:
+def choose(game: Game, state: Any, seat: str, actions: list[Any], bots: set[str], rnd: random.Random) -> Any:
+    """The engine's bot for a bot seat, else a uniformly random legal action."""
+    if seat in bots:
+        return game.bot_action(state, seat, rnd.randrange(1 << 30))
+    return rnd.choice(actions)
+
+
+def play_one(
+    game: Game, players: list[str], seed: int, timings: dict[str, list[int]], bots: set[str]
+) -> tuple[int, bool, list[Any]]:
     """One random game; returns (steps, finished, sampled mid-game (state, seat) pairs)."""
     rnd = random.Random(seed)
     clock = time.perf_counter_ns
@@ -42,14 +55,15 @@ def play_one(game: Game, players: list[str], seed: int, timings: dict[str, list[
         t0 = clock()
         actions = game.actions(state, seat)
         t1 = clock()
-        action = rnd.choice(actions)
+        action = choose(game, state, seat, actions, bots, rnd)
+        t1b = clock()
         applied = game.apply(state, seat, action)
         t2 = clock()
         viewer = rnd.choice([*players, None])
         game.view(applied.state, viewer)
         t3 = clock()
         timings["actions"].append(t1 - t0)
-        timings["apply"].append(t2 - t1)
+        timings["apply"].append(t2 - t1b)
         timings["view"].append(t3 - t2)
         trail.append((state, seat))
         state = applied.state
@@ -77,10 +91,11 @@ def mid_game_cost(game: Game, samples: list[tuple[Any, str]], seed: int, reps: i
     return out
 
 
-def bench_game(game: Game, n_players: int, games: int, seed: int, budget: float) -> dict[str, Any]:
+def bench_game(game: Game, n_players: int, games: int, seed: int, budget: float, n_bots: int) -> dict[str, Any]:
     """All figures for one engine."""
     n = max(game.min_players, min(game.max_players, n_players))
     players = [str(i) for i in range(n)]
+    bots = set(players[n - min(n_bots, n) :])
     timings: dict[str, list[int]] = {"actions": [], "apply": [], "view": []}
     samples: list[tuple[Any, str]] = []
     steps_total = unfinished = 0
@@ -88,7 +103,7 @@ def bench_game(game: Game, n_players: int, games: int, seed: int, budget: float)
     t0 = time.perf_counter()
     played = 0
     for g in range(games):
-        steps, finished, mids = play_one(game, players, seed + g, timings)
+        steps, finished, mids = play_one(game, players, seed + g, timings, bots)
         steps_total += steps
         unfinished += not finished
         samples.extend(mids)
@@ -106,7 +121,7 @@ def bench_game(game: Game, n_players: int, games: int, seed: int, budget: float)
             if game.outcome(state) is not None:
                 break
             seat = rnd.choice(game.awaiting(state))
-            state = game.apply(state, seat, rnd.choice(game.actions(state, seat))).state
+            state = game.apply(state, seat, choose(game, state, seat, game.actions(state, seat), bots, rnd)).state
     bare = time.perf_counter() - t0
     mid = mid_game_cost(game, samples, seed)
 
@@ -116,6 +131,7 @@ def bench_game(game: Game, n_players: int, games: int, seed: int, budget: float)
     return {
         "game": game.id,
         "players": n,
+        "bots": len(bots),
         "games": games,
         "unfinished": unfinished,
         "moves_per_game": steps_total / games,
@@ -129,25 +145,73 @@ def bench_game(game: Game, n_players: int, games: int, seed: int, budget: float)
     }
 
 
+def fcm_dinnertime(games: int, seed: int, min_round: int = 6) -> dict[str, float]:
+    """Food Chain Magnate: the step that runs dinnertime, on 4-seat all-bot games from round `min_round` on."""
+    game = GAMES["food-chain-magnate"]
+    players = ["0", "1", "2", "3"]
+    cases: list[tuple[Any, str, Any, int]] = []
+    for g in range(games):
+        rnd = random.Random(seed + g)
+        state = game.new_game(players, seed + g, None)
+        for _ in range(MAX_STEPS):
+            if game.outcome(state) is not None:
+                break
+            seat = rnd.choice(game.awaiting(state))
+            action = game.bot_action(state, seat, rnd.randrange(1 << 30))
+            new = game.apply(state, seat, action).state
+            if state["phase"] == "working" and (new["phase"] != "working" or new["round"] != state["round"]) \
+                    and state["round"] >= min_round:
+                cases.append((state, seat, action, len(state["houses"])))
+            state = new
+    times = []
+    for state, seat, action, _ in cases:
+        runs = []
+        for _ in range(5):
+            t0 = time.perf_counter_ns()
+            game.apply(state, seat, action)
+            runs.append(time.perf_counter_ns() - t0)
+        times.append(statistics.median(runs) / 1e6)
+    return {
+        "steps": len(cases),
+        "houses_median": statistics.median(c[3] for c in cases) if cases else 0,
+        "houses_max": max((c[3] for c in cases), default=0),
+        "ms_median": statistics.median(times) if times else float("nan"),
+        "ms_max": max(times, default=float("nan")),
+    }
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=40, help="random games per engine")
     ap.add_argument("--players", type=int, default=4, help="seats (clamped to each game's range)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--bots", action="append", default=[], metavar="GAME=K",
+                    help="K seats of GAME play the engine's bot (default food-chain-magnate=2: uniform random "
+                         "play rarely ends it)")
+    ap.add_argument("--dinner-games", type=int, default=4, help="FCM all-bot games for the dinnertime figure")
     ap.add_argument("--budget", type=float, default=20, help="seconds per engine before it stops starting games")
     ap.add_argument("--game", action="append", help="only this game id (repeatable)")
     args = ap.parse_args()
     ids = args.game or list(GAMES)
+    bots = {"food-chain-magnate": 2}
+    for spec in args.bots:
+        gid, _, k = spec.partition("=")
+        bots[gid] = int(k)
     print(f"engines: {time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())}, load average "
           f"{Path('/proc/loadavg').read_text().split()[0]}; means in us include preemption on a busy machine")
-    print(f"{'game':<22}{'seats':>5}{'games':>6}{'moves/game':>11}{'games/s':>9}{'(w/ views)':>11}"
+    print(f"{'game':<22}{'seats':>5}{'bots':>5}{'games':>6}{'moves/game':>11}{'games/s':>9}{'(w/ views)':>11}"
           f"{'apply us':>10}{'actions us':>11}{'view us':>9}{'mid a+a p50':>12}{'p90':>8}{'unfinished':>11}")
     for gid in ids:
-        r = bench_game(GAMES[gid], args.players, args.games, args.seed, args.budget)
-        print(f"{r['game']:<22}{r['players']:>5}{r['games']:>6}{r['moves_per_game']:>11.0f}{r['games_per_s']:>9.1f}"
+        r = bench_game(GAMES[gid], args.players, args.games, args.seed, args.budget, bots.get(gid, 0))
+        print(f"{r['game']:<22}{r['players']:>5}{r['bots']:>5}{r['games']:>6}{r['moves_per_game']:>11.0f}{r['games_per_s']:>9.1f}"
               f"{r['games_per_s_with_views']:>11.1f}{r['apply_us']:>10.1f}{r['actions_us']:>11.1f}{r['view_us']:>9.1f}"
               f"{r['mid_apply_actions_p50_us']:>12.1f}{r['mid_apply_actions_p90_us']:>8.1f}{r['unfinished']:>11}", flush=True)
-    print("targets: card games mid-game apply+actions < 200 us median; >= 20 random full games/s")
+    if "food-chain-magnate" in ids:
+        d = fcm_dinnertime(args.dinner_games, args.seed)
+        print(f"food-chain-magnate dinnertime step (4 bots, round >= 6): {d['steps']} steps, houses median "
+              f"{d['houses_median']:.0f} max {d['houses_max']}, apply ms median {d['ms_median']:.2f} max "
+              f"{d['ms_max']:.2f}")
+    print("targets: card games mid-game apply+actions < 200 us median; >= 20 random full games/s; FCM >= 2 games/s")
 
 
 if __name__ == "__main__":
