@@ -8,13 +8,14 @@ import logging
 import time
 from collections import deque
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import Settings
-from app.db.models import GameTable
+from app.db.models import GameTable, Seat
 from app.db.session import make_engine, make_sessionmaker
 from app.realtime.broker import make_broker
 from app.realtime.hub import Hub
@@ -58,6 +59,7 @@ class Runtime:
     async def start(self) -> None:
         await self.writer.start()
         self.spawn(self.hub.sweep_idle(self.settings.ws_idle_timeout))
+        self.spawn(self.sweep_bots())
         await self.broker.start(self.on_remote_change, self.hub.resync_all)
         await self.bots.resume_all()
 
@@ -138,11 +140,30 @@ class Runtime:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def tables_waiting_on_bots(self) -> list[TableRecord]:
+    async def tables_waiting_on_bots(self, idle_for: float = 0.0) -> list[TableRecord]:
+        """Running tables with a bot seat, unchanged for `idle_for` seconds, whose bot is awaited."""
+        query = (
+            select(GameTable.id, GameTable.awaiting, Seat.seat)
+            .join(Seat, Seat.table_id == GameTable.id)
+            .where(GameTable.status == "playing", Seat.bot.is_(True))
+        )
+        if idle_for:
+            query = query.where(GameTable.updated_at < datetime.now(UTC) - timedelta(seconds=idle_for))
         async with self.reads() as session:
-            ids = (await session.scalars(select(GameTable.id).where(GameTable.status == "playing"))).all()
-            recs = [self.cache.put(await load_record(session, tid)) for tid in ids]
+            rows = (await session.execute(query)).all()
+            ids = {tid for tid, awaiting, seat in rows if seat in (awaiting or []) and tid not in self.bots.running}
+            recs = [self.cache.put(await load_record(session, tid)) for tid in sorted(ids)]
         return [r for r in recs if set(r.awaiting) & r.bot_seats()]
+
+    async def sweep_bots(self, every: float = 20.0) -> None:
+        """Take over bots left waiting (their driving process died): the bot client_id makes two drivers safe."""
+        while True:
+            await asyncio.sleep(every)
+            try:
+                for rec in await self.tables_waiting_on_bots(idle_for=max(5.0, every / 2)):
+                    self.bots.poke(rec)
+            except Exception:  # noqa: BLE001 - try again next round
+                log.exception("bot sweep failed")
 
     def check_invite_rate(self, key: str) -> None:
         """Refuse further invite attempts from someone who failed too often in the last minute."""

@@ -94,7 +94,9 @@ async def apply_action(
                     break
                 except WriteConflict:
                     # Another process moved the table (or saw this client_id): start again from the database.
-                    await rt.reload(table_id)
+                    # Its notice may have been taken for our own write's echo, so publish what we found.
+                    fresh = await rt.reload(table_id)
+                    rt.spawn(rt.hub.publish(table_id, fresh.version))
                     previous = await _previous_ack(rt, table_id, client_id)
                     if previous:
                         return previous

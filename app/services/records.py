@@ -117,7 +117,7 @@ async def load_record(session: AsyncSession, table_id: str, *, for_update: bool 
     ).all()
     state = row.state
     if state is not None and row.state_seq < row.move_count:
-        state = await _replay_after_snapshot(session, row.game, row.id, state, row.state_seq)
+        state = await _replay_after_snapshot(session, row.game, row.id, state, row.state_seq, row.move_count)
     seats = sorted(
         (SeatInfo(s.seat, s.user_id, name if s.user_id else None, s.bot) for s, name in seat_rows),
         key=lambda s: int(s.seat),
@@ -148,12 +148,16 @@ async def load_record(session: AsyncSession, table_id: str, *, for_update: bool 
 
 
 async def _replay_after_snapshot(
-    session: AsyncSession, game_id: str, table_id: str, state: dict[str, Any], after_seq: int
+    session: AsyncSession, game_id: str, table_id: str, state: dict[str, Any], after_seq: int, upto_seq: int
 ) -> dict[str, Any]:
-    """The current state: the stored snapshot with the moves made since replayed (engines are deterministic)."""
+    """The current state: the stored snapshot with the moves made since replayed (engines are deterministic).
+
+    Reads may not share one snapshot, so moves committed after the row was read are left out."""
     game = GAMES[game_id]
     moves = await session.execute(
-        select(Move.seat, Move.action).where(Move.table_id == table_id, Move.seq > after_seq).order_by(Move.seq)
+        select(Move.seat, Move.action)
+        .where(Move.table_id == table_id, Move.seq > after_seq, Move.seq <= upto_seq)
+        .order_by(Move.seq)
     )
     for seat, action in moves:
         state = game.apply(state, seat, action).state
@@ -174,7 +178,7 @@ async def catch_up(session: AsyncSession, rec: TableRecord) -> TableRecord | Non
     moves = (
         await session.execute(
             select(Move.version, Move.seat, Move.action, Move.events)
-            .where(Move.table_id == rec.id, Move.version > rec.version)
+            .where(Move.table_id == rec.id, Move.version > rec.version, Move.version <= row.version)
             .order_by(Move.seq)
         )
     ).all()
