@@ -1,11 +1,12 @@
 """Every registered engine under attack: random walks that mix legal moves with illegal ones.
 
 Each walk (hypothesis picks the seed, the player count and the mix) plays legal
-moves to the end of the game; before many of them it first tries illegal ones:
+moves to the end of the game; before some of them it first tries illegal ones:
 a seat that is not awaited, an action type from another phase, unknown ids,
-negative and huge numbers, booleans for numbers, missing fields, and actions of
+negative and huge numbers, numbers as strings, missing fields, and actions of
 the other games. Every illegal try must raise IllegalAction (nothing else) with a
-code and a message, and leave the state byte-identical.
+code and a message, and leave the state byte-identical. A second test offers
+look-alikes of listed actions (true or 1.0 for 1, an extra key): refused too.
 """
 
 from __future__ import annotations
