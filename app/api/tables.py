@@ -26,6 +26,12 @@ async def list_games() -> list[dict[str, Any]]:
     return [svc.game_json(g) for g in GAMES.values()]
 
 
+@router.get("/games/{game_id}/catalog", response_model=dict[str, Any])
+async def game_catalog(game_id: str) -> dict[str, Any]:
+    """The game's static component faces (card texts …) for its renderer; {} when it has none."""
+    return dict(getattr(svc.get_game(game_id), "catalog", None) or {})
+
+
 @router.post("/tables", response_model=TableOut, response_model_exclude_none=False)
 async def create_table(
     body: CreateTableIn,

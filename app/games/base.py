@@ -75,6 +75,10 @@ class Game(Protocol):
 
     def bot_action(self, state: JSON, player: str, seed: int) -> JSON: ...
 
+    # Optional: `catalog`, a static JSON document of component faces (card texts …) that a renderer
+    # fetches once from GET /api/games/{id}/catalog instead of receiving it in every view. Views may
+    # share unchanged parts with the state: callers only serialise them and never mutate them.
+
 
 def rank_by(scores: Mapping[str, Sequence[int]], seats: Sequence[str]) -> list[list[str]]:
     """Group seats by descending score tuples; equal tuples share a place."""

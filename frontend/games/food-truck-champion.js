@@ -3,6 +3,9 @@
 // Every decision is made by clicking the card, stack, position or board section itself.
 import { h, matching, mount } from "../lib/dom.js";
 
+// The printed card faces never change: fetched once, not carried in every view.
+const CATALOG = await fetch("/api/games/food-truck-champion/catalog").then((r) => r.json());
+
 // Ingredients and staff actions are drawn as coloured text badges (no emoji font is needed).
 const ING_CLASS = { Fruit: "fruit", Dairy: "dairy", Grain: "grain", Seasoning: "seasoning", Meat: "meat", Vegetable: "vegetable" };
 const STAFF_CLASS = { Driver: "driver", Cashier: "cashier", Manager: "manager", "Prep Cook": "prep", "Exec. Chef": "chef" };
@@ -146,7 +149,7 @@ const TEXT = {
   },
 };
 
-const cardCache = {}; // card id -> printed faces, remembered from views for the log lines
+const cardCache = CATALOG.cards; // card id -> printed faces, for the log lines
 let selection = null; // a half-made choice: {kind: "market"|"fridge"|"hand"|"ownerLead", ...}
 let selectionKey = "";
 let last = null; // {container, view, ctx} for redrawing after a local selection
@@ -170,12 +173,12 @@ function staffBadge(a) { return h("span", { class: ["ftc-sb", `st-${STAFF_CLASS[
 // ---- cards ------------------------------------------------------------------------------------------------
 
 function logoChip(view, logo) {
-  const truck = view.catalog.trucks[logo];
+  const truck = CATALOG.trucks[logo];
   return h("span", { class: `ftc-logo ftc-t-${logo}`, title: truck ? truck.name : logo }, truck ? truck.logo : logo);
 }
 
 function cardEl(view, id, opts = {}) {
-  const c = view.catalog.cards[id] || cardCache[id];
+  const c = CATALOG.cards[id];
   const face = opts.face || "full";
   const classes = ["ftc-card", `ftc-face-${face}`, opts.legal && "legal", opts.selected && "selected",
     opts.small && "small"];
@@ -202,7 +205,7 @@ function cardEl(view, id, opts = {}) {
 }
 
 function ownerCard(view, truck, opts = {}) {
-  const t = view.catalog.trucks[truck];
+  const t = CATALOG.trucks[truck];
   const mark = opts.faceDown ? "OWNER" : "★";
   const props = { class: ["ftc-card", "ftc-owner", opts.faceDown && "back", opts.legal && "legal", opts.selected && "selected"],
     title: t ? `${t.name} owner` : truck };
@@ -290,7 +293,7 @@ function roundEl(view, ctx) {
 
 function cardLabel(view, id) {
   if (id.startsWith("owner-")) return h("span", { class: "ftc-tag" }, "★");
-  const c = view.catalog.cards[id];
+  const c = CATALOG.cards[id];
   return h("span", { class: "ftc-tag" }, c ? c.dish : id);
 }
 
@@ -302,7 +305,7 @@ function after(order, seat) {
 // ---- boards -----------------------------------------------------------------------------------------------
 
 function ticketEl(view, ctx, slot, opts) {
-  const c = view.catalog.cards[slot.card];
+  const c = CATALOG.cards[slot.card];
   // An icon is open exactly while the ticket still needs it; the others already carry an ingredient.
   const left = {};
   for (const i of slot.need) left[i] = (left[i] || 0) + 1;
@@ -351,7 +354,7 @@ function sectionEl(view, ctx, seat, board, section, big) {
         }
       }
       if (mine && section === "hired_staff" && view.round && view.round.stage === "decide" && !selection) {
-        const c = view.catalog.cards[id];
+        const c = CATALOG.cards[id];
         const follows = matching(ctx.actions, { type: "follow_staff" });
         if (c && c.action === view.round.lead_action && follows.length) {
           legal = true;
@@ -389,7 +392,7 @@ function ownerSpot(view, ctx, seat, board) {
 
 function truckHead(view, ctx, seat, board) {
   const T = tr(ctx);
-  const truck = view.catalog.trucks[board.truck];
+  const truck = CATALOG.trucks[board.truck];
   return h("div", { class: "ftc-truck-head" },
     h("span", { class: `ftc-logo ftc-t-${board.truck}` }, truck.logo),
     h("b", null, ` ${truck.name} `), h("span", { class: "muted" }, `${nameOf(ctx, seat)}${seat === ctx.seat ? ` (${T.you})` : ""}`),
@@ -521,7 +524,7 @@ function finalEl(view, ctx) {
       h("tbody", null, seats.map((seat) => {
         const d = out.details[seat];
         return h("tr", { class: out.winners.includes(seat) ? "winner" : null },
-          h("td", null, `${nameOf(ctx, seat)} · ${view.catalog.trucks[d.truck].name}`),
+          h("td", null, `${nameOf(ctx, seat)} · ${CATALOG.trucks[d.truck].name}`),
           h("td", { class: "num" }, `${d.token_points} (${d.tokens.join("+") || "0"})`),
           h("td", { class: "num" }, `${d.profile_sets} × 5 = ${d.set_points}`),
           h("td", { class: "num" }, d.logo_points), h("td", { class: "num" }, h("b", null, d.total)),
@@ -533,7 +536,7 @@ function finalEl(view, ctx) {
 
 export function render(container, view, ctx) {
   ctx = { ...ctx, actions: ctx.actions || [], awaiting: ctx.awaiting || view.awaiting || [] };
-  Object.assign(cardCache, view.catalog.cards);
+  
   T0 = tr(ctx);
   const key = JSON.stringify(ctx.actions);
   if (key !== selectionKey) { selection = null; selectionKey = key; }

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Locator, Page, ViewportSize, expect
 
+from app.games.food_truck_champion.view import CATALOG
 from tests.e2e.conftest import Person
 from tests.e2e.helpers import create_table, finished, seat_row
 
@@ -136,7 +137,7 @@ def assert_clickable(page: Page, targets: dict[Target, JSON]) -> None:
 
 def needs(view: JSON, seat: str) -> Counter[str]:
     """Ingredients the Plating tickets still miss, less what the Fridge already holds."""
-    cards = view["catalog"]["cards"]
+    cards = CATALOG["cards"]
     board = view["boards"][seat]
     want: Counter[str] = Counter()
     for slot in board["plating"]:
@@ -152,7 +153,7 @@ def has_room(board: JSON, section: str) -> bool:
 
 def staff_worth(view: JSON, seat: str, action: JSON) -> float:
     """How much one staff action helps the person's kitchen (<= 0: better declined)."""
-    cards = view["catalog"]["cards"]
+    cards = CATALOG["cards"]
     board = view["boards"][seat]
     kind = action["type"]
     if kind in ("prep_cook", "exec_chef"):
@@ -174,7 +175,7 @@ def staff_worth(view: JSON, seat: str, action: JSON) -> float:
 
 def lead_worth(view: JSON, seat: str, staff: str) -> float:
     """How much leading this staff action would help the person's kitchen."""
-    cards = view["catalog"]["cards"]
+    cards = CATALOG["cards"]
     board = view["boards"][seat]
     open_icons: Counter[str] = Counter()
     for slot in board["plating"]:
@@ -195,7 +196,7 @@ def lead_worth(view: JSON, seat: str, staff: str) -> float:
 
 def choose(view: JSON, actions: list[JSON], seat: str, done: Counter[str]) -> JSON:
     """The person's decision among the legal actions (once each: Take Charge, staff follow with research)."""
-    cards = view["catalog"]["cards"]
+    cards = CATALOG["cards"]
     kinds = {a["type"] for a in actions}
     want = needs(view, seat)
     for rare in ({"type": "take_charge"}, {"type": "follow_staff", "also": "market_research"}):

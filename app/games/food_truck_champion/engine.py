@@ -10,6 +10,7 @@ from app.games.food_truck_champion import rules
 from app.games.food_truck_champion.data import MAX_PLAYERS, MIN_PLAYERS
 from app.games.food_truck_champion.scoring import final_outcome
 from app.games.food_truck_champion.turn import setup
+from app.games.food_truck_champion.view import CATALOG
 from app.games.food_truck_champion.view import view as redact
 from app.games.food_truck_champion.zones import JSON
 
@@ -23,6 +24,7 @@ class FoodTruckChampion:
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     options: list[OptionSpec] = []
+    catalog: JSON = CATALOG  # the printed card faces, served once to renderers
 
     def new_game(self, players: Sequence[str], seed: int, options: Mapping[str, Any] | None = None) -> JSON:
         """Deal a new game; trucks and the first player are drawn at random from the seed."""
@@ -42,7 +44,8 @@ class FoodTruckChampion:
 
     def view(self, state: JSON, viewer: str | None) -> JSON:
         """What `viewer` may see (None = spectator)."""
-        return rules.copy_state(redact(state, viewer, rules.awaiting(state)))
+        # No deep copy: the view may share unchanged parts with the state (views are only serialised).
+        return redact(state, viewer, rules.awaiting(state))
 
     def outcome(self, state: JSON) -> Outcome | None:
         """None while running; the final scores, ranking and breakdown once over."""

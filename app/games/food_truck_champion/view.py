@@ -6,7 +6,8 @@ from app.games.food_truck_champion.data import CARDS, SECTIONS, TICKETS, TRUCKS
 from app.games.food_truck_champion.scoring import final_outcome
 from app.games.food_truck_champion.zones import JSON, capacity, need
 
-# The printed faces of the cards, so a renderer can draw ids without its own copy of the data.
+# The printed faces of the cards, so a renderer can draw ids without its own copy of the data. It is
+# static, so it is served once (the engine's `catalog`, GET /api/games/{id}/catalog), not in every view.
 CATALOG: JSON = {
     "cards": {cid: {"action": c.get("action"), "ingredient": c.get("ingredient"), "icons": TICKETS[cid]["icons"],
                     "logo": TICKETS[cid]["logo"], "dish": TICKETS[cid]["dish"]}
@@ -52,20 +53,4 @@ def view(state: JSON, viewer: str | None, awaiting: list[str]) -> JSON:
                                for seat, card in rnd["critique"].items()}
     out["round"] = rnd
     out["final"] = final_outcome(state) if over else None
-    seen: set[str] = set()
-    _collect_ids(out, seen)
-    out["catalog"] = {"cards": {cid: CATALOG["cards"][cid] for cid in sorted(seen)}, "trucks": CATALOG["trucks"]}
     return out
-
-
-def _collect_ids(doc: object, seen: set[str]) -> None:
-    """Every card id mentioned anywhere in a (redacted) view."""
-    if isinstance(doc, str):
-        if doc in CATALOG["cards"]:
-            seen.add(doc)
-    elif isinstance(doc, dict):
-        for value in doc.values():
-            _collect_ids(value, seen)
-    elif isinstance(doc, list):
-        for value in doc:
-            _collect_ids(value, seen)
