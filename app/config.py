@@ -27,7 +27,8 @@ class Settings(BaseSettings):
     allowed_origins: str = ""  # comma-separated extra origins allowed to open websockets
     bot_delay: float = 0.4  # seconds between bot moves, so people can follow them
     ws_max_message: int = 64 * 1024
-    ws_idle_timeout: float = 120.0  # a socket silent this long (no message, no ping) is closed
+    ws_idle_timeout: float = 120.0
+    ws_impl: str = "websockets"  # uvicorn's websocket implementation: websockets | websockets-sansio | wsproto  # a socket silent this long (no message, no ping) is closed
     ws_rate_per_second: float = 20.0
     ws_rate_burst: int = 40
     invite_failures_per_minute: int = 10

@@ -139,6 +139,7 @@ def main() -> None:
         host=settings.host,
         port=settings.port,
         log_level=settings.log_level,
+        ws=settings.ws_impl,
         ws_max_size=1024 * 1024,
         ws_ping_interval=20,
         ws_ping_timeout=20,
