@@ -49,6 +49,7 @@ from websockets.asyncio.client import ClientConnection, connect
 ROOT = Path(__file__).resolve().parent.parent
 TICK = os.sysconf("SC_CLK_TCK")
 PG = {"host": "127.0.0.1", "port": "5432", "user": "postgres"}
+MIN_GAP = 1 / 18  # seconds between one socket's acts
 
 
 # ---------------------------------------------------------------------------------------------- processes
@@ -245,6 +246,7 @@ class Sock:
         self.wait_version = 0  # do not act on a picture older than this (our own last ack)
         self.resyncing = False
         self.finished = asyncio.Event()
+        self.last_act = 0.0
 
     async def run(self, url: str, compression: str | None) -> None:
         try:
@@ -293,12 +295,21 @@ class Sock:
                     self.stats.acks.append(Ack(self.table, msg["version"], sent, self.serial))
             self.maybe_act()
         elif kind == "error":
-            self.stats.errors[str(msg.get("code"))] += 1
-            if self.pending and self.ws is not None:
-                # Like the browser: drop the refused move, refetch the picture, then act again from it.
+            code = str(msg.get("code"))
+            self.stats.errors[code] += 1
+            if (self.pending or self.resyncing) and self.ws is not None:
+                # Like the browser: drop the refused move, refetch the picture, then act again from it;
+                # after a rate limit (which may refuse the resync too) only once the bucket has refilled.
                 self.pending.clear()
                 self.resyncing = True
-                asyncio.get_running_loop().create_task(self._send({"type": "resync", "version": 0}))
+                self.wait_version = 0  # the resync's snapshot is the picture to act from
+                delay = 1.0 if code == "rate_limited" else 0.0
+                asyncio.get_running_loop().create_task(self._resync(delay))
+
+    async def _resync(self, delay: float) -> None:
+        if delay:
+            await asyncio.sleep(delay)
+        await self._send({"type": "resync", "version": 0})
 
     def maybe_act(self) -> None:
         msg = self.latest
@@ -313,6 +324,11 @@ class Sock:
         asyncio.get_running_loop().create_task(self._act(action, client_id))
 
     async def _act(self, action: dict[str, Any], client_id: str) -> None:
+        # Stay under the server's per-socket message rate (20/s by default), as a person always does.
+        gap = self.last_act + MIN_GAP - time.monotonic()
+        if gap > 0:
+            await asyncio.sleep(gap)
+        self.last_act = time.monotonic()
         await self.pacer.wait()
         if client_id in self.pending:
             self.pending[client_id] = time.perf_counter()
