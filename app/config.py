@@ -26,6 +26,7 @@ class Settings(BaseSettings):
     cookie_secure: bool = False
     allowed_origins: str = ""  # comma-separated extra origins allowed to open websockets
     bot_delay: float = 0.4  # seconds between bot moves, so people can follow them
+    bot_sweep_seconds: float = 20.0  # how often a process looks for bots left waiting by a dead process
     ws_max_message: int = 64 * 1024
     ws_idle_timeout: float = 120.0
     ws_impl: str = "websockets"  # uvicorn's websocket implementation: websockets | websockets-sansio | wsproto  # a socket silent this long (no message, no ping) is closed

@@ -59,7 +59,7 @@ class Runtime:
     async def start(self) -> None:
         await self.writer.start()
         self.spawn(self.hub.sweep_idle(self.settings.ws_idle_timeout))
-        self.spawn(self.sweep_bots())
+        self.spawn(self.sweep_bots(self.settings.bot_sweep_seconds))
         await self.broker.start(self.on_remote_change, self.hub.resync_all)
         await self.bots.resume_all()
 
@@ -160,7 +160,7 @@ class Runtime:
         while True:
             await asyncio.sleep(every)
             try:
-                for rec in await self.tables_waiting_on_bots(idle_for=max(5.0, every / 2)):
+                for rec in await self.tables_waiting_on_bots(idle_for=max(2.0, every / 2)):
                     self.bots.poke(rec)
             except Exception:  # noqa: BLE001 - try again next round
                 log.exception("bot sweep failed")

@@ -58,7 +58,7 @@ async def test_kill_9_mid_game_loses_no_committed_move(fresh_db: Database, tmp_p
     Postgres, resumed by the restarted one on SQLite)."""
     one = Server(fresh_db, tmp_path, BOT_DELAY="0.02").start()
     # On Postgres a second process serves the table meanwhile; SQLite has one process, restarted.
-    two = Server(fresh_db, tmp_path, RUN_MIGRATIONS="false").start() if IS_POSTGRES else None
+    two = Server(fresh_db, tmp_path, RUN_MIGRATIONS="false", BOT_SWEEP_SECONDS="3").start() if IS_POSTGRES else None
     try:
         players = await guests(one, "K0", "K1", "K2")
         bots = await _bot_table(one, players[0])
