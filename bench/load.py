@@ -414,7 +414,9 @@ class Slot:
             await asyncio.wait([stop_wait, *(asyncio.create_task(s.finished.wait()) for s in socks)],
                                return_when=asyncio.FIRST_COMPLETED)
             if not self.stats.stopping:
-                self.stats.games_finished += 1
+                # A game over, or a socket lost (counted as an error): either way a new table for this slot.
+                if any(s.finished_game() for s in socks):
+                    self.stats.games_finished += 1
                 await asyncio.wait([asyncio.create_task(s.finished.wait()) for s in socks], timeout=5)
                 for s in socks:
                     if s.ws is not None:
