@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -52,6 +53,15 @@ async def _migrate_when_ready(url: str, wait: float = 30.0) -> None:
             await asyncio.sleep(1)
 
 
+def _tune_gc() -> None:
+    """Fewer, cheaper garbage collections: the long-lived objects made at start-up are frozen out of
+    them, and young collections run less often (each pass over thousands of socket objects stalls every
+    table for milliseconds)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 100)
+
+
 def _is_bad_data(exc: Exception) -> bool:
     """A database refusal of the data itself (a NUL byte, a malformed value), not an outage."""
     orig = getattr(exc, "orig", None)
@@ -75,6 +85,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         rt = Runtime(settings)
         app.state.runtime = rt
         await rt.start()
+        _tune_gc()
         log.info("server started", extra={"path": settings.effective_database_url.split("@")[-1]})
         try:
             yield
