@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
@@ -87,18 +88,32 @@ async def visible_table(
     raise not_found()
 
 
-@router.get("/tables/{table_id}", response_model=TableOut)
-async def get_table(
+@dataclass
+class Viewing:
+    """A table the requester may see, with who they are and the request's read session."""
+
+    rec: TableRecord
+    user_id: str | None
+    session: AsyncSession
+
+
+async def viewing(
     request: Request,
     table_id: str,
     invite: str | None = Query(default=None, max_length=200),
     rt: Runtime = Depends(get_rt),
     session: AsyncSession = Depends(get_reads),
     user: User | None = Depends(optional_user),
-) -> dict[str, Any]:
-    """One table (a private one needs a seat, the host, or ?invite=)."""
+) -> Viewing:
+    """Dependency: the table named in the path (a private one needs a seat, the host, or ?invite=)."""
     rec = await visible_table(request, rt, session, table_id, user, invite)
-    return svc.table_json(rt, rec, user.id if user else None)
+    return Viewing(rec, user.id if user else None, session)
+
+
+@router.get("/tables/{table_id}", response_model=TableOut)
+async def get_table(v: Viewing = Depends(viewing), rt: Runtime = Depends(get_rt)) -> dict[str, Any]:
+    """One table (a private one needs a seat, the host, or ?invite=)."""
+    return svc.table_json(rt, v.rec, v.user_id)
 
 
 @router.post("/tables/{table_id}/join", response_model=TableOut)
@@ -148,43 +163,18 @@ async def kick(
 
 
 @router.get("/tables/{table_id}/moves", response_model=MovesOut)
-async def moves(
-    request: Request,
-    table_id: str,
-    invite: str | None = Query(default=None, max_length=200),
-    rt: Runtime = Depends(get_rt),
-    session: AsyncSession = Depends(get_reads),
-    user: User | None = Depends(optional_user),
-) -> dict[str, Any]:
+async def moves(v: Viewing = Depends(viewing)) -> dict[str, Any]:
     """The move list, redacted for me while the game runs."""
-    rec = await visible_table(request, rt, session, table_id, user, invite)
-    return {"moves": await history.moves_for(session, rec, rec.seat_of(user.id if user else None))}
+    return {"moves": await history.moves_for(v.session, v.rec, v.rec.seat_of(v.user_id))}
 
 
 @router.get("/tables/{table_id}/replay", response_model=ReplayOut)
-async def replay(
-    request: Request,
-    table_id: str,
-    step: int = Query(default=0, ge=0),
-    invite: str | None = Query(default=None, max_length=200),
-    rt: Runtime = Depends(get_rt),
-    session: AsyncSession = Depends(get_reads),
-    user: User | None = Depends(optional_user),
-) -> dict[str, Any]:
+async def replay(step: int = Query(default=0, ge=0), v: Viewing = Depends(viewing)) -> dict[str, Any]:
     """The spectator's view after `step` moves."""
-    rec = await visible_table(request, rt, session, table_id, user, invite)
-    return await history.replay_step(session, rec, step)
+    return await history.replay_step(v.session, v.rec, step)
 
 
 @router.get("/tables/{table_id}/verify", response_model=VerifyOut)
-async def verify(
-    request: Request,
-    table_id: str,
-    invite: str | None = Query(default=None, max_length=200),
-    rt: Runtime = Depends(get_rt),
-    session: AsyncSession = Depends(get_reads),
-    user: User | None = Depends(optional_user),
-) -> dict[str, Any]:
+async def verify(v: Viewing = Depends(viewing)) -> dict[str, Any]:
     """Replay a finished game from its revealed seed and confirm the final state."""
-    rec = await visible_table(request, rt, session, table_id, user, invite)
-    return await history.verify(session, rec)
+    return await history.verify(v.session, v.rec)
