@@ -152,7 +152,9 @@ class Hub:
     def snapshot(self, rec: TableRecord, conn: Connection) -> None:
         """Send one connection the full current picture."""
         room = self.rooms.get(conn.table_id)
-        if room is not None:
+        if room is not None and len(room.conns) == 1:
+            # A new room starts at this snapshot; an existing room keeps its version, so a change not
+            # yet published still reaches its other sockets.
             room.last_version = max(room.last_version, rec.version)
         conn.send_json(viewer_message(self.rt, rec, conn.user_id, "snapshot", None))
 
