@@ -253,7 +253,10 @@ async def test_no_frame_of_a_real_game_carries_hidden_information(server: Server
                 assert not running or ev["visible_to"] is None or viewer in ev["visible_to"], (viewer, ev)
             if running:
                 assert msg["table"]["seed"] is None
-                text = json.dumps(msg)
+                # The view itself was compared with game.view just above, and views are proven blind to
+                # hidden information by the indistinguishability tests in this file; scanning it for pile
+                # orders would flag a pile that happens to be in the order of the public collection.
+                text = json.dumps({key: value for key, value in msg.items() if key != "view"})
                 hidden = [str(states[v]["rng"]), *secrets]
                 deck = states[v]["central_deck"]
                 if len(deck) >= 4:
