@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import re
 import time
+from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, expect
@@ -97,3 +98,30 @@ def play_to_the_end(pages: list[Page], rng: random.Random, max_clicks: int = 300
         assert clicks < max_clicks, "the game did not end"
         if not acted:
             pages[0].wait_for_timeout(20)
+
+
+def progress(page: Page) -> dict[str, Any]:
+    """Just the version and the person's legal actions (cheap to poll)."""
+    return page.evaluate(
+        "(() => { const s = window.foodGames.state();"
+        " return {version: s.version, actions: s.actions || [],"
+        " mine: s.seat !== null && (s.awaiting || []).includes(s.seat) && (s.actions || []).length > 0}; })()"
+    )
+
+
+def wait_for_move(page: Page, snap: dict[str, Any]) -> None:
+    """Wait until the move the click sent has come back.
+
+    Alone on the move, any new version is ours; deciding at the same time as others (Foodies' flyers,
+    Food Truck Champion's critiques), ours has landed when the person's own legal actions change.
+    """
+    alone = snap["awaiting"] == [snap["seat"]]
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        now = progress(page)
+        if finished(page) or (
+            now["version"] != snap["version"] if alone else now["actions"] != snap["actions"]
+        ):
+            return
+        page.wait_for_timeout(20)
+    raise AssertionError("the click did not make a move")

@@ -13,7 +13,7 @@ from playwright.sync_api import Locator, Page, ViewportSize, expect
 
 from app.games.food_truck_champion.view import CATALOG
 from tests.e2e.conftest import Person
-from tests.e2e.helpers import create_table, finished, seat_row
+from tests.e2e.helpers import create_table, finished, progress, seat_row, wait_for_move
 
 pytestmark = pytest.mark.e2e
 
@@ -245,33 +245,6 @@ def choose(view: JSON, actions: list[JSON], seat: str, done: Counter[str]) -> JS
 
 
 # ---- clicking --------------------------------------------------------------------------------------------
-
-
-def progress(page: Page) -> JSON:
-    """Just the version and the person's legal actions (cheap to poll)."""
-    return page.evaluate(
-        "(() => { const s = window.foodGames.state();"
-        " return {version: s.version, actions: s.actions || [],"
-        " mine: s.seat !== null && (s.awaiting || []).includes(s.seat) && (s.actions || []).length > 0}; })()"
-    )
-
-
-def wait_for_move(page: Page, snap: JSON) -> None:
-    """Wait until the move the click sent has come back.
-
-    Alone on the move, any new version is ours; picking at the same time as others (critiques), ours has
-    landed when the person's own legal actions change.
-    """
-    alone = snap["awaiting"] == [snap["seat"]]
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        now = progress(page)
-        if finished(page) or (
-            now["version"] != snap["version"] if alone else now["actions"] != snap["actions"]
-        ):
-            return
-        page.wait_for_timeout(20)
-    raise AssertionError("the click did not make a move")
 
 
 def no_horizontal_overflow(page: Page) -> None:
