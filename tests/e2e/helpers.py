@@ -125,3 +125,29 @@ def wait_for_move(page: Page, snap: dict[str, Any]) -> None:
             return
         page.wait_for_timeout(20)
     raise AssertionError("the click did not make a move")
+
+
+# Every error toast the page shows (a refused move) is remembered, so the test can say none was shown.
+RECORD_ERROR_TOASTS = """
+window.errorToasts = [];
+new MutationObserver((records) => {
+  for (const record of records) {
+    for (const node of record.addedNodes) {
+      if (node.nodeType === 1 && node.classList.contains("toast-error")) window.errorToasts.push(node.textContent);
+    }
+  }
+}).observe(document, {childList: true, subtree: true});
+"""
+
+
+def snapshot(page: Page) -> dict[str, Any]:
+    """The view, the person's legal actions the awaited seats and the version, as the table page holds them."""
+    return page.evaluate(
+        "(() => { const s = window.foodGames.state();"
+        " return {view: s.view, actions: s.actions || [], awaiting: s.awaiting || [], seat: s.seat, version: s.version};"
+        " })()"
+    )
+
+
+def area(page: Page) -> Locator:
+    return page.get_by_test_id("game-area")

@@ -13,7 +13,16 @@ from playwright.sync_api import Locator, Page, ViewportSize, expect
 
 from app.games.food_truck_champion.view import CATALOG
 from tests.e2e.conftest import Person
-from tests.e2e.helpers import create_table, finished, progress, seat_row, wait_for_move
+from tests.e2e.helpers import (
+    RECORD_ERROR_TOASTS,
+    area,
+    create_table,
+    finished,
+    progress,
+    seat_row,
+    snapshot,
+    wait_for_move,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -32,32 +41,6 @@ FOLLOW_BUTTON = {
 
 # A thing to click: a CSS selector inside the game area and, for buttons, their exact text.
 Target = tuple[str, str | None]
-
-
-# Every error toast the page shows (a refused move) is remembered, so the test can say none was shown.
-RECORD_ERROR_TOASTS = """
-window.errorToasts = [];
-new MutationObserver((records) => {
-  for (const record of records) {
-    for (const node of record.addedNodes) {
-      if (node.nodeType === 1 && node.classList.contains("toast-error")) window.errorToasts.push(node.textContent);
-    }
-  }
-}).observe(document, {childList: true, subtree: true});
-"""
-
-
-def snapshot(page: Page) -> JSON:
-    """The view, the person's legal actions, the awaited seats and the version, as the table page holds them."""
-    return page.evaluate(
-        "(() => { const s = window.foodGames.state();"
-        " return {view: s.view, actions: s.actions || [], awaiting: s.awaiting || [], seat: s.seat,"
-        " version: s.version}; })()"
-    )
-
-
-def area(page: Page) -> Locator:
-    return page.get_by_test_id("game-area")
 
 
 def locate(page: Page, target: Target) -> Locator:

@@ -12,39 +12,22 @@ import pytest
 from playwright.sync_api import Locator, Page, ViewportSize, expect
 
 from tests.e2e.conftest import Person
-from tests.e2e.helpers import create_table, finished, progress, seat_row, wait_for_move
+from tests.e2e.helpers import (
+    RECORD_ERROR_TOASTS,
+    area,
+    create_table,
+    finished,
+    progress,
+    seat_row,
+    snapshot,
+    wait_for_move,
+)
 
 pytestmark = pytest.mark.e2e
 
 JSON = dict[str, Any]
 PHONE: ViewportSize = {"width": 390, "height": 844}
 DESKTOP: ViewportSize = {"width": 1200, "height": 900}
-
-
-# Every error toast the page shows (a refused move) is remembered, so the test can say none was shown.
-RECORD_ERROR_TOASTS = """
-window.errorToasts = [];
-new MutationObserver((records) => {
-  for (const record of records) {
-    for (const node of record.addedNodes) {
-      if (node.nodeType === 1 && node.classList.contains("toast-error")) window.errorToasts.push(node.textContent);
-    }
-  }
-}).observe(document, {childList: true, subtree: true});
-"""
-
-
-def snapshot(page: Page) -> JSON:
-    """The view, the person's legal actions and the awaited seats, as the table page holds them."""
-    return page.evaluate(
-        "(() => { const s = window.foodGames.state();"
-        " return {view: s.view, actions: s.actions || [], awaiting: s.awaiting || [], seat: s.seat, version: s.version};"
-        " })()"
-    )
-
-
-def area(page: Page) -> Locator:
-    return page.get_by_test_id("game-area")
 
 
 def my_space(page: Page, space: int) -> Locator:
