@@ -28,8 +28,9 @@ class Settings(BaseSettings):
     bot_delay: float = 0.4  # seconds between bot moves, so people can follow them
     bot_sweep_seconds: float = 20.0  # how often a process looks for bots left waiting by a dead process
     ws_max_message: int = 64 * 1024
-    ws_idle_timeout: float = 120.0
-    ws_impl: str = "websockets"  # uvicorn's websocket implementation: websockets | websockets-sansio | wsproto  # a socket silent this long (no message, no ping) is closed
+    ws_idle_timeout: float = 120.0  # a socket silent this long (no message, no ping) is closed
+    # uvicorn's websocket implementation: framed (ours, app.realtime.protocol) | websockets-sansio | websockets
+    ws_impl: str = "framed"
     ws_rate_per_second: float = 20.0
     ws_rate_burst: int = 40
     invite_failures_per_minute: int = 10

@@ -8,6 +8,7 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from alembic import command
 from alembic.config import Config
@@ -140,6 +141,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 app = create_app()
 
 
+WS_IMPLS = {"framed": "app.realtime.protocol:FramedWebSocketProtocol"}
+
+
+def uvicorn_options(settings: Settings) -> dict[str, Any]:
+    """How uvicorn serves this app (shared by `main` and the test servers)."""
+    return {
+        "ws": WS_IMPLS.get(settings.ws_impl, settings.ws_impl),
+        "ws_max_size": 1024 * 1024,
+        "ws_ping_interval": 20,
+        "ws_ping_timeout": 20,
+        # Our messages are small JSON documents: compressing each costs more CPU than it saves.
+        "ws_per_message_deflate": False,
+        "proxy_headers": True,
+    }
+
+
 def main() -> None:
     """Run the server (`python -m app.main`)."""
     import uvicorn
@@ -150,13 +167,7 @@ def main() -> None:
         host=settings.host,
         port=settings.port,
         log_level=settings.log_level,
-        ws=settings.ws_impl,
-        ws_max_size=1024 * 1024,
-        ws_ping_interval=20,
-        ws_ping_timeout=20,
-        # Our messages are small JSON documents: compressing each costs more CPU than it saves.
-        ws_per_message_deflate=False,
-        proxy_headers=True,
+        **uvicorn_options(settings),
     )
 
 

@@ -84,7 +84,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         await ws.close(code=1011)
         return
     await ws.accept()
-    conn = Connection(ws=ws, table_id=table_id, user_id=user.id if user else None)
+    conn = Connection.open(ws, table_id, user.id if user else None)
     rt.hub.attach(conn)
     rt.hub.snapshot(rec, conn)
     limiter = RateLimiter(rt.settings.ws_rate_per_second, rt.settings.ws_rate_burst)

@@ -53,7 +53,7 @@ def free_port() -> int:
 
 
 class AppServer:
-    """`uvicorn app.main:app` on a fixed free port; stop() and start() keep the port and the database."""
+    """`python -m app.main` on a fixed free port; stop() and start() keep the port and the database."""
 
     def __init__(self, tmp: Path) -> None:
         self.port = free_port()
@@ -65,6 +65,8 @@ class AppServer:
             "SECRET_KEY": SECRET,
             "BOT_DELAY": "0.05",
             "LOG_LEVEL": "warning",
+            "HOST": "127.0.0.1",
+            "PORT": str(self.port),
         }
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -75,18 +77,7 @@ class AppServer:
     def start(self) -> AppServer:
         with open(self.log, "ab") as log:  # the child keeps its own copy of the handle
             self.proc = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "uvicorn",
-                    "app.main:app",
-                    "--host",
-                    "127.0.0.1",
-                    "--port",
-                    str(self.port),
-                    "--log-level",
-                    "warning",
-                ],
+                [sys.executable, "-m", "app.main"],
                 cwd=ROOT,
                 env=self.env,
                 stdout=log,

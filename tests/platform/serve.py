@@ -10,7 +10,8 @@ from tests.platform.tiny_game import install
 
 install()
 
-from app.main import create_app  # noqa: E402
+from app.config import get_settings  # noqa: E402
+from app.main import create_app, uvicorn_options  # noqa: E402
 
 if __name__ == "__main__":
     uvicorn.run(
@@ -18,7 +19,5 @@ if __name__ == "__main__":
         host="127.0.0.1",
         port=int(os.environ["PORT"]),
         log_level="warning",
-        ws_max_size=1024 * 1024,
-        ws_ping_interval=5,
-        ws_ping_timeout=5,
+        **{**uvicorn_options(get_settings()), "ws_ping_interval": 5, "ws_ping_timeout": 5},
     )
