@@ -75,9 +75,19 @@ class Game(Protocol):
 
     def bot_action(self, state: JSON, player: str, seed: int) -> JSON: ...
 
+    # Optional: `views(state, viewers)`, the views of several viewers at once, equal to
+    # `[view(state, v) for v in viewers]`, for engines that can share the work on the public parts.
     # Optional: `catalog`, a static JSON document of component faces (card texts …) that a renderer
     # fetches once from GET /api/games/{id}/catalog instead of receiving it in every view. Views may
     # share unchanged parts with the state: callers only serialise them and never mutate them.
+
+
+def views_of(game: Game, state: JSON, viewers: Sequence[str | None]) -> list[JSON]:
+    """The views of several viewers: the engine's `views` if it has one, else one `view` each."""
+    batch = getattr(game, "views", None)
+    if batch is not None:
+        return list(batch(state, viewers))
+    return [game.view(state, viewer) for viewer in viewers]
 
 
 def rank_by(scores: Mapping[str, Sequence[int]], seats: Sequence[str]) -> list[list[str]]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from app.games.food_truck_champion.data import CARDS, SECTIONS, TICKETS, TRUCKS
 from app.games.food_truck_champion.scoring import final_outcome
 from app.games.food_truck_champion.zones import JSON, capacity, need
@@ -17,40 +19,49 @@ CATALOG: JSON = {
 }
 
 
-def board_view(board: JSON, mine: bool, revealed: bool) -> JSON:
-    """One truck board as the viewer sees it, with public sizes and derived capacities."""
+def public_board(board: JSON, revealed: bool) -> JSON:
+    """One truck board as everyone sees it, with public sizes and derived capacities."""
     out = {key: value for key, value in board.items()}
     out["hand_count"] = len(board["hand"])
     out["completed_count"] = len(board["completed"])
     out["token_count"] = len(board["tokens"])
     out["capacity"] = {s: capacity(board, s) for s in SECTIONS}
     out["plating"] = [{**slot, "need": sorted(need(slot).elements())} for slot in board["plating"]]
-    if not (mine or revealed):
-        out["hand"] = None
-        out["completed"] = None
-        out["tokens"] = None
-    else:
+    if revealed:
         out["hand"] = list(board["hand"])
+    else:
+        out["hand"] = out["completed"] = out["tokens"] = None
     return out
 
 
-def view(state: JSON, viewer: str | None, awaiting: list[str]) -> JSON:
-    """The state redacted for `viewer` (None = spectator); everything is revealed once the game is over."""
+def own_board(public: JSON, board: JSON) -> JSON:
+    """The viewer's own board: the public one with its hand, Completed tickets and tokens."""
+    return {**public, "hand": list(board["hand"]), "completed": board["completed"], "tokens": board["tokens"]}
+
+
+def views(state: JSON, viewers: Sequence[str | None], awaiting: list[str]) -> list[JSON]:
+    """The state redacted for each viewer (None = spectator); everything is revealed once the game is over.
+
+    The public parts are built once and shared by all the views."""
     over = state["phase"] == "over"
-    out: JSON = {k: v for k, v in state.items() if k not in ("rng", "deck", "boards", "round")}
-    out["deck_count"] = len(state["deck"])
-    out["viewer"] = viewer
-    out["awaiting"] = awaiting
-    out["boards"] = {
-        seat: board_view(board, seat == viewer, over) for seat, board in state["boards"].items()
-    }
+    common: JSON = {k: v for k, v in state.items() if k not in ("rng", "deck", "boards", "round")}
+    common["deck_count"] = len(state["deck"])
+    common["awaiting"] = awaiting
+    common["final"] = final_outcome(state) if over else None
+    boards = {seat: public_board(board, over) for seat, board in state["boards"].items()}
     rnd = state["round"]
-    if rnd is not None:
-        rnd = dict(rnd)
-        if rnd["critique"] is not None:
+    out = []
+    for viewer in viewers:
+        view: JSON = {**common, "viewer": viewer}
+        if viewer in boards and not over:
+            view["boards"] = {**boards, viewer: own_board(boards[viewer], state["boards"][viewer])}
+        else:
+            view["boards"] = boards
+        if rnd is not None and rnd["critique"] is not None:
             # Critique picks are secret until everyone has picked: others only see who is done.
-            rnd["critique"] = {seat: (card if seat == viewer else card is not None)
-                               for seat, card in rnd["critique"].items()}
-    out["round"] = rnd
-    out["final"] = final_outcome(state) if over else None
+            critique = {seat: (card if seat == viewer else card is not None) for seat, card in rnd["critique"].items()}
+            view["round"] = {**rnd, "critique": critique}
+        else:
+            view["round"] = dict(rnd) if rnd is not None else None
+        out.append(view)
     return out
