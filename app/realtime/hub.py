@@ -1,9 +1,11 @@
 """The hub: each table's sockets, and each viewer's own view after every change.
 
 A view is computed once per distinct viewer per version (all spectators share
-one) and the same text is queued to every socket of that viewer. Each socket has
-its own send queue, drained by a writer task that exists only while something is
-queued, so one slow client never holds up the rest and an idle socket costs little.
+one), serialised once, and the same bytes go to every socket of that viewer. With
+the framed protocol (`app.realtime.protocol`) the frame is encoded once too and
+written straight to each socket's transport; otherwise each socket has a send
+queue drained by a writer task that exists only while something is queued. Either
+way one slow client never holds up the rest and an idle socket costs little.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import contextlib
 import logging
 import time
 from collections import defaultdict, deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -22,15 +25,37 @@ from starlette.websockets import WebSocket
 
 from app.db.models import Move
 from app.games import GAMES
+from app.games.base import views_of
 from app.metrics import SOCKETS_OPEN
+from app.realtime.protocol import FRAME_WRITER, text_frame
 from app.services.records import TableRecord
-from app.services.tables import table_json
+from app.services.tables import public_table_json, table_json_for
 
 if TYPE_CHECKING:
     from app.runtime import Runtime
 
 log = logging.getLogger("app.hub")
 QUEUE_LIMIT = 256
+
+
+class Message:
+    """One outgoing JSON message, possibly for many sockets: serialised once, framed once."""
+
+    __slots__ = ("payload", "_frame")
+
+    def __init__(self, payload: bytes) -> None:
+        self.payload = payload
+        self._frame: bytes | None = None
+
+    @classmethod
+    def of(cls, doc: dict[str, Any]) -> Message:
+        return cls(orjson.dumps(doc))
+
+    @property
+    def frame(self) -> bytes:
+        if self._frame is None:
+            self._frame = text_frame(self.payload)
+        return self._frame
 
 
 @dataclass(eq=False, slots=True)
@@ -40,20 +65,35 @@ class Connection:
     ws: WebSocket
     table_id: str
     user_id: str | None
+    # The framed protocol's synchronous writer, if the server runs it (see app.realtime.protocol).
+    write_frame: Callable[[bytes], bool] | None = None
     queue: deque[str | None] = field(default_factory=deque)
     writer: asyncio.Task[None] | None = None
     closed: bool = False
     close_code: int = 1013
     last_seen: float = field(default_factory=time.monotonic)
 
-    def send(self, text: str) -> None:
-        """Queue a message; a client too far behind is dropped (it reconnects and resyncs)."""
+    @classmethod
+    def open(cls, ws: WebSocket, table_id: str, user_id: str | None) -> Connection:
+        """A connection for an accepted socket, using the frame writer when the protocol offers one."""
+        writer = ws.scope.get("extensions", {}).get(FRAME_WRITER)
+        return cls(ws=ws, table_id=table_id, user_id=user_id, write_frame=writer)
+
+    def send(self, message: Message) -> None:
+        """Send or queue a message; a client too far behind is dropped (it reconnects and resyncs)."""
         if self.closed:
+            return
+        if self.write_frame is not None:
+            if not self.write_frame(message.frame):
+                self.close_soon()
             return
         if len(self.queue) >= QUEUE_LIMIT:
             self.close_soon()
             return
-        self._push(text)
+        self._push(message.payload.decode())
+
+    def send_json(self, doc: dict[str, Any]) -> None:
+        self.send(Message.of(doc))
 
     def close_soon(self, code: int = 1013) -> None:
         """Close the socket once what is queued has been sent."""
@@ -66,9 +106,6 @@ class Connection:
         self.queue.append(item)
         if self.writer is None:
             self.writer = asyncio.get_running_loop().create_task(self._drain())
-
-    def send_json(self, message: dict[str, Any]) -> None:
-        self.send(orjson.dumps(message).decode())
 
     async def _drain(self) -> None:
         try:
@@ -103,23 +140,33 @@ def redact_events(events: list[dict[str, Any]], seat: str | None, finished: bool
 
 
 def viewer_message(
-    rt: Runtime, rec: TableRecord, user_id: str | None, kind: str, events: list[dict[str, Any]] | None
+    rt: Runtime,
+    rec: TableRecord,
+    user_id: str | None,
+    kind: str,
+    events: list[dict[str, Any]] | None,
+    view: dict[str, Any] | None = None,
+    table: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """A snapshot or update for one viewer of the table."""
+    """A snapshot or update for one viewer of the table.
+
+    `view` and `table` (the `public_table_json`) may come made already, shared by every viewer. The
+    short fields come first, so a client can read them without parsing the whole message."""
     seat = rec.seat_of(user_id)
     game = GAMES[rec.game]
-    view = actions = None
+    actions = None
     if rec.state is not None:
-        view = game.view(rec.state, seat)
+        if view is None:
+            view = game.view(rec.state, seat)
         actions = game.actions(rec.state, seat) if rec.status == "playing" and seat in rec.awaiting else []
     message: dict[str, Any] = {
         "type": kind,
         "version": rec.version,
-        "table": table_json(rt, rec, user_id),
-        "view": view,
-        "actions": actions or [],
-        "awaiting": rec.awaiting if rec.status == "playing" else [],
         "seat": seat,
+        "awaiting": rec.awaiting if rec.status == "playing" else [],
+        "actions": actions or [],
+        "table": table_json_for(rt, rec, table if table is not None else public_table_json(rec), user_id),
+        "view": view,
     }
     if events is not None:
         message["events"] = redact_events(events, seat, rec.status == "finished")
@@ -156,7 +203,7 @@ class Hub:
             # A new room starts at this snapshot; an existing room keeps its version, so a change not
             # yet published still reaches its other sockets.
             room.last_version = max(room.last_version, rec.version)
-        conn.send_json(viewer_message(self.rt, rec, conn.user_id, "snapshot", None))
+        conn.send(Message.of(viewer_message(self.rt, rec, conn.user_id, "snapshot", None)))
 
     async def publish(self, table_id: str, version: int) -> None:
         """Send every socket at the table its view of the newest version (at least `version`)."""
@@ -174,10 +221,14 @@ class Hub:
             groups: dict[tuple[str | None, bool], list[Connection]] = defaultdict(list)
             for conn in list(room.conns):
                 groups[(rec.seat_of(conn.user_id), conn.user_id == rec.host_id)].append(conn)
-            for conns in groups.values():
-                text = orjson.dumps(viewer_message(self.rt, rec, conns[0].user_id, "update", events)).decode()
+            seats = list({seat for seat, _host in groups})
+            views = dict(zip(seats, views_of(GAMES[rec.game], rec.state, seats), strict=True)) if rec.state else {}
+            table = public_table_json(rec)
+            for (seat, _host), conns in groups.items():
+                doc = viewer_message(self.rt, rec, conns[0].user_id, "update", events, views.get(seat), table)
+                message = Message.of(doc)
                 for conn in conns:
-                    conn.send(text)
+                    conn.send(message)
 
     async def _events_since(self, rec: TableRecord, after: int) -> list[dict[str, Any]]:
         versions = range(max(after + 1, rec.version - 63), rec.version + 1)

@@ -74,8 +74,13 @@ def check_options(game: Game, options: Any) -> dict[str, Any]:
 
 def table_json(rt: Runtime, rec: TableRecord, user_id: str | None) -> dict[str, Any]:
     """The table as the API shows it to this user."""
+    return table_json_for(rt, rec, public_table_json(rec), user_id)
+
+
+def public_table_json(rec: TableRecord) -> dict[str, Any]:
+    """The part of `table_json` that is the same for every user (made once per change for all sockets)."""
     finished = rec.status == "finished"
-    data: dict[str, Any] = {
+    return {
         "id": rec.id,
         "game": rec.game,
         "name": rec.name,
@@ -95,14 +100,17 @@ def table_json(rt: Runtime, rec: TableRecord, user_id: str | None) -> dict[str, 
         "version": rec.version,
         "move_count": rec.move_count,
         "awaiting": rec.awaiting if rec.status == "playing" else [],
-        "my_seat": rec.seat_of(user_id),
-        "is_host": user_id is not None and user_id == rec.host_id,
         "outcome": rec.outcome if finished else None,
         "seed_commitment": rec.seed_commitment,
         "seed": rec.seed if finished else None,
         "created_at": rec.created_at.isoformat(),
         "updated_at": rec.updated_at.isoformat(),
     }
+
+
+def table_json_for(rt: Runtime, rec: TableRecord, public: dict[str, Any], user_id: str | None) -> dict[str, Any]:
+    """`public_table_json` completed with what depends on the user: their seat, host rights, the invite."""
+    data = {**public, "my_seat": rec.seat_of(user_id), "is_host": user_id is not None and user_id == rec.host_id}
     if rec.visibility == "private" and user_id == rec.host_id:
         data["invite_code"] = invite_code(rt.secret_key, rec.id)
     return data
