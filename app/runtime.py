@@ -113,14 +113,21 @@ class Runtime:
                 return self.cache.put(newer)
         return await self.reload(table_id)
 
-    async def on_remote_change(self, table_id: str, version: int) -> None:
+    def on_remote_change(self, table_id: str, version: int) -> None:
         """A change announced by the broker (maybe from another process)."""
         if self.writing.get(table_id, -1) >= version:
             return  # our own write: its local publish follows
-        try:
+        room = self.hub.rooms.get(table_id)
+        if room is None:
             cached = self.cache.get(table_id)
-            if cached is not None and cached.version < version and table_id not in self.hub.rooms:
+            if cached is not None and cached.version < version:
                 self.cache.drop(table_id)  # nobody watches it here: reload lazily
+            return
+        if room.last_version < version:
+            self.spawn(self._publish_remote(table_id, version))
+
+    async def _publish_remote(self, table_id: str, version: int) -> None:
+        try:
             await self.hub.publish(table_id, version)
         except Exception:  # noqa: BLE001 - a notice we cannot act on now is caught up by the next one
             log.exception("remote change failed", extra={"table_id": table_id})

@@ -1,8 +1,10 @@
 """Tells every server process that a table changed: `(table_id, version)` and nothing more.
 
 In-process for SQLite (one process); Postgres LISTEN/NOTIFY when the database is
-Postgres, sent inside the move's transaction so it is delivered only on commit;
-Redis pub/sub when BROKER_URL names a Redis server.
+Postgres, sent inside the move's transaction so it is delivered only on commit (a
+group commit sends one notification listing the pairs of all its moves); Redis
+pub/sub when BROKER_URL names a Redis server. A payload is `table_id:version`
+pairs separated by commas.
 """
 
 from __future__ import annotations
@@ -19,16 +21,19 @@ from sqlalchemy.ext.asyncio import AsyncSession
 log = logging.getLogger("app.broker")
 CHANNEL = "foodgames_tables"
 
-Handler = Callable[[str, int], Coroutine[Any, Any, None]]
+# Called synchronously for each announced change: most are this process's own echo and cost nothing.
+Handler = Callable[[str, int], None]
 Reconnected = Callable[[], Coroutine[Any, Any, None]]
 
 
-def _parse(payload: str) -> tuple[str, int] | None:
-    table_id, _, version = payload.partition(":")
-    try:
-        return table_id, int(version)
-    except ValueError:
-        return None
+def parse_changes(payload: str) -> list[tuple[str, int]]:
+    """The `(table_id, version)` pairs of a payload; malformed pairs are skipped."""
+    changes = []
+    for pair in payload.split(","):
+        table_id, _, version = pair.partition(":")
+        if table_id and version.isdigit():
+            changes.append((table_id, int(version)))
+    return changes
 
 
 class Broker:
@@ -73,9 +78,8 @@ class PostgresBroker(Broker):
                 self._conn = conn
 
                 def on_notify(_c: Any, _pid: int, _channel: str, payload: str) -> None:
-                    parsed = _parse(payload)
-                    if parsed:
-                        asyncio.get_running_loop().create_task(handler(*parsed))
+                    for table_id, version in parse_changes(payload):
+                        handler(table_id, version)
 
                 conn.add_termination_listener(lambda _c, lost=lost: lost.set())
                 await conn.add_listener(CHANNEL, on_notify)
@@ -149,9 +153,8 @@ class RedisBroker(Broker):
                     if message.get("type") != "message":
                         continue
                     data = message["data"]
-                    parsed = _parse(data.decode() if isinstance(data, bytes) else str(data))
-                    if parsed:
-                        asyncio.get_running_loop().create_task(handler(*parsed))
+                    for table_id, version in parse_changes(data.decode() if isinstance(data, bytes) else str(data)):
+                        handler(table_id, version)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # noqa: BLE001

@@ -8,7 +8,7 @@ state is its snapshot plus the moves after it, replayed on load.
 On Postgres the moves of many tables are committed together (group commit): a
 single statement per batch updates the table rows with an optimistic version
 check, inserts the moves whose table row was updated, and notifies the other
-processes. A move is acknowledged only after its batch has committed. On SQLite
+processes with one notification listing every written `table_id:version`. A move is acknowledged only after its batch has committed. On SQLite
 (one writer) each move is its own short transaction.
 """
 
@@ -30,6 +30,7 @@ from app.db.models import GameTable, Move
 from app.realtime.broker import CHANNEL
 
 log = logging.getLogger("app.writer")
+# Moves per group commit; its one NOTIFY payload (at most 25 bytes a move) stays under Postgres' 8,000.
 MAX_BATCH = 256
 
 
@@ -132,7 +133,10 @@ ins AS (
     FROM d JOIN upd ON upd.id = d.id
     RETURNING table_id, version
 )
-SELECT table_id, pg_notify('{CHANNEL}', table_id || ':' || version) FROM ins
+SELECT array_agg(table_id) AS written,
+       CASE WHEN count(*) > 0
+            THEN pg_notify('{CHANNEL}', string_agg(table_id || ':' || version, ',')) END AS notified
+FROM ins
 """
 
 
@@ -223,6 +227,6 @@ class PostgresBatchWriter:
                 col.append(value)
         pool = await self._connection_pool()
         async with pool.acquire() as conn:
-            rows = await conn.fetch(_BATCH_SQL, *columns)
-        return {r["table_id"] for r in rows}
+            written = await conn.fetchval(_BATCH_SQL, *columns)
+        return set(written or ())
 
