@@ -30,6 +30,7 @@ import contextlib
 import itertools
 import os
 import random
+import re
 import resource
 import signal
 import subprocess
@@ -44,12 +45,17 @@ from typing import Any
 
 import httpx
 import orjson
-from websockets.asyncio.client import ClientConnection, connect
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from wsclient import LeanSocket, connect  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 TICK = os.sysconf("SC_CLK_TCK")
 PG = {"host": "127.0.0.1", "port": "5432", "user": "postgres"}
 MIN_GAP = 1 / 18  # seconds between one socket's acts
+# The fields the server puts first in every snapshot and update, so most messages need no full parse.
+HEAD = re.compile(rb'\{"type":"(snapshot|update)","version":(\d+),"seat":(?:null|"([^"]*)"),"awaiting":\[([^\]]*)\]')
 
 
 # ---------------------------------------------------------------------------------------------- processes
@@ -237,7 +243,7 @@ class Sock:
         self.serial = next(_serial)
         self.stats, self.pacer, self.rnd = stats, pacer, rnd
         self.table, self.acting = table, acting
-        self.ws: ClientConnection | None = None
+        self.ws: LeanSocket | None = None
         self.versions: list[int] = []  # versions of the updates received, in order
         self.times: list[float] = []  # when each was received
         self.opened = self.closed_at = 0.0
@@ -250,12 +256,9 @@ class Sock:
 
     async def run(self, url: str, compression: str | None) -> None:
         try:
-            async with connect(url, compression=compression, max_size=2**23, open_timeout=60, ping_interval=None,
-                               close_timeout=2) as ws:
-                self.ws = ws
-                self.opened = time.perf_counter()
-                async for raw in ws:
-                    self.on_message(orjson.loads(raw))
+            self.ws = await connect(url, self.on_raw, offer_deflate=compression is not None)
+            self.opened = time.perf_counter()
+            await self.ws.closed
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # noqa: BLE001 - counted, the run goes on
@@ -269,6 +272,19 @@ class Sock:
 
     def finished_game(self) -> bool:
         return bool(self.latest and self.latest.get("table", {}).get("status") == "finished")
+
+    def on_raw(self, raw: bytes) -> None:
+        """A message off the wire: parsed in full only when this socket will act on it or the game ended."""
+        head = HEAD.match(raw)
+        if head is not None and b'"finished"' not in raw:
+            kind, version, seat, waiting = head.groups()
+            awaiting = [w.strip(b'"').decode() for w in waiting.split(b",") if w]
+            seat = seat.decode() if seat is not None else None
+            if not (self.acting and seat in awaiting):
+                self.on_message({"type": kind.decode(), "version": int(version), "seat": seat,
+                                 "awaiting": awaiting, "actions": []})
+                return
+        self.on_message(orjson.loads(raw))
 
     def on_message(self, msg: dict[str, Any]) -> None:
         now = time.perf_counter()
@@ -338,7 +354,7 @@ class Sock:
         if self.ws is None:
             return
         try:
-            await self.ws.send(orjson.dumps(message).decode())
+            self.ws.send_text(orjson.dumps(message))
         except Exception:  # noqa: BLE001 - the reader notices the closed socket
             self.stats.errors["send_failed"] += 1
 
