@@ -139,7 +139,8 @@ class Runtime:
         """A committed change: tell other processes, this process's sockets, and the bots."""
         self.cache.put(rec)
         await self.broker.after_commit(rec.id, rec.version)
-        self.spawn(self.hub.publish(rec.id, rec.version))
+        if not self.hub.publish_now(rec):
+            self.spawn(self.hub.publish(rec.id, rec.version))
         self.bots.poke(rec)
 
     def spawn(self, coro: Any) -> None:

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("app.hub")
 QUEUE_LIMIT = 256
+EVENT_WINDOW = 64  # an update carries the events of at most this many versions; a client further behind resyncs
 
 
 class Message:
@@ -129,6 +130,14 @@ class Room:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
+def recent_events_since(rec: TableRecord, after: int) -> list[dict[str, Any]] | None:
+    """The events of the versions after `after` (the last EVENT_WINDOW at most), if the record has them all."""
+    versions = range(max(after + 1, rec.version - EVENT_WINDOW + 1), rec.version + 1)
+    if all(v in rec.recent_events for v in versions if v > 1):
+        return [ev for v in versions for ev in rec.recent_events.get(v, [])]
+    return None
+
+
 def redact_events(events: list[dict[str, Any]], seat: str | None, finished: bool) -> list[dict[str, Any]]:
     """The events this viewer may see (all of them once the game is over)."""
     out = []
@@ -205,6 +214,22 @@ class Hub:
             room.last_version = max(room.last_version, rec.version)
         conn.send(Message.of(viewer_message(self.rt, rec, conn.user_id, "snapshot", None)))
 
+    def publish_now(self, rec: TableRecord) -> bool:
+        """Publish a change this process just made, without a task, if everything needed is at hand.
+
+        False when it must go the long way (`publish`): another publish is under way, or the room is
+        more than the cached events behind."""
+        room = self.rooms.get(rec.id)
+        if room is None or rec.version <= room.last_version:
+            return True
+        if room.lock.locked():
+            return False
+        events = recent_events_since(rec, room.last_version)
+        if events is None:
+            return False
+        self._deliver(room, rec, events)
+        return True
+
     async def publish(self, table_id: str, version: int) -> None:
         """Send every socket at the table its view of the newest version (at least `version`)."""
         room = self.rooms.get(table_id)
@@ -216,28 +241,30 @@ class Hub:
             rec = await self.rt.record_at_least(table_id, version)
             if rec.version <= room.last_version:
                 return
-            events = await self._events_since(rec, room.last_version)
-            room.last_version = rec.version
-            groups: dict[tuple[str | None, bool], list[Connection]] = defaultdict(list)
-            for conn in list(room.conns):
-                groups[(rec.seat_of(conn.user_id), conn.user_id == rec.host_id)].append(conn)
-            seats = list({seat for seat, _host in groups})
-            views = dict(zip(seats, views_of(GAMES[rec.game], rec.state, seats), strict=True)) if rec.state else {}
-            table = public_table_json(rec)
-            for (seat, _host), conns in groups.items():
-                doc = viewer_message(self.rt, rec, conns[0].user_id, "update", events, views.get(seat), table)
-                message = Message.of(doc)
-                for conn in conns:
-                    conn.send(message)
+            events = recent_events_since(rec, room.last_version)
+            if events is None:
+                events = await self._stored_events_since(rec, room.last_version)
+            self._deliver(room, rec, events)
 
-    async def _events_since(self, rec: TableRecord, after: int) -> list[dict[str, Any]]:
-        versions = range(max(after + 1, rec.version - 63), rec.version + 1)
-        if all(v in rec.recent_events for v in versions if v > 1):
-            return [ev for v in versions for ev in rec.recent_events.get(v, [])]
+    def _deliver(self, room: Room, rec: TableRecord, events: list[dict[str, Any]]) -> None:
+        """Each distinct viewer's update, made once and sent to all of that viewer's sockets."""
+        room.last_version = rec.version
+        groups: dict[tuple[str | None, bool], list[Connection]] = defaultdict(list)
+        for conn in list(room.conns):
+            groups[(rec.seat_of(conn.user_id), conn.user_id == rec.host_id)].append(conn)
+        seats = list({seat for seat, _host in groups})
+        views = dict(zip(seats, views_of(GAMES[rec.game], rec.state, seats), strict=True)) if rec.state else {}
+        table = public_table_json(rec)
+        for (seat, _host), conns in groups.items():
+            message = Message.of(viewer_message(self.rt, rec, conns[0].user_id, "update", events, views.get(seat), table))
+            for conn in conns:
+                conn.send(message)
+
+    async def _stored_events_since(self, rec: TableRecord, after: int) -> list[dict[str, Any]]:
         async with self.rt.reads() as session:
             rows = await session.scalars(
                 select(Move.events)
-                .where(Move.table_id == rec.id, Move.version > max(after, rec.version - 64))
+                .where(Move.table_id == rec.id, Move.version > max(after, rec.version - EVENT_WINDOW))
                 .order_by(Move.seq)
             )
             return [ev for evs in rows for ev in evs]
