@@ -18,6 +18,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DBAPIError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp
 
 from app.api import auth, ops, tables, ws
 from app.api.ws import is_database_outage
@@ -97,7 +98,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(ops.router)
     app.include_router(auth.router)
     app.include_router(tables.router)
-    app.include_router(ws.router)
 
     @app.exception_handler(ServiceError)
     async def service_error(_req: Request, exc: ServiceError) -> JSONResponse:
@@ -138,7 +138,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
-app = create_app()
+def asgi_app(settings: Settings | None = None) -> ASGIApp:
+    """What uvicorn serves: the FastAPI app with the table sockets in front of it (see `api.ws`)."""
+    return ws.with_table_sockets(create_app(settings))
+
+
+app = asgi_app()
 
 
 WS_IMPLS = {"framed": "app.realtime.protocol:FramedWebSocketProtocol"}

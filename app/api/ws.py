@@ -3,22 +3,24 @@
 from __future__ import annotations
 
 import logging
+import re
 import time
 from typing import Any
 from urllib.parse import urlparse
 
 import orjson
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 from sqlalchemy.exc import DBAPIError
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.api.deps import token_from, user_for_token
 from app.realtime.hub import Connection
 from app.runtime import Runtime
 from app.services.errors import ServiceError
-from app.services.play import apply_action
+from app.services.play import Ack, apply_action
 
-router = APIRouter()
 log = logging.getLogger("app.ws")
+TABLE_SOCKET = re.compile(r"/ws/tables/([^/]*)")
 
 
 class RateLimiter:
@@ -51,8 +53,27 @@ def origin_allowed(ws: WebSocket, rt: Runtime) -> bool:
     return urlparse(origin).netloc == ws.headers.get("host", "")
 
 
-@router.websocket("/ws/tables/{table_id}")
+def with_table_sockets(app: FastAPI) -> ASGIApp:
+    """The application with `/ws/tables/{id}` served in front of FastAPI's middleware and router.
+
+    A socket lives for hours. Through FastAPI's stack each one would hold a chain of a dozen middleware
+    coroutines and wrappers, and every message would pass through them, yet none of them applies: the
+    handler takes no dependencies and answers every error inside the socket."""
+
+    async def asgi(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            match = TABLE_SOCKET.fullmatch(scope["path"])
+            if match:
+                scope["app"] = app
+                await table_socket(WebSocket(scope, receive, send), match.group(1))
+                return
+        await app(scope, receive, send)
+
+    return asgi
+
+
 async def table_socket(ws: WebSocket, table_id: str) -> None:
+    """One socket at a table: the snapshot, then the player's or watcher's messages until it closes."""
     rt: Runtime = ws.app.state.runtime
     if not origin_allowed(ws, rt):
         await ws.close(code=1008, reason="origin not allowed")
@@ -154,10 +175,17 @@ async def handle_message(rt: Runtime, conn: Connection, raw: str) -> None:
         elif kind == "act":
             rec = await rt.record_at_least(conn.table_id, 0)
             seat = rec.seat_of(conn.user_id)
+            acked: list[Ack] = []
+
+            def send_ack(ack: Ack) -> None:
+                acked.append(ack)
+                conn.send_json({"type": "ack", "client_id": ack.client_id, "version": ack.version})
+
             ack = await apply_action(
-                rt, conn.table_id, seat, msg.get("action"), client_id, msg.get("expected_version")
+                rt, conn.table_id, seat, msg.get("action"), client_id, msg.get("expected_version"), send_ack
             )
-            conn.send_json({"type": "ack", "client_id": ack.client_id, "version": ack.version})
+            if not acked:  # a repeated client_id: answered with the original move's ack
+                send_ack(ack)
         else:
             _error(conn, "unknown_type", f"Unknown message type {str(kind)[:40]!r}.", client_id)
     except ServiceError as exc:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -79,8 +80,12 @@ async def apply_action(
     action: Any,
     client_id: str | None = None,
     expected_version: int | None = None,
+    on_durable: Callable[[Ack], None] | None = None,
 ) -> Ack:
-    """Apply one player's action to a table, durably, and publish the change."""
+    """Apply one player's action to a table, durably, and publish the change.
+
+    `on_durable` hears the ack as soon as the move is committed, before the change is published, so a
+    mover learns of its move's success before seeing its effect."""
     started = time.perf_counter()
     try:
         _check_shape(action, client_id, expected_version)
@@ -111,8 +116,11 @@ async def apply_action(
         raise
     COMMAND_LATENCY.observe(time.perf_counter() - started)
     COMMANDS_APPLIED.inc()
+    ack = Ack(client_id, new.version)
+    if on_durable is not None:
+        on_durable(ack)
     await rt.after_change(new)
-    return Ack(client_id, new.version)
+    return ack
 
 
 async def _apply_once(

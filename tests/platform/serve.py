@@ -11,11 +11,11 @@ from tests.platform.tiny_game import install
 install()
 
 from app.config import get_settings  # noqa: E402
-from app.main import create_app, uvicorn_options  # noqa: E402
+from app.main import asgi_app, uvicorn_options  # noqa: E402
 
 if __name__ == "__main__":
     uvicorn.run(
-        create_app(),
+        asgi_app(),
         host="127.0.0.1",
         port=int(os.environ["PORT"]),
         log_level="warning",
