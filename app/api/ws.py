@@ -179,13 +179,17 @@ async def handle_message(rt: Runtime, conn: Connection, raw: str) -> None:
 
             def send_ack(ack: Ack) -> None:
                 acked.append(ack)
-                conn.send_json({"type": "ack", "client_id": ack.client_id, "version": ack.version})
+                conn.cork()  # the ack and the update that follows at once leave in one write
+                conn.send_json(ack_message(ack))
 
-            ack = await apply_action(
-                rt, conn.table_id, seat, msg.get("action"), client_id, msg.get("expected_version"), send_ack
-            )
+            try:
+                ack = await apply_action(
+                    rt, conn.table_id, seat, msg.get("action"), client_id, msg.get("expected_version"), send_ack
+                )
+            finally:
+                conn.uncork()
             if not acked:  # a repeated client_id: answered with the original move's ack
-                send_ack(ack)
+                conn.send_json(ack_message(ack))
         else:
             _error(conn, "unknown_type", f"Unknown message type {str(kind)[:40]!r}.", client_id)
     except ServiceError as exc:
@@ -197,6 +201,10 @@ async def handle_message(rt: Runtime, conn: Connection, raw: str) -> None:
             return
         log.exception("message failed", extra={"table_id": conn.table_id, "client_id": client_id})
         _error(conn, "server_error", "Something went wrong on our side; your move was not applied.", client_id)
+
+
+def ack_message(ack: Ack) -> dict[str, Any]:
+    return {"type": "ack", "client_id": ack.client_id, "version": ack.version}
 
 
 def is_database_outage(exc: BaseException) -> bool:

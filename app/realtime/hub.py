@@ -73,6 +73,7 @@ class Connection:
     closed: bool = False
     close_code: int = 1013
     last_seen: float = field(default_factory=time.monotonic)
+    corked: list[bytes] | None = None  # frames held back by `cork`, written together by `uncork`
 
     @classmethod
     def open(cls, ws: WebSocket, table_id: str, user_id: str | None) -> Connection:
@@ -85,7 +86,9 @@ class Connection:
         if self.closed:
             return
         if self.write_frame is not None:
-            if not self.write_frame(message.frame):
+            if self.corked is not None:
+                self.corked.append(message.frame)
+            elif not self.write_frame(message.frame):
                 self.close_soon()
             return
         if len(self.queue) >= QUEUE_LIMIT:
@@ -95,6 +98,16 @@ class Connection:
 
     def send_json(self, doc: dict[str, Any]) -> None:
         self.send(Message.of(doc))
+
+    def cork(self) -> None:
+        """Hold back frames until `uncork`, which writes them in one go (one system call, not several)."""
+        if self.corked is None and self.write_frame is not None:
+            self.corked = []
+
+    def uncork(self) -> None:
+        frames, self.corked = self.corked, None
+        if frames and not self.closed and self.write_frame is not None and not self.write_frame(b"".join(frames)):
+            self.close_soon()
 
     def close_soon(self, code: int = 1013) -> None:
         """Close the socket once what is queued has been sent."""

@@ -24,6 +24,10 @@ FRAME_WRITER = "foodgames.frame_writer"
 WRITE_BUFFER_LIMIT = 256 * 1024
 
 
+# Messages a client may have waiting unread before we stop reading its socket (backpressure).
+READ_AHEAD = 4
+
+
 def text_frame(payload: bytes) -> bytes:
     """One unfragmented, unmasked (server-to-client) websocket text frame (RFC 6455 §5.2)."""
     n = len(payload)
@@ -37,13 +41,26 @@ def text_frame(payload: bytes) -> bytes:
 
 
 class FramedWebSocketProtocol(WebSocketsSansIOProtocol):
-    """`WebSocketsSansIOProtocol` that also offers `write_frame` to the application."""
+    """`WebSocketsSansIOProtocol` that also offers `write_frame` to the application.
+
+    It also stops reading from a client only when several of its messages wait unread (uvicorn's
+    protocol pauses after every message, which costs two system calls per message received)."""
 
     def handle_connect(self, event: Request) -> None:
         super().handle_connect(event)
         scope = getattr(self, "scope", None)
         if scope is not None:
             scope["extensions"][FRAME_WRITER] = self.write_frame
+
+    def send_receive_event_to_app(self) -> None:
+        # The parent pauses reading after queueing each message and resumes once the app takes it.
+        was_paused = self.read_paused
+        self.read_paused = True  # so the parent does not pause the transport itself
+        super().send_receive_event_to_app()
+        self.read_paused = was_paused
+        if not self.read_paused and self.queue.qsize() >= READ_AHEAD:
+            self.read_paused = True
+            self.transport.pause_reading()
 
     def write_frame(self, frame: bytes) -> bool:
         """Write one encoded frame now; False when the socket is not open or its reader is too far behind."""
