@@ -154,3 +154,20 @@ def requires_postgres() -> None:
     """Skip on SQLite runs (these run in the Postgres pass); in CI a Postgres pass is mandatory."""
     if not IS_POSTGRES:
         pytest.skip("needs Postgres: runs when DATABASE_URL is a Postgres URL")
+
+
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+def requires_redis() -> str:
+    """The Redis URL for broker tests (Postgres pass only); skipped without a Redis server, except in CI."""
+    requires_postgres()
+    import redis
+
+    try:
+        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2).ping()
+    except redis.RedisError as exc:
+        if os.environ.get("CI"):
+            raise AssertionError(f"CI needs Redis at {REDIS_URL}: {exc}") from exc
+        pytest.skip(f"needs Redis at {REDIS_URL}")
+    return REDIS_URL

@@ -20,6 +20,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 log = logging.getLogger("app.broker")
 CHANNEL = "foodgames_tables"
+CLIENT_NAME = "foodgames"  # how the server's connections are named in Redis' CLIENT LIST
+PUBLISH_BATCH = 256  # changes per Redis message
 
 # Called synchronously for each announced change: most are this process's own echo and cost nothing.
 Handler = Callable[[str, int], None]
@@ -123,17 +125,23 @@ class PostgresBroker(Broker):
 
 
 class RedisBroker(Broker):
-    """Redis pub/sub, for deployments past one database's NOTIFY rate (BROKER_URL=redis://...)."""
+    """Redis pub/sub, for deployments past one database's NOTIFY rate (BROKER_URL=redis://...).
+
+    The changes committed during one turn of the event loop go out as one PUBLISH. Pub/sub keeps
+    nothing for a subscriber that is away, so after a reconnect every room is resynced from the database.
+    """
 
     def __init__(self, url: str) -> None:
         self.url = url
         self._task: asyncio.Task[None] | None = None
         self._redis: Any = None
+        self._pending: list[str] = []
+        self._flusher: asyncio.Task[None] | None = None
 
     async def start(self, handler: Handler, reconnected: Reconnected) -> None:
         import redis.asyncio as aioredis
 
-        self._redis = aioredis.from_url(self.url)
+        self._redis = aioredis.from_url(self.url, client_name=CLIENT_NAME, health_check_interval=5)
         ready = asyncio.Event()
         self._task = asyncio.create_task(self._listen(handler, reconnected, ready))
         with contextlib.suppress(TimeoutError):
@@ -142,11 +150,12 @@ class RedisBroker(Broker):
     async def _listen(self, handler: Handler, reconnected: Reconnected, ready: asyncio.Event) -> None:
         first = True
         while True:
+            pubsub = self._redis.pubsub()
             try:
-                pubsub = self._redis.pubsub()
                 await pubsub.subscribe(CHANNEL)
                 ready.set()
                 if not first:
+                    log.info("redis broker reconnected")
                     await reconnected()
                 first = False
                 async for message in pubsub.listen():
@@ -159,19 +168,33 @@ class RedisBroker(Broker):
                 raise
             except Exception as exc:  # noqa: BLE001
                 log.warning("redis broker connection failed: %s", exc)
-                await asyncio.sleep(1)
+            with contextlib.suppress(Exception):
+                await pubsub.aclose()
+            await asyncio.sleep(1)
 
     async def after_commit(self, table_id: str, version: int) -> None:
+        self._pending.append(f"{table_id}:{version}")
+        if self._flusher is None:
+            self._flusher = asyncio.create_task(self._flush())
+
+    async def _flush(self) -> None:
         try:
-            await self._redis.publish(CHANNEL, f"{table_id}:{version}")
-        except Exception as exc:  # noqa: BLE001 - other processes catch up on their next notice
-            log.warning("redis publish failed: %s", exc)
+            await asyncio.sleep(0)  # let the other moves committed in this turn join the message
+            while self._pending:
+                batch, self._pending = self._pending[:PUBLISH_BATCH], self._pending[PUBLISH_BATCH:]
+                try:
+                    await self._redis.publish(CHANNEL, ",".join(batch))
+                except Exception as exc:  # noqa: BLE001 - subscribers resync when their own connection returns
+                    log.warning("redis publish failed: %s", exc)
+        finally:
+            self._flusher = None
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(BaseException):
-                await self._task
+        for task in (self._task, self._flusher):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
         if self._redis is not None:
             with contextlib.suppress(Exception):
                 await self._redis.aclose()

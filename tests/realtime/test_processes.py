@@ -11,32 +11,36 @@ from tests.conftest import Database, Server, requires_postgres
 from tests.platform.client import Player, Socket
 
 
+async def moves_cross_processes(one: Server, two: Server) -> None:
+    """A move on process one reaches a watcher on process two, and a move on two reaches a socket on one."""
+    ana, ben = await Player.guest(one.url, "Ana"), await Player.guest(one.url, "Ben")
+    t = await ana.table(seats=2)
+    await ben.post(f"/api/tables/{t['id']}/join", {})
+    await ana.post(f"/api/tables/{t['id']}/start")
+    watcher = await Socket.open(two.ws_url, t["id"])
+    before = (await watcher.expect("snapshot"))["version"]
+    sa = await Socket.open(one.ws_url, t["id"], ana.token)
+    await sa.expect("snapshot")
+    assert (await sa.act({"type": "pick", "n": 1}))["type"] == "ack"
+    seen = await watcher.until_version(before + 1)
+    assert seen["view"]["picks"]["0"] == "hidden"
+    sb = await Socket.open(two.ws_url, t["id"], ben.token)
+    await sb.expect("snapshot")
+    assert (await sb.act({"type": "pick", "n": 2})).get("type") == "ack"
+    seen = await sa.until_version(before + 2)
+    assert seen["view"]["phase"] == "bump"
+    for s in (watcher, sa, sb):
+        await s.close()
+    await ana.close()
+    await ben.close()
+
+
 async def test_a_move_on_one_process_reaches_a_spectator_on_another(fresh_db: Database, tmp_path: Path) -> None:
     requires_postgres()
     one = Server(fresh_db, tmp_path).start()
     two = Server(fresh_db, tmp_path, RUN_MIGRATIONS="false").start()
     try:
-        ana, ben = await Player.guest(one.url, "Ana"), await Player.guest(one.url, "Ben")
-        t = await ana.table(seats=2)
-        await ben.post(f"/api/tables/{t['id']}/join", {})
-        await ana.post(f"/api/tables/{t['id']}/start")
-        watcher = await Socket.open(two.ws_url, t["id"])
-        before = (await watcher.expect("snapshot"))["version"]
-        sa = await Socket.open(one.ws_url, t["id"], ana.token)
-        await sa.expect("snapshot")
-        assert (await sa.act({"type": "pick", "n": 1}))["type"] == "ack"
-        seen = await watcher.until_version(before + 1)
-        assert seen["view"]["picks"]["0"] == "hidden"
-        # and the other way round: a move sent to process two reaches a socket on process one
-        sb = await Socket.open(two.ws_url, t["id"], ben.token)
-        await sb.expect("snapshot")
-        assert (await sb.act({"type": "pick", "n": 2})).get("type") == "ack"
-        seen = await sa.until_version(before + 2)
-        assert seen["view"]["phase"] == "bump"
-        for s in (watcher, sa, sb):
-            await s.close()
-        await ana.close()
-        await ben.close()
+        await moves_cross_processes(one, two)
     finally:
         one.stop()
         two.stop()

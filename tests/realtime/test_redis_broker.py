@@ -1,0 +1,102 @@
+"""The Redis broker (BROKER_URL=redis://…): the same guarantees as Postgres LISTEN/NOTIFY between processes."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis.asyncio as aioredis
+
+from app.realtime.broker import CLIENT_NAME
+from tests.conftest import Database, Server, requires_redis
+from tests.platform.client import Player, Socket
+from tests.realtime.test_processes import moves_cross_processes
+
+
+@pytest.fixture
+def redis_pair(fresh_db: Database, tmp_path: Path) -> Iterator[tuple[Server, Server]]:
+    """Two server processes on one Postgres database that tell each other of changes through Redis."""
+    url = requires_redis()
+    one = Server(fresh_db, tmp_path, BROKER_URL=url).start()
+    two = Server(fresh_db, tmp_path, BROKER_URL=url, RUN_MIGRATIONS="false").start()
+    try:
+        yield one, two
+    finally:
+        one.stop()
+        two.stop()
+
+
+async def test_moves_cross_processes_through_redis(redis_pair: tuple[Server, Server]) -> None:
+    await moves_cross_processes(*redis_pair)
+
+
+async def test_every_move_of_a_busy_table_reaches_the_other_process_in_order(
+    redis_pair: tuple[Server, Server],
+) -> None:
+    one, two = redis_pair
+    ana, ben = await Player.guest(one.url, "Ana"), await Player.guest(one.url, "Ben")
+    t = await ana.table(seats=2, options={"target": 1000})
+    await ben.post(f"/api/tables/{t['id']}/join", {})
+    await ana.post(f"/api/tables/{t['id']}/start")
+    watcher = await Socket.open(two.ws_url, t["id"])
+    start = (await watcher.expect("snapshot"))["version"]
+    seen: list[int] = []
+
+    async def watch() -> None:
+        while True:
+            msg = await watcher.recv(timeout=15)
+            if msg["type"] == "update":
+                seen.append(msg["version"])
+
+    reader = asyncio.create_task(watch())
+    sockets = {p.user["id"]: await Socket.open(one.ws_url, t["id"], p.token) for p in (ana, ben)}
+    for s in sockets.values():
+        await s.expect("snapshot")
+    version = start
+    for _ in range(30):
+        latest = await sockets[ana.user["id"]].until_version(version)
+        mover = ana if "0" in latest["awaiting"] else ben
+        sock = sockets[mover.user["id"]]
+        state = await sock.until_version(version)
+        assert (await sock.act(state["actions"][0], expected_version=version))["type"] == "ack"
+        version += 1
+    for _ in range(100):
+        if seen and seen[-1] == version:
+            break
+        await asyncio.sleep(0.05)
+    reader.cancel()
+    assert seen == sorted(set(seen)) and seen[-1] == version  # in order, none twice, up to the last move
+    for s in (watcher, *sockets.values()):
+        await s.close()
+    await ana.close()
+    await ben.close()
+
+
+async def test_after_losing_redis_a_process_resyncs_its_sockets(redis_pair: tuple[Server, Server]) -> None:
+    one, two = redis_pair
+    ana, ben = await Player.guest(one.url, "Ana"), await Player.guest(one.url, "Ben")
+    t = await ana.table(seats=2)
+    await ben.post(f"/api/tables/{t['id']}/join", {})
+    await ana.post(f"/api/tables/{t['id']}/start")
+    watcher = await Socket.open(two.ws_url, t["id"])
+    before = (await watcher.expect("snapshot"))["version"]
+    # Cut every connection the servers hold to Redis, then move at once: the notice may be lost, but the
+    # watcher's process resyncs its rooms from the database when its subscription comes back.
+    admin = aioredis.from_url(requires_redis())
+    clients = await admin.client_list()
+    killed = [c for c in clients if c.get("name") == CLIENT_NAME]
+    assert killed, "the servers name their Redis connections"
+    for c in killed:
+        await admin.client_kill_filter(_id=c["id"])
+    sa = await Socket.open(one.ws_url, t["id"], ana.token)
+    await sa.expect("snapshot")
+    assert (await sa.act({"type": "pick", "n": 1}))["type"] == "ack"
+    seen = await watcher.until_version(before + 1, timeout=15)
+    assert seen["view"]["picks"]["0"] == "hidden"
+    await admin.aclose()
+    for s in (watcher, sa):
+        await s.close()
+    await ana.close()
+    await ben.close()
