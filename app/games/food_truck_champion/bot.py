@@ -22,7 +22,7 @@ class Kitchen:
         self.board = board
         needs: Counter[str] = Counter()
         for slot in board["plating"]:
-            needs += need(slot)
+            needs.update(need(slot))
         needs.subtract(ingredient_of(c) for c in board["fridge"])
         self.needs = +needs
         self.have = Counter(ingredient_of(c) for c in board["fridge"] + board["hand"] if not is_owner_card(c))
@@ -55,7 +55,7 @@ def gain(state: JSON, kitchen: Kitchen, action: JSON) -> float:
     kind = action["type"]
     if kind in ("prep_cook", "exec_chef"):
         slot = next(s for s in board["plating"] if s["card"] == action["ticket"])
-        completes = sum(need(slot).values()) == 1
+        completes = len(need(slot)) == 1
         base = 3.0 if kind == "prep_cook" else 2.6
         return base + (4.0 + 2.0 * len(icons_of(slot["card"])) if completes else 0.0)
     top = state["market"][action["position"] - 1][-1]
@@ -98,7 +98,7 @@ def card_keep_worth(board: JSON, card: str) -> float:
     """How much a hand card is worth keeping (as a cooking ingredient or a staff action)."""
     if is_owner_card(card):
         return 10.0
-    needed = 2.0 if any(need(s)[ingredient_of(card)] for s in board["plating"]) else 0.0
+    needed = 2.0 if any(ingredient_of(card) in need(s) for s in board["plating"]) else 0.0
     return needed + STAFF_WORTH[action_of(card)] * 0.5
 
 

@@ -145,7 +145,7 @@ def _cook(state: JSON, board: JSON, action: JSON) -> IllegalAction | None:
     slot = next((s for s in board["plating"] if s["card"] == action.get("ticket")), None)
     if slot is None:
         return refuse("no_such_ticket", "That ticket is not in your Plating Area.")
-    if need(slot)[ingredient_of(card)] < 1:
+    if ingredient_of(card) not in need(slot):
         return refuse("not_needed", "That ticket does not need this ingredient.")
     return None
 

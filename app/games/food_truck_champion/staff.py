@@ -57,14 +57,13 @@ def market_options(state: JSON, board: JSON, kind: str) -> list[JSON]:
 def placement_options(board: JSON, kind: str) -> list[JSON]:
     """Prep Cook (from the Fridge) / Exec. Chef (from hand): put an ingredient a ticket still needs on it."""
     source = board["fridge"] if kind == "prep_cook" else board["hand"]
+    needs = [(slot["card"], need(slot)) for slot in board["plating"]]
     out: list[JSON] = []
     for card in source:
         if is_owner_card(card):
             continue
         face = ingredient_of(card)
-        for slot in board["plating"]:
-            if need(slot)[face] >= 1:
-                out.append({"type": kind, "card": card, "ticket": slot["card"]})
+        out.extend({"type": kind, "card": card, "ticket": ticket} for ticket, missing in needs if face in missing)
     return out
 
 

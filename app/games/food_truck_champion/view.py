@@ -21,12 +21,12 @@ CATALOG: JSON = {
 
 def public_board(board: JSON, revealed: bool) -> JSON:
     """One truck board as everyone sees it, with public sizes and derived capacities."""
-    out = {key: value for key, value in board.items()}
+    out = dict(board)
     out["hand_count"] = len(board["hand"])
     out["completed_count"] = len(board["completed"])
     out["token_count"] = len(board["tokens"])
     out["capacity"] = {s: capacity(board, s) for s in SECTIONS}
-    out["plating"] = [{**slot, "need": sorted(need(slot).elements())} for slot in board["plating"]]
+    out["plating"] = [{**slot, "need": sorted(need(slot))} for slot in board["plating"]]
     if revealed:
         out["hand"] = list(board["hand"])
     else:

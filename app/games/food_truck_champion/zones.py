@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from app.games.food_truck_champion.data import CARDS, START_CAPACITY, TICKETS
@@ -36,15 +35,13 @@ def icons_of(ticket: str) -> list[str]:
     return list(TICKETS[ticket]["icons"])
 
 
-def need(slot: JSON) -> Counter[str]:
-    """Ingredients still missing on a Plating ticket {"card", "on"}: icons minus placed ingredients."""
-    missing = Counter(TICKETS[slot["card"]]["icons"])
+def need(slot: JSON) -> list[str]:
+    """Ingredients still missing on a Plating ticket {"card", "on"}: its icons (in printed order) minus the
+    placed ingredients."""
+    missing = list(TICKETS[slot["card"]]["icons"])
     for card in slot["on"]:
-        face = CARDS[card]["ingredient"]
-        missing[face] -= 1
-        # Only needed ingredients are ever placed, so a count never drops below zero.
-        if not missing[face]:
-            del missing[face]
+        # Only needed ingredients are ever placed, so each placed one covers an icon.
+        missing.remove(CARDS[card]["ingredient"])
     return missing
 
 

@@ -1,0 +1,17 @@
+"""The zone helpers the rule steps and the views share: what a ticket still needs."""
+
+from __future__ import annotations
+
+from app.games.food_truck_champion.zones import need
+
+
+def test_need_is_the_printed_icons_minus_the_placed_ingredients() -> None:
+    # ftc-002 shows Grain, Grain, Meat; ftc-001 and ftc-004 are Grain, ftc-007 is Meat.
+    assert need({"card": "ftc-002", "on": []}) == ["Grain", "Grain", "Meat"]
+    assert need({"card": "ftc-002", "on": ["ftc-001"]}) == ["Grain", "Meat"]
+    assert need({"card": "ftc-002", "on": ["ftc-007", "ftc-004"]}) == ["Grain"]
+    assert need({"card": "ftc-002", "on": ["ftc-001", "ftc-007", "ftc-004"]}) == []
+
+
+def test_need_of_a_starting_order() -> None:
+    assert need({"card": "start-bear_burgers", "on": []}) == ["Grain", "Meat"]
