@@ -4,6 +4,7 @@ Usage (defaults: 200 tables x 4 players + 200 spectators, Food Truck Champion, o
     .venv/bin/python bench/load.py --duration 30
     .venv/bin/python bench/load.py --tables 5 --spectators 5 --duration 5 --warmup 2      # smoke run
     .venv/bin/python bench/load.py --servers 2                                            # scale-out
+    .venv/bin/python bench/load.py --servers 2 --broker-url redis://127.0.0.1:6379/0      # ... over Redis
     .venv/bin/python bench/load.py --rate 300                                             # open-loop cap
 
 It creates a fresh Postgres database, starts one or two server processes (`python -m app.main`, BOT_DELAY=0,
@@ -89,26 +90,30 @@ def loadavg() -> str:
     return Path("/proc/loadavg").read_text().split()[0]
 
 
-def postgres_pids() -> list[int]:
-    """Every process named postgres (the server and its backends), as far as /proc lets us read."""
+def pids_named(name: str) -> list[int]:
+    """Every process with this command name (e.g. the postgres server and its backends), as /proc allows."""
     out = []
     for d in os.listdir("/proc"):
         if d.isdigit():
             try:
                 with open(f"/proc/{d}/comm") as f:
-                    if f.read().strip() == "postgres":
+                    if f.read().strip() == name:
                         out.append(int(d))
             except OSError:
                 continue
     return out
 
 
-def postgres_ticks() -> dict[int, int]:
+def ticks_of(name: str) -> dict[int, int]:
     ticks = {}
-    for pid in postgres_pids():
+    for pid in pids_named(name):
         with contextlib.suppress(OSError, IndexError, ValueError):
             ticks[pid] = cpu_ticks(pid)
     return ticks
+
+
+def cpu_pct_since(before: dict[int, int], name: str, elapsed: float) -> float:
+    return sum(t - before.get(p, 0) for p, t in ticks_of(name).items()) / TICK / elapsed * 100
 
 
 def psql(sql: str) -> str:
@@ -142,7 +147,7 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
 
-def start_server(db_url: str, port: int, migrate: bool, log_dir: Path) -> Server:
+def start_server(db_url: str, port: int, migrate: bool, log_dir: Path, broker_url: str = "") -> Server:
     """One `python -m app.main` process on this database (its output goes to a log file)."""
     env = dict(
         os.environ,
@@ -153,6 +158,7 @@ def start_server(db_url: str, port: int, migrate: bool, log_dir: Path) -> Server
         LOG_LEVEL="warning",
         SECRET_KEY="bench-secret-key-shared-by-all-processes",
         RUN_MIGRATIONS="true" if migrate else "false",
+        BROKER_URL=broker_url,
     )
     log = log_dir / f"server-{port}.log"
     proc = subprocess.Popen(
@@ -495,11 +501,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     else:
         psql(f"CREATE DATABASE {db}")
         db_url = f"postgresql://{PG['user']}@{PG['host']}:{PG['port']}/{db}"
-        first = start_server(db_url, args.port, True, log_dir)
+        first = start_server(db_url, args.port, True, log_dir, args.broker_url)
         servers.append(first)
         await wait_healthy(first)
         for k in range(1, args.servers):
-            servers.append(start_server(db_url, args.port + k, False, log_dir))
+            servers.append(start_server(db_url, args.port + k, False, log_dir, args.broker_url))
         for s in servers[1:]:
             await wait_healthy(s)
         urls = [s.url for s in servers]
@@ -526,7 +532,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         pg_start = postgres_started()
         cpu0 = {p: cpu_ticks(p) for p in pids}
         wait0 = {p: run_queue_ns(p) for p in pids}
-        pg0 = postgres_ticks()
+        pg0, redis0 = ticks_of("postgres"), ticks_of("redis-server")
         me0 = resource.getrusage(resource.RUSAGE_SELF)
         rss_peak = {p: rss_mb(p) for p in pids}
         spy = None
@@ -546,8 +552,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         elapsed = time.perf_counter() - t0
         cpu = {p: (cpu_ticks(p) - cpu0[p]) / TICK / elapsed * 100 for p in pids}
         waiting = {p: (run_queue_ns(p) - wait0[p]) / 1e9 / elapsed * 100 for p in pids}
-        pg1 = postgres_ticks()
-        pg_cpu = sum(t - pg0.get(p, 0) for p, t in pg1.items()) / TICK / elapsed * 100
+        pg_cpu = cpu_pct_since(pg0, "postgres", elapsed)
+        redis_cpu = cpu_pct_since(redis0, "redis-server", elapsed)
         me1 = resource.getrusage(resource.RUSAGE_SELF)
         client_cpu = (me1.ru_utime + me1.ru_stime - me0.ru_utime - me0.ru_stime) / elapsed * 100
         rss_end = {p: rss_mb(p) for p in pids}
@@ -564,7 +570,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         await asyncio.wait(tasks, timeout=10)
         result = {
             "game": args.game, "tables": args.tables, "players": args.players, "spectators": args.spectators,
-            "servers": len(urls), "rate_cap": args.rate, "compression": args.compression or "none",
+            "servers": len(urls), "broker": args.broker_url or "postgres", "rate_cap": args.rate, "compression": args.compression or "none",
             "setup_s": round(setup_s, 1), "seconds": round(elapsed, 1),
             "commands_per_s": round(len(stats.ack_ms) / elapsed, 1),
             "ack_p50_ms": round(pct(stats.ack_ms, 0.5), 1), "ack_p95_ms": round(pct(stats.ack_ms, 0.95), 1),
@@ -580,7 +586,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "server_cpu_wait_pct": [round(waiting[p], 1) for p in pids],
             "server_rss_mb": [round(rss_end[p], 1) for p in pids],
             "server_rss_peak_mb": [round(rss_peak[p], 1) for p in pids],
-            "postgres_cpu_pct": round(pg_cpu, 1), "client_cpu_pct": round(client_cpu, 1),
+            "postgres_cpu_pct": round(pg_cpu, 1), "redis_cpu_pct": round(redis_cpu, 1),
+            "client_cpu_pct": round(client_cpu, 1),
             "load_average": load_end, "utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         }
     finally:
@@ -597,7 +604,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
 def report(r: dict[str, Any]) -> None:
     print(f"load: {r['tables']} tables x {r['players']} players + {r['spectators']} spectators, {r['game']}, "
-          f"{r['servers']} server process(es), rate cap {r['rate_cap'] or 'none'}, ws compression offered "
+          f"{r['servers']} server process(es), broker {r['broker']}, rate cap {r['rate_cap'] or 'none'}, ws compression offered "
           f"{r['compression']}; set-up {r['setup_s']} s, measured {r['seconds']} s")
     print(f"  commands applied/s   {r['commands_per_s']}   (per second of server CPU: "
           f"{r['commands_per_server_cpu_s']})")
@@ -609,7 +616,7 @@ def report(r: dict[str, Any]) -> None:
     print(f"  tables started {r['tables_started']}, games finished {r['games_finished']}")
     print(f"  server CPU %         {r['server_cpu_pct']}   waiting for a CPU % {r['server_cpu_wait_pct']}   "
           f"RSS MB {r['server_rss_mb']} (peak {r['server_rss_peak_mb']})")
-    print(f"  postgres CPU %       {r['postgres_cpu_pct']}   client CPU % {r['client_cpu_pct']}   "
+    print(f"  postgres CPU %       {r['postgres_cpu_pct']}   redis CPU % {r['redis_cpu_pct']}   client CPU % {r['client_cpu_pct']}   "
           f"(machine load average {r['load_average']}, {os.cpu_count()} cores, {r['utc']})")
     print(orjson.dumps(r).decode())
 
@@ -624,6 +631,7 @@ def main() -> None:
     ap.add_argument("--warmup", type=float, default=5, help="seconds of play before measuring")
     ap.add_argument("--drain", type=float, default=5, help="seconds after the window for deliveries")
     ap.add_argument("--servers", type=int, default=1, help="server processes on the one database (1 or 2)")
+    ap.add_argument("--broker-url", default="", help="BROKER_URL for the servers (redis://...; default: LISTEN/NOTIFY)")
     ap.add_argument("--port", type=int, default=8300, help="first server port")
     ap.add_argument("--rate", type=float, default=0, help="cap on commands/s over all clients (0 = closed loop)")
     ap.add_argument("--compression", default="deflate", choices=["deflate", "none"],
