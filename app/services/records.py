@@ -175,10 +175,11 @@ async def catch_up(session: AsyncSession, rec: TableRecord) -> TableRecord | Non
     ).one_or_none()
     if row is None:
         return None
+    # By seq, which the (table_id, seq) index ranges over; versions are checked below.
     moves = (
         await session.execute(
             select(Move.version, Move.seat, Move.action, Move.events)
-            .where(Move.table_id == rec.id, Move.version > rec.version, Move.version <= row.version)
+            .where(Move.table_id == rec.id, Move.seq > rec.move_count, Move.seq <= row.move_count)
             .order_by(Move.seq)
         )
     ).all()
