@@ -29,7 +29,7 @@ from app.games.base import views_of
 from app.metrics import SOCKETS_OPEN
 from app.realtime.protocol import FRAME_WRITER, text_frame
 from app.services.records import TableRecord
-from app.services.tables import public_table_json, table_json_for
+from app.services.tables import public_table_json, table_json_for, table_key
 
 if TYPE_CHECKING:
     from app.runtime import Runtime
@@ -141,6 +141,7 @@ class Room:
     conns: set[Connection] = field(default_factory=set)
     last_version: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    table_key: tuple[Any, ...] | None = None  # the table as the last update showed it (see tables.table_key)
 
 
 def recent_events_since(rec: TableRecord, after: int) -> list[dict[str, Any]] | None:
@@ -169,11 +170,13 @@ def viewer_message(
     events: list[dict[str, Any]] | None,
     view: dict[str, Any] | None = None,
     table: dict[str, Any] | None = None,
+    with_table: bool = True,
 ) -> dict[str, Any]:
     """A snapshot or update for one viewer of the table.
 
-    `view` and `table` (the `public_table_json`) may come made already, shared by every viewer. The
-    short fields come first, so a client can read them without parsing the whole message."""
+    `view` and `table` (the `public_table_json`) may come made already, shared by every viewer; an update
+    leaves the table out (`with_table` false) when only its per-move fields changed, which the message
+    carries itself. The short fields come first, so a client can read them without parsing the rest."""
     seat = rec.seat_of(user_id)
     game = GAMES[rec.game]
     actions = None
@@ -187,9 +190,10 @@ def viewer_message(
         "seat": seat,
         "awaiting": rec.awaiting if rec.status == "playing" else [],
         "actions": actions or [],
-        "table": table_json_for(rt, rec, table if table is not None else public_table_json(rec), user_id),
-        "view": view,
     }
+    if with_table:
+        message["table"] = table_json_for(rt, rec, table if table is not None else public_table_json(rec), user_id)
+    message["view"] = view
     if events is not None:
         message["events"] = redact_events(events, seat, rec.status == "finished")
     return message
@@ -267,9 +271,12 @@ class Hub:
             groups[(rec.seat_of(conn.user_id), conn.user_id == rec.host_id)].append(conn)
         seats = list({seat for seat, _host in groups})
         views = dict(zip(seats, views_of(GAMES[rec.game], rec.state, seats), strict=True)) if rec.state else {}
-        table = public_table_json(rec)
+        key = table_key(rec)
+        changed, room.table_key = key != room.table_key, key
+        table = public_table_json(rec) if changed else None
         for (seat, _host), conns in groups.items():
-            message = Message.of(viewer_message(self.rt, rec, conns[0].user_id, "update", events, views.get(seat), table))
+            doc = viewer_message(self.rt, rec, conns[0].user_id, "update", events, views.get(seat), table, changed)
+            message = Message.of(doc)
             for conn in conns:
                 conn.send(message)
 

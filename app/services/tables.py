@@ -108,6 +108,13 @@ def public_table_json(rec: TableRecord) -> dict[str, Any]:
     }
 
 
+def table_key(rec: TableRecord) -> tuple[Any, ...]:
+    """What `public_table_json` shows beyond the fields every move changes (version, move_count, awaiting,
+    updated_at): when it is unchanged, an update need not repeat the table."""
+    return (rec.status, rec.name, rec.visibility, rec.host_name, rec.outcome is not None,
+            tuple((s.seat, s.user_id, s.user_name, s.bot) for s in rec.seats))
+
+
 def table_json_for(rt: Runtime, rec: TableRecord, public: dict[str, Any], user_id: str | None) -> dict[str, Any]:
     """`public_table_json` completed with what depends on the user: their seat, host rights, the invite."""
     data = {**public, "my_seat": rec.seat_of(user_id), "is_host": user_id is not None and user_id == rec.host_id}

@@ -162,6 +162,36 @@ async def test_lobby_changes_reach_open_sockets(server: Server) -> None:
     await ben.close()
 
 
+async def test_updates_repeat_the_table_only_when_it_changed(server: Server) -> None:
+    host, ben = await Player.guest(server.url, "Host"), await Player.guest(server.url, "Ben")
+    t = await host.table(seats=2, options={"target": 1})
+    sh = await Socket.open(server.ws_url, t["id"], host.token)
+    assert "table" in await sh.expect("snapshot")
+    await ben.post(f"/api/tables/{t['id']}/join", {})
+    assert (await sh.expect("update"))["table"]["seats"][1]["user"]["name"] == "Ben"
+    await host.post(f"/api/tables/{t['id']}/start")
+    started = await sh.expect("update")
+    assert started["table"]["status"] == "playing"
+    sb = await Socket.open(server.ws_url, t["id"], ben.token)
+    await sb.expect("snapshot")
+    await sh.act({"type": "pick", "n": 3})
+    picked = await sh.expect("update")
+    assert "table" not in picked and picked["version"] == started["version"] + 1
+    assert sh.latest is not None and sh.latest["table"]["status"] == "playing"  # kept, as a browser does
+    # Then the bumps end the game (target 1): the finished table, with its seed, comes again.
+    await sb.act({"type": "pick", "n": 3})
+    latest = await sh.until_version(picked["version"] + 1)
+    while latest["table"]["status"] != "finished":
+        mover = sh if "0" in latest["awaiting"] else sb
+        assert (await mover.act({"type": "bump"}))["type"] == "ack"
+        latest = await sh.until_version(latest["version"] + 1)
+    assert latest["table"]["status"] == "finished" and latest["table"]["seed"] is not None
+    for s in (sh, sb):
+        await s.close()
+    await host.close()
+    await ben.close()
+
+
 async def test_concurrent_actions_are_serialised_without_loss(server: Server) -> None:
     """Many sockets race on one table: versions advance one at a time, no gap, no duplicate."""
     players = [await Player.guest(server.url, f"P{i}") for i in range(4)]

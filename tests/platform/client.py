@@ -49,6 +49,7 @@ class Socket:
     def __init__(self, ws: Any) -> None:
         self.ws = ws
         self.latest: dict[str, Any] | None = None
+        self.table: dict[str, Any] | None = None
         self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self.reader = asyncio.get_running_loop().create_task(self._read())
@@ -70,8 +71,11 @@ class Socket:
             async for raw in self.ws:
                 msg: dict[str, Any] = json.loads(raw)
                 if msg.get("type") in ("snapshot", "update"):
+                    # Like the browser: an update without `table` keeps the last one (`latest` has it;
+                    # the queue gets the message as it came).
+                    self.table = msg.get("table", self.table)
                     if self.latest is None or msg["version"] >= self.latest["version"]:
-                        self.latest = msg
+                        self.latest = {**msg, "table": self.table}
                     self.changed.set()
                 cid = msg.get("client_id")
                 if msg.get("type") in ("ack", "error") and cid in self.pending:
