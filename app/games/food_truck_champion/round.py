@@ -50,7 +50,7 @@ def start_round(state: JSON, leader: str | None, card: str, staff_action: str, e
         resolve = [leader, *others]
     else:
         state["neutral"]["centre"] = card
-        resolve = others
+        resolve = list(others)  # its own list: to_decide is used up separately
     state["phase"] = "round"
     state["round"] = {
         "leader": leader,

@@ -27,9 +27,45 @@ from app.games.food_truck_champion.zones import JSON, Events
 
 
 def copy_state(state: JSON) -> JSON:
-    """A deep copy of a JSON state (orjson round trip: much faster than copy.deepcopy)."""
-    result: JSON = orjson.loads(orjson.dumps(state))
-    return result
+    """A deep copy of a state, field by field as docs/games/food-truck-champion.md describes them.
+
+    Faster than an orjson round trip (~13 against ~18 us mid-game); tests check that it shares no list or
+    dict with its input, so a new field that holds one must be copied here too."""
+    new = dict(state)  # the scalars: game, first_player, active, turn, rng, counters, phase ...
+    for key in ("players", "order", "deck", "discard", "removed"):
+        new[key] = list(state[key])
+    new["market"] = [list(pile) for pile in state["market"]]
+    new["stacks"] = {value: list(stack) for value, stack in state["stacks"].items()}
+    new["box_tokens"] = dict(state["box_tokens"])
+    if state["neutral"] is not None:
+        new["neutral"] = {**state["neutral"], "stack": list(state["neutral"]["stack"])}
+    if state["round"] is not None:
+        new["round"] = copy_round(state["round"])
+    if state["pending"] is not None:
+        new["pending"] = dict(state["pending"])
+    new["boards"] = {seat: copy_board(board) for seat, board in state["boards"].items()}
+    return new
+
+
+def copy_round(rnd: JSON) -> JSON:
+    """A deep copy of an action round."""
+    new = dict(rnd)
+    new["choices"] = {seat: dict(choice) for seat, choice in rnd["choices"].items()}
+    for key in ("to_decide", "to_resolve", "to_place"):
+        new[key] = list(rnd[key])
+    if rnd["critique"] is not None:
+        new["critique"] = dict(rnd["critique"])
+    return new
+
+
+def copy_board(board: JSON) -> JSON:
+    """A deep copy of a truck board."""
+    new = dict(board)
+    for key in ("hand", "fridge", "hired_staff", "completed", "awards", "tokens"):
+        new[key] = list(board[key])
+    new["plating"] = [{**slot, "on": list(slot["on"])} for slot in board["plating"]]
+    new["gray"] = dict(board["gray"])
+    return new
 
 
 def canonical(doc: Any) -> bytes:
