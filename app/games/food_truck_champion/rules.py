@@ -73,12 +73,19 @@ def canonical(doc: Any) -> bytes:
     return orjson.dumps(doc, option=orjson.OPT_SORT_KEYS)
 
 
-def _listed(action: JSON, legal: set[bytes]) -> bool:
-    """Whether the action is one of the legal ones (anything that is not plain JSON is not)."""
+def _listed(action: JSON, legal: list[JSON]) -> bool:
+    """Whether the action has the JSON text of one of the legal ones (so 1.0 or true is not 1; anything that
+    is not JSON is not listed)."""
     try:
-        return canonical(action) in legal
+        text = canonical(action)
     except (TypeError, ValueError):
         return False
+    # Equal texts of plain JSON are equal dicts, so the legal action equal to it is the one to compare. The
+    # full comparison only runs for refused actions: it keeps the rule exact for values orjson writes as JSON
+    # although they are not (enums ...).
+    if action in legal and canonical(legal[legal.index(action)]) == text:
+        return True
+    return text in {canonical(a) for a in legal}
 
 
 def awaiting(state: JSON) -> list[str]:
@@ -168,8 +175,7 @@ def apply(state: JSON, player: str, action: JSON) -> Applied:
         raise IllegalAction("no_such_seat", "You are not playing at this table.")
     if player not in awaiting(state):
         raise IllegalAction("not_your_turn", "It is not your turn to act.")
-    legal = {canonical(a) for a in actions(state, player)}
-    if not isinstance(action, dict) or not _listed(action, legal):
+    if not isinstance(action, dict) or not _listed(action, actions(state, player)):
         raise diagnose(state, player, action)
     new = copy_state(state)
     ev: Events = []

@@ -128,6 +128,19 @@ def test_place_card_codes() -> None:
     assert refused(state, "1", {"type": "place_card", "position": 1}) == "must_use_empty_position"
 
 
+def test_values_equal_in_python_but_not_in_json_are_refused() -> None:
+    market = [[], *MARKET8[1:]]
+    state = make_state(3, hands={"0": ["ftc-001"], "1": ["ftc-002"]}, market=market)
+    state = run(state, ("0", {"type": "lead", "card": "ftc-001"}), ("1", {"type": "follow_hand", "card": "ftc-002"}),
+                ("2", {"type": "market_research"}), ("0", {"type": "decline"}), ("1", {"type": "decline"}))
+    assert {"type": "place_card", "position": 1} in ENGINE.actions(state, "1")
+    # True == 1 and 1.0 == 1 in Python, but they are other JSON values than the listed 1.
+    assert refused(state, "1", {"type": "place_card", "position": True}) == "no_such_position"
+    assert refused(state, "1", {"type": "place_card", "position": 1.0}) == "no_such_position"
+    # The listed action itself is legal whatever its key order.
+    assert ENGINE.apply(state, "1", {"position": 1, "type": "place_card"}).state["round"] is None
+
+
 def test_unexpected_fields_are_refused() -> None:
     state = completing_state({"1": [], "2": [], "3": []})
     assert refused(state, "0", {"type": "prep_cook", "card": "ftc-001", "ticket": "ftc-016", "x": 1}) == "bad_action"
