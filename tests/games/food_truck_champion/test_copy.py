@@ -1,4 +1,4 @@
-"""`copy_state` is a deep copy: equal to its input and sharing no list or dict with it, in every phase."""
+"""`apply` works on a copy that shares only untouched truck boards with its input, in every phase."""
 
 from __future__ import annotations
 
@@ -6,42 +6,56 @@ import random
 from typing import Any
 
 from app.games.food_truck_champion import ENGINE
-from app.games.food_truck_champion.rules import copy_state
+from app.games.food_truck_champion.rules import working_copy
 from tests.games.contract import canonical, seats
 
 
-def containers(doc: Any) -> list[int]:
+def containers(doc: Any) -> set[int]:
     """The ids of every list and dict inside `doc` (itself included)."""
-    out: list[int] = []
+    out: set[int] = set()
     stack = [doc]
     while stack:
         x = stack.pop()
         if isinstance(x, dict):
-            out.append(id(x))
+            out.add(id(x))
             stack.extend(x.values())
         elif isinstance(x, list):
-            out.append(id(x))
+            out.add(id(x))
             stack.extend(x)
     return out
 
 
-def test_copy_state_is_a_deep_copy_along_random_games() -> None:
-    seen_phases: set[tuple[Any, ...]] = set()
+def test_a_working_copy_shares_nothing_but_the_boards_until_they_are_looked_up() -> None:
+    state = ENGINE.new_game(seats(3), 5)
+    copy = working_copy(state)
+    shared = containers({k: v for k, v in copy.items() if k != "boards"}) & containers(state)
+    assert not shared
+    board = copy["boards"]["1"]
+    assert board is not state["boards"]["1"] and canonical(board) == canonical(state["boards"]["1"])
+    assert not containers(board) & containers(state)
+    assert copy["boards"]["1"] is board, "a board is copied once"
+    assert all(b is not state["boards"][s] for s, b in copy["boards"].items()), "items() copies too"
+    assert list(copy["boards"]) == list(state["boards"])
+
+
+def test_apply_shares_only_unchanged_boards_with_its_input() -> None:
+    seen: set[tuple[Any, ...]] = set()
     for n in (2, 3, 5):
         rnd = random.Random(n)
         state = ENGINE.new_game(seats(n), 40 + n)
-        while True:
-            copied = copy_state(state)
-            assert canonical(copied) == canonical(state)
-            assert not set(containers(copied)) & set(containers(state))
-            rnd_ = state["round"]
-            seen_phases.add((state["phase"], rnd_ and rnd_["stage"], rnd_ and rnd_["critique"] is not None,
-                             state["pending"] and state["pending"]["kind"], state["neutral"] is not None))
-            if ENGINE.outcome(state) is not None:
-                break
+        while ENGINE.outcome(state) is None:
             seat = rnd.choice(ENGINE.awaiting(state))
-            state = ENGINE.apply(state, seat, rnd.choice(ENGINE.actions(state, seat))).state
-    stages = {p[1] for p in seen_phases}
-    assert {"decide", "resolve", "critique", "market"} <= stages
-    assert {"discard", "token", "place_token"} <= {p[3] for p in seen_phases}
-    assert any(p[2] for p in seen_phases) and "over" in {p[0] for p in seen_phases}
+            before = canonical(state)
+            new = ENGINE.apply(state, seat, rnd.choice(ENGINE.actions(state, seat))).state
+            assert canonical(state) == before
+            assert type(new["boards"]) is dict
+            kept = {s for s, b in new["boards"].items() if b is state["boards"][s]}
+            untouched = set().union(*(containers(state["boards"][s]) for s in kept))
+            assert containers(new) & containers(state) == untouched
+            rnd_ = state["round"]
+            seen.add((state["phase"], rnd_ and rnd_["stage"], rnd_ and rnd_["critique"] is not None,
+                      state["pending"] and state["pending"]["kind"], bool(kept)))
+            state = new
+    assert {"decide", "resolve", "critique", "market"} <= {p[1] for p in seen}
+    assert {"discard", "token", "place_token"} <= {p[3] for p in seen}
+    assert any(p[2] for p in seen) and any(p[4] for p in seen)
