@@ -26,7 +26,7 @@ def public_board(board: JSON, revealed: bool) -> JSON:
     out["completed_count"] = len(board["completed"])
     out["token_count"] = len(board["tokens"])
     out["capacity"] = {s: capacity(board, s) for s in SECTIONS}
-    out["plating"] = [{**slot, "need": sorted(need(slot))} for slot in board["plating"]]
+    out["plating"] = [{**slot, "need": need(slot)} for slot in board["plating"]]
     if revealed:
         out["hand"] = list(board["hand"])
     else:

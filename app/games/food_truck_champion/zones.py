@@ -36,9 +36,9 @@ def icons_of(ticket: str) -> list[str]:
 
 
 def need(slot: JSON) -> list[str]:
-    """Ingredients still missing on a Plating ticket {"card", "on"}: its icons (in printed order) minus the
-    placed ingredients."""
-    missing = list(TICKETS[slot["card"]]["icons"])
+    """Ingredients still missing on a Plating ticket {"card", "on"}: its icons minus the placed ingredients, in
+    alphabetical order."""
+    missing = sorted(TICKETS[slot["card"]]["icons"])
     for card in slot["on"]:
         # Only needed ingredients are ever placed, so each placed one covers an icon.
         missing.remove(CARDS[card]["ingredient"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from app.games.food_truck_champion.zones import need
 
 
-def test_need_is_the_printed_icons_minus_the_placed_ingredients() -> None:
+def test_need_is_the_icons_minus_the_placed_ingredients_in_alphabetical_order() -> None:
     # ftc-002 shows Grain, Grain, Meat; ftc-001 and ftc-004 are Grain, ftc-007 is Meat.
     assert need({"card": "ftc-002", "on": []}) == ["Grain", "Grain", "Meat"]
     assert need({"card": "ftc-002", "on": ["ftc-001"]}) == ["Grain", "Meat"]
@@ -15,3 +15,5 @@ def test_need_is_the_printed_icons_minus_the_placed_ingredients() -> None:
 
 def test_need_of_a_starting_order() -> None:
     assert need({"card": "start-bear_burgers", "on": []}) == ["Grain", "Meat"]
+    # ftc-001 shows Vegetable, Seasoning.
+    assert need({"card": "ftc-001", "on": []}) == ["Seasoning", "Vegetable"]
