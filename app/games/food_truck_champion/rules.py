@@ -151,6 +151,11 @@ def actions(state: JSON, player: str) -> list[JSON]:
     """Every legal action of `player` now (empty when they are not awaited)."""
     if player not in awaiting(state):
         return []
+    return step_options(state, player)
+
+
+def step_options(state: JSON, player: str) -> list[JSON]:
+    """The legal actions of an awaited player in the current step."""
     if state["pending"] is not None:
         return pending_options(state, state["pending"])
     rnd = state["round"]
@@ -202,7 +207,7 @@ def apply(state: JSON, player: str, action: JSON) -> Applied:
         raise IllegalAction("no_such_seat", "You are not playing at this table.")
     if player not in awaiting(state):
         raise IllegalAction("not_your_turn", "It is not your turn to act.")
-    if not isinstance(action, dict) or not _listed(action, actions(state, player)):
+    if not isinstance(action, dict) or not _listed(action, step_options(state, player)):
         raise diagnose(state, player, action)
     new = working_copy(state)
     ev: Events = []
