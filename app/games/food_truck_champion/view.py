@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from app.games.food_truck_champion.data import CARDS, SECTIONS, TICKETS, TRUCKS
+from app.games.food_truck_champion.data import CARDS, TICKETS, TRUCKS
 from app.games.food_truck_champion.scoring import final_outcome
-from app.games.food_truck_champion.zones import JSON, capacity, need
+from app.games.food_truck_champion.zones import JSON, capacities, need
 
 # The printed faces of the cards, so a renderer can draw ids without its own copy of the data. It is
 # static, so it is served once (the engine's `catalog`, GET /api/games/{id}/catalog), not in every view.
@@ -25,7 +25,7 @@ def public_board(board: JSON, revealed: bool) -> JSON:
     out["hand_count"] = len(board["hand"])
     out["completed_count"] = len(board["completed"])
     out["token_count"] = len(board["tokens"])
-    out["capacity"] = {s: capacity(board, s) for s in SECTIONS}
+    out["capacity"] = capacities(board)
     out["plating"] = [{**slot, "need": need(slot)} for slot in board["plating"]]
     if revealed:
         out["hand"] = list(board["hand"])
@@ -44,7 +44,9 @@ def views(state: JSON, viewers: Sequence[str | None], awaiting: list[str]) -> li
 
     The public parts are built once and shared by all the views."""
     over = state["phase"] == "over"
-    common: JSON = {k: v for k, v in state.items() if k not in ("rng", "deck", "boards", "round")}
+    common: JSON = dict(state)
+    for hidden_or_per_viewer in ("rng", "deck", "boards", "round"):
+        del common[hidden_or_per_viewer]
     common["deck_count"] = len(state["deck"])
     common["awaiting"] = awaiting
     common["final"] = final_outcome(state) if over else None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.food_truck_champion.data import CARDS, START_CAPACITY, TICKETS
+from app.games.food_truck_champion.data import CARDS, SECTIONS, START_CAPACITY, TICKETS
 
 JSON = dict[str, Any]
 Events = list[JSON]
@@ -48,6 +48,12 @@ def need(slot: JSON) -> list[str]:
 def capacity(board: JSON, section: str) -> int:
     """Capacity of a board section: the start capacity plus tokens placed on its gray icons."""
     return START_CAPACITY[section] + int(board["gray"][section])
+
+
+def capacities(board: JSON) -> dict[str, int]:
+    """The capacity of every board section (as `capacity`, in one pass)."""
+    gray = board["gray"]
+    return {section: START_CAPACITY[section] + gray[section] for section in SECTIONS}
 
 
 def accessible(state: JSON) -> list[int]:
