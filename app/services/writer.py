@@ -8,8 +8,11 @@ state is its snapshot plus the moves after it, replayed on load.
 On Postgres the moves of many tables are committed together (group commit): a
 single statement per batch updates the table rows with an optimistic version
 check, inserts the moves whose table row was updated, and notifies the other
-processes with one notification listing every written `table_id:version`. A move is acknowledged only after its batch has committed. On SQLite
-(one writer) each move is its own short transaction.
+processes with one notification listing every written `table_id:version`. A
+client_id already stored is refused by the unique index on (table_id, client_id);
+the batch is then committed again without those moves. A move is acknowledged
+only after its batch has committed. On SQLite (one writer) each move is its own
+short transaction.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+import asyncpg
 import orjson
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
@@ -105,7 +109,9 @@ class SessionWriter:
                 raise WriteConflict(item.table_id) from exc
 
 
-_BATCH_SQL = f"""
+def _batch_sql(duplicate_check: str) -> str:
+    """The group commit: update the table rows at the expected version, insert their moves, notify."""
+    return f"""
 WITH d AS (
     SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::int[], $5::text[], $6::text[],
                          $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[])
@@ -122,15 +128,12 @@ upd AS (
         state = CASE WHEN d.state IS NULL THEN g.state ELSE d.state::jsonb END,
         state_seq = CASE WHEN d.state IS NULL THEN g.state_seq ELSE d.seq END
     FROM d
-    WHERE g.id = d.id AND g.version = d.old_version
-      AND (d.client_id IS NULL OR NOT EXISTS (
-            SELECT 1 FROM moves m WHERE m.table_id = d.id AND m.client_id = d.client_id))
-    RETURNING g.id
+    WHERE g.id = d.id AND g.version = d.old_version{duplicate_check}
+    RETURNING g.id, d.seq, d.version, d.seat, d.client_id, d.action, d.events
 ),
 ins AS (
     INSERT INTO moves (table_id, seq, version, seat, client_id, action, events, created_at)
-    SELECT d.id, d.seq, d.version, d.seat, d.client_id, d.action::jsonb, d.events::jsonb, now()
-    FROM d JOIN upd ON upd.id = d.id
+    SELECT id, seq, version, seat, client_id, action::jsonb, events::jsonb, now() FROM upd
     RETURNING table_id, version
 )
 SELECT array_agg(table_id) AS written,
@@ -140,32 +143,72 @@ FROM ins
 """
 
 
+# The batch as it is committed. A repeated client_id (a retry after a lost ack whose action is legal
+# again) is refused by the unique index ix_moves_client, which the insert checks anyway and no plan can
+# get wrong; that fails the statement as a whole, and the batch goes again as _BATCH_SKIPPING_SEEN_SQL.
+_BATCH_SQL = _batch_sql("")
+# The batch leaving out the moves whose client_id is stored (a NULL client_id matches no row). It runs
+# only after such a refusal, planned for the table sizes of that moment (a custom plan).
+_BATCH_SKIPPING_SEEN_SQL = _batch_sql(
+    "\n      AND NOT EXISTS (SELECT FROM moves m WHERE m.table_id = d.id AND m.client_id = d.client_id)"
+)
+
+# Settings of the writer's own connections. asyncpg prepares the batch statement once per connection and,
+# after five executions, Postgres keeps a generic plan made from the table sizes of that moment. Made on a
+# fresh database (game_tables and moves nearly empty), that plan joined game_tables through a hash over
+# a sequential scan and, while the client_id check was a NOT EXISTS in the statement, hashed the whole of
+# `moves`: work that grew with the tables, batch after batch, and most of Postgres' CPU per move under
+# load. Whatever the sizes, the right plan is a nested loop over game_tables' primary key, so these
+# connections use neither sequential scans nor hash or merge joins, and no JIT (a plan that still held a
+# disabled node would look costly enough to be compiled at every execution).
+_SESSION_SETTINGS = {
+    "enable_seqscan": "off",
+    "enable_hashjoin": "off",
+    "enable_mergejoin": "off",
+    "jit": "off",
+}
+
+
 def _json(value: Any) -> str | None:
     return None if value is None else orjson.dumps(value).decode()
 
 
+def _columns(items: list[MoveWrite]) -> list[list[Any]]:
+    """The batch statement's twelve parameter arrays, in its unnest order."""
+    return [
+        [it.table_id for it in items],
+        [it.old_version for it in items],
+        [it.version for it in items],
+        [it.seq for it in items],
+        [it.seat for it in items],
+        [it.client_id for it in items],
+        [orjson.dumps(it.action).decode() for it in items],
+        [orjson.dumps(it.events).decode() for it in items],
+        [_json(it.state) for it in items],
+        [orjson.dumps(it.awaiting).decode() for it in items],
+        [_json(it.outcome) for it in items],
+        [it.status for it in items],
+    ]
+
+
 class PostgresBatchWriter:
-    """Group commit: moves waiting while a batch commits go together in the next one."""
+    """Group commit: moves waiting while a batch commits go together in the next one.
+
+    Each of the `in_flight` committing tasks has its own connection (made on first use, so a server can
+    start while Postgres is still coming up, and made again after it was lost): no pool to acquire from
+    and no session reset per batch.
+    """
 
     def __init__(self, dsn: str, in_flight: int = 2) -> None:
         self.dsn = dsn.replace("postgresql+asyncpg://", "postgresql://")
         self.in_flight = in_flight
         self.queue: asyncio.Queue[tuple[MoveWrite, asyncio.Future[None]]] = asyncio.Queue()
-        self._pool: Any = None
-        self._pool_lock = asyncio.Lock()
         self._tasks: list[asyncio.Task[None]] = []
+        self._connections: list[asyncpg.Connection | None] = []
 
     async def start(self) -> None:
-        # The pool is made on first use, so a server can start while Postgres is still coming up.
-        self._tasks = [asyncio.create_task(self._run()) for _ in range(self.in_flight)]
-
-    async def _connection_pool(self) -> Any:
-        async with self._pool_lock:
-            if self._pool is None:
-                import asyncpg
-
-                self._pool = await asyncpg.create_pool(self.dsn, min_size=0, max_size=self.in_flight)
-        return self._pool
+        self._connections = [None] * self.in_flight
+        self._tasks = [asyncio.create_task(self._run(slot)) for slot in range(self.in_flight)]
 
     async def stop(self) -> None:
         for task in self._tasks:
@@ -173,22 +216,24 @@ class PostgresBatchWriter:
         for task in self._tasks:
             with contextlib.suppress(BaseException):
                 await task
-        if self._pool is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._pool.close(), 5)
+        for conn in self._connections:
+            if conn is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(conn.close(), 5)
+        self._connections = []
 
     async def write(self, item: MoveWrite) -> None:
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.queue.put_nowait((item, fut))
         await fut
 
-    async def _run(self) -> None:
+    async def _run(self, slot: int) -> None:
         while True:
             batch = [await self.queue.get()]
             while len(batch) < MAX_BATCH and not self.queue.empty():
                 batch.append(self.queue.get_nowait())
             try:
-                written = await self._commit([item for item, _ in batch])
+                written = await self._commit(slot, [item for item, _ in batch])
             except Exception as exc:  # noqa: BLE001
                 if len(batch) == 1:
                     _, fut = batch[0]
@@ -198,7 +243,7 @@ class PostgresBatchWriter:
                 # One bad move must not sink the others: commit them one by one.
                 for item, fut in batch:
                     try:
-                        self._settle(item, fut, await self._commit([item]))
+                        self._settle(item, fut, await self._commit(slot, [item]))
                     except Exception as one:  # noqa: BLE001 - that waiter learns of its failure
                         if not fut.done():
                             fut.set_exception(one)
@@ -215,18 +260,24 @@ class PostgresBatchWriter:
         else:
             fut.set_exception(WriteConflict(item.table_id))
 
-    async def _commit(self, items: list[MoveWrite]) -> set[str]:
-        columns: list[list[Any]] = [[] for _ in range(12)]
-        for it in items:
-            row = (
-                it.table_id, it.old_version, it.version, it.seq, it.seat, it.client_id,
-                _json(it.action), _json(it.events), _json(it.state), _json(it.awaiting),
-                _json(it.outcome), it.status,
-            )
-            for col, value in zip(columns, row, strict=True):
-                col.append(value)
-        pool = await self._connection_pool()
-        async with pool.acquire() as conn:
-            written = await conn.fetchval(_BATCH_SQL, *columns)
-        return set(written or ())
+    async def _connection(self, slot: int) -> asyncpg.Connection:
+        conn = self._connections[slot]
+        if conn is None or conn.is_closed():
+            self._connections[slot] = None
+            conn = await asyncpg.connect(self.dsn, server_settings=_SESSION_SETTINGS)
+            self._connections[slot] = conn
+        return conn
 
+    async def _commit(self, slot: int, items: list[MoveWrite]) -> set[str]:
+        """Commit one batch; the ids of the tables whose move was written (the others conflicted)."""
+        columns = _columns(items)
+        conn = await self._connection(slot)
+        try:
+            written = await conn.fetchval(_BATCH_SQL, *columns)
+        except asyncpg.UniqueViolationError as exc:
+            if len(items) == 1:
+                raise WriteConflict(items[0].table_id) from exc
+            async with conn.transaction():
+                await conn.execute("SET LOCAL plan_cache_mode = force_custom_plan")
+                written = await conn.fetchval(_BATCH_SKIPPING_SEEN_SQL, *columns)
+        return set(written or ())
