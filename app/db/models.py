@@ -42,6 +42,10 @@ class User(Base):
 
 
 class GameTable(Base):
+    """A table and its game. On Postgres (migration 0003) it is stored with fillfactor 90 and
+    toast_tuple_target 128, and `state` is lz4-compressed: the snapshot lives out of line, so the update
+    of every move rewrites a small row in place (a HOT update, which adds no index entries)."""
+
     __tablename__ = "game_tables"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
@@ -79,15 +83,19 @@ class Seat(Base):
 
 
 class Move(Base):
-    __tablename__ = "moves"
-    __table_args__ = (
-        UniqueConstraint("table_id", "seq"),
-        Index("ix_moves_client", "table_id", "client_id", unique=True),
-    )
+    """One applied move. Its key is (table_id, seq); written by services/writer.py.
 
-    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True)
-    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"))
-    seq: Mapped[int] = mapped_column(Integer)
+    No surrogate id and no foreign key to game_tables: a move is only inserted by the transaction that
+    has just updated its table row (the optimistic version check), so that row exists and stays locked
+    until the move commits; the foreign-key check would add a lookup and a row lock per move. On Postgres the
+    JSON columns are lz4-compressed when large (migration 0003).
+    """
+
+    __tablename__ = "moves"
+    __table_args__ = (Index("ix_moves_client", "table_id", "client_id", unique=True),)
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
     version: Mapped[int] = mapped_column(Integer)
     seat: Mapped[str] = mapped_column(String(4))
     client_id: Mapped[str | None] = mapped_column(String(64), nullable=True)

@@ -201,3 +201,20 @@ async def test_the_generic_plan_of_a_fresh_database_stays_on_the_indexes(store: 
         await conn.close()
     assert "Index Scan using game_tables_pkey" in plan, plan
     assert "Seq Scan" not in plan and "Hash" not in plan and "Merge" not in plan, plan
+
+
+async def test_the_schema_is_lean_for_move_writes(store: Store) -> None:
+    """moves: keyed by (table_id, seq), no foreign key; game_tables: room for HOT updates, state out of line."""
+    requires_postgres()
+    conn = await asyncpg.connect(store.dsn)
+    try:
+        constraints = {r["conname"]: r["contype"] for r in await conn.fetch(
+            "SELECT conname, contype::text FROM pg_constraint WHERE conrelid = 'moves'::regclass")}
+        pkey = await conn.fetchval("SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conname = 'moves_pkey'")
+        options = await conn.fetchval("SELECT reloptions FROM pg_class WHERE relname = 'game_tables'")
+        columns = await conn.fetch("SELECT attname FROM pg_attribute WHERE attrelid = 'moves'::regclass AND attnum > 0")
+    finally:
+        await conn.close()
+    assert constraints == {"moves_pkey": "p"} and pkey == "PRIMARY KEY (table_id, seq)"
+    assert "id" not in {r["attname"] for r in columns}
+    assert set(options) >= {"fillfactor=90", "toast_tuple_target=128"}
