@@ -5,9 +5,13 @@
 # Usage: bench/pg_limit.sh [--clients "4 10 16"] [--duration 15] [--tables 200] [--pad 0]
 #   PGHOST/PGPORT/PGUSER (default 127.0.0.1/5432/postgres) name the server.
 #
-# The transaction, against the real schema (the app's own migrations), mirrors app/services/play.py:
+# The transaction is one command as app/services/play.py made it before the group commit and the state
+# snapshots (services/writer.py), one transaction per move with the whole state rewritten:
 #   BEGIN; SELECT version ... FOR UPDATE; UPDATE game_tables SET state=<whole JSONB state>, version, ...;
 #   INSERT INTO moves (...); SELECT pg_notify('foodgames_tables', '<id>:<version>'); COMMIT;
+# It runs against the real schema (the app's own migrations, so since 0003: moves keyed by (table_id, seq)
+# with no id or foreign key; game_tables with fillfactor 90 and toast_tuple_target 128, so the state is
+# stored out of line, lz4-compressed where the server has lz4).
 # The state is a real Food Truck Champion 4-seat mid-game state (its size is printed), varied on every
 # write so nothing is reused; --pad N adds N bytes to it (--pad 5500 gives the ~8 KB of the peers' README).
 # A LISTEN connection consumes the notifications during each run, as the server's broker does.
