@@ -41,6 +41,8 @@ def parse_changes(payload: str) -> list[tuple[str, int]]:
 class Broker:
     """In-process: the writer's own hub is told directly, so there is nothing to carry."""
 
+    notify_in_writes = False  # whether committed moves must NOTIFY (only LISTEN/NOTIFY carries them so)
+
     async def start(self, handler: Handler, reconnected: Reconnected) -> None:
         return None
 
@@ -56,6 +58,8 @@ class Broker:
 
 class PostgresBroker(Broker):
     """LISTEN/NOTIFY on a dedicated asyncpg connection, re-established after a loss."""
+
+    notify_in_writes = True
 
     def __init__(self, dsn: str) -> None:
         self.dsn = dsn.replace("postgresql+asyncpg://", "postgresql://")

@@ -109,8 +109,11 @@ class SessionWriter:
                 raise WriteConflict(item.table_id) from exc
 
 
-def _batch_sql(duplicate_check: str) -> str:
-    """The group commit: update the table rows at the expected version, insert their moves, notify."""
+def _batch_sql(duplicate_check: str, notify: bool = True) -> str:
+    """The group commit: update the table rows at the expected version, insert their moves, notify
+    (unless another broker than LISTEN/NOTIFY carries the changes)."""
+    notice = (f"CASE WHEN count(*) > 0 THEN pg_notify('{CHANNEL}', string_agg(table_id || ':' || version, ',')) END"
+              if notify else "NULL")
     return f"""
 WITH d AS (
     SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::int[], $5::text[], $6::text[],
@@ -136,9 +139,7 @@ ins AS (
     SELECT id, seq, version, seat, client_id, action::jsonb, events::jsonb, now() FROM upd
     RETURNING table_id, version
 )
-SELECT array_agg(table_id) AS written,
-       CASE WHEN count(*) > 0
-            THEN pg_notify('{CHANNEL}', string_agg(table_id || ':' || version, ',')) END AS notified
+SELECT array_agg(table_id) AS written, {notice} AS notified
 FROM ins
 """
 
@@ -149,9 +150,8 @@ FROM ins
 _BATCH_SQL = _batch_sql("")
 # The batch leaving out the moves whose client_id is stored (a NULL client_id matches no row). It runs
 # only after such a refusal, planned for the table sizes of that moment (a custom plan).
-_BATCH_SKIPPING_SEEN_SQL = _batch_sql(
-    "\n      AND NOT EXISTS (SELECT FROM moves m WHERE m.table_id = d.id AND m.client_id = d.client_id)"
-)
+_SKIP_SEEN = "\n      AND NOT EXISTS (SELECT FROM moves m WHERE m.table_id = d.id AND m.client_id = d.client_id)"
+_BATCH_SKIPPING_SEEN_SQL = _batch_sql(_SKIP_SEEN)
 
 # Settings of the writer's own connections. asyncpg prepares the batch statement once per connection and,
 # after five executions, Postgres keeps a generic plan made from the table sizes of that moment. Made on a
@@ -199,9 +199,11 @@ class PostgresBatchWriter:
     and no session reset per batch.
     """
 
-    def __init__(self, dsn: str, in_flight: int = 2) -> None:
+    def __init__(self, dsn: str, in_flight: int = 2, notify: bool = True) -> None:
         self.dsn = dsn.replace("postgresql+asyncpg://", "postgresql://")
         self.in_flight = in_flight
+        self._sql = _BATCH_SQL if notify else _batch_sql("", notify=False)
+        self._sql_skipping_seen = _BATCH_SKIPPING_SEEN_SQL if notify else _batch_sql(_SKIP_SEEN, notify=False)
         self.queue: asyncio.Queue[tuple[MoveWrite, asyncio.Future[None]]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._connections: list[asyncpg.Connection | None] = []
@@ -273,11 +275,11 @@ class PostgresBatchWriter:
         columns = _columns(items)
         conn = await self._connection(slot)
         try:
-            written = await conn.fetchval(_BATCH_SQL, *columns)
+            written = await conn.fetchval(self._sql, *columns)
         except asyncpg.UniqueViolationError as exc:
             if len(items) == 1:
                 raise WriteConflict(items[0].table_id) from exc
             async with conn.transaction():
                 await conn.execute("SET LOCAL plan_cache_mode = force_custom_plan")
-                written = await conn.fetchval(_BATCH_SKIPPING_SEEN_SQL, *columns)
+                written = await conn.fetchval(self._sql_skipping_seen, *columns)
         return set(written or ())

@@ -185,6 +185,25 @@ async def test_a_batch_is_announced_by_one_notification_of_its_moves(store: Stor
     assert [sorted(p.split(",")) for p in payloads] == [[f"{t}:1" for t in TABLES], ["ta:2"]]
 
 
+async def test_a_writer_for_another_broker_sends_no_notification(store: Store) -> None:
+    """With the Redis broker nobody listens: the batches (the one skipping seen client_ids too) send nothing."""
+    requires_postgres()
+    quiet = PostgresBatchWriter(store.settings.effective_database_url, notify=False)
+    await quiet.start()
+    listener = await asyncpg.connect(store.dsn)
+    payloads: list[str] = []
+    await listener.add_listener(CHANNEL, lambda *args: payloads.append(args[-1]))
+    try:
+        assert await quiet._commit(0, [move("ta", 0, "same"), move("tb", 0)]) == {"ta", "tb"}
+        assert await quiet._commit(0, [move("ta", 1, "same"), move("tc", 0)]) == {"tc"}
+        await asyncio.sleep(0.3)
+    finally:
+        await listener.close()
+        await quiet.stop()
+    assert payloads == []
+    assert (await store.table("tc")).version == 1
+
+
 @pytest.mark.parametrize("sql", [_BATCH_SQL, _BATCH_SKIPPING_SEEN_SQL], ids=["batch", "skipping_seen"])
 async def test_the_generic_plan_of_a_fresh_database_stays_on_the_indexes(store: Store, sql: str) -> None:
     """Made while the tables are nearly empty (as on a new server), the plan must still probe
