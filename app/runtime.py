@@ -22,7 +22,7 @@ from app.realtime.hub import Hub
 from app.services.auth import TokenSigner
 from app.services.bots import BotRunner
 from app.services.errors import ServiceError
-from app.services.records import TableCache, TableRecord, catch_up, load_record
+from app.services.records import TableCache, TableRecord, advance, catch_up, load_record, moves_after
 from app.services.writer import PostgresBatchWriter, SessionWriter
 
 log = logging.getLogger("app.runtime")
@@ -55,6 +55,9 @@ class Runtime:
         self._write_lock = None if self.is_postgres else asyncio.Lock()
         self._invite_failures: dict[str, deque[float]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
+        # Changes announced by the broker, waiting for one catch-up read: table id -> newest version.
+        self._remote: dict[str, int] = {}
+        self._catching_up: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         await self.writer.start()
@@ -124,7 +127,43 @@ class Runtime:
                 self.cache.drop(table_id)  # nobody watches it here: reload lazily
             return
         if room.last_version < version:
-            self.spawn(self._publish_remote(table_id, version))
+            self._remote[table_id] = max(version, self._remote.get(table_id, 0))
+            if self._catching_up is None:
+                self._catching_up = self.spawn(self._catch_up_remote())
+
+    async def _catch_up_remote(self) -> None:
+        """Bring the watched tables that other processes moved up to date, then publish them."""
+        try:
+            await asyncio.sleep(0)  # the notices of this turn of the loop go together
+            while self._remote:
+                changes, self._remote = self._remote, {}
+                await self._catch_up(changes)
+        finally:
+            self._catching_up = None
+
+    async def _catch_up(self, changes: dict[str, int]) -> None:
+        """One read of the new moves of all these tables (replayed on the cached states); a table that
+        cannot be brought forward so (not cached, or changed otherwise than by moves) goes the long way."""
+        behind = {
+            tid: rec for tid, version in changes.items()
+            if (rec := self.cache.get(tid)) is not None and rec.version < version
+            and rec.status == "playing" and rec.state is not None
+        }
+        if behind and self.is_postgres:
+            try:
+                async with self.engine.connect() as conn:
+                    raw = await conn.get_raw_connection()
+                    found = await moves_after(raw.driver_connection, {t: r.move_count for t, r in behind.items()})
+                for tid, rec in behind.items():
+                    new = advance(rec, found[tid])
+                    if new is not None:
+                        self.cache.put(new)
+            except Exception:  # noqa: BLE001 - each table then catches up on its own
+                log.exception("catch-up read failed")
+        for tid, version in changes.items():
+            rec = self.cache.get(tid)
+            if rec is None or rec.version < version or not self.hub.publish_now(rec):
+                self.spawn(self._publish_remote(tid, version))
 
     async def _publish_remote(self, table_id: str, version: int) -> None:
         try:
@@ -143,10 +182,12 @@ class Runtime:
             self.spawn(self.hub.publish(rec.id, rec.version))
         self.bots.poke(rec)
 
-    def spawn(self, coro: Any) -> None:
+    def spawn(self, coro: Any) -> asyncio.Task[Any]:
+        """Run a coroutine in the background, cancelled when the runtime stops."""
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task
 
     async def tables_waiting_on_bots(self, idle_for: float = 0.0) -> list[TableRecord]:
         """Running tables with a bot seat, unchanged for `idle_for` seconds, whose bot is awaited."""

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
+import orjson
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -204,6 +205,61 @@ async def catch_up(session: AsyncSession, rec: TableRecord) -> TableRecord | Non
     for m in moves:
         new.remember_events(m.version, m.events)
     return new
+
+
+# The moves after a known seq, for many tables in one query (Postgres: the tables other processes moved).
+# LATERAL keeps it one primary-key range scan per table whatever plan Postgres caches for the statement.
+_MOVES_AFTER_SQL = """
+SELECT c.id AS table_id, m.seq, m.version, m.seat, m.action, m.events, m.created_at
+FROM unnest($1::text[], $2::int[]) AS c(id, after)
+CROSS JOIN LATERAL (
+    SELECT seq, version, seat, action, events, created_at FROM moves
+    WHERE table_id = c.id AND seq > c.after ORDER BY seq
+) AS m
+ORDER BY c.id, m.seq
+"""
+
+
+async def moves_after(conn: Any, known: dict[str, int]) -> dict[str, list[Any]]:
+    """Each table's moves after the given seq (an asyncpg connection; rows in order), one query for all."""
+    rows = await conn.fetch(_MOVES_AFTER_SQL, list(known), list(known.values()))
+    out: dict[str, list[Any]] = {tid: [] for tid in known}
+    for row in rows:
+        out[row["table_id"]].append(row)
+    return out
+
+
+def advance(rec: TableRecord, moves: list[Any]) -> TableRecord | None:
+    """`rec` with stored moves replayed, its other fields derived from the new state as the writer stores
+    them; None unless the moves are exactly the versions after `rec` (a seat change also bumps the version:
+    reload instead)."""
+    if rec.state is None or not moves or [m["version"] for m in moves] != list(
+        range(rec.version + 1, rec.version + 1 + len(moves))
+    ):
+        return None
+    game = GAMES[rec.game]
+    state = rec.state
+    for m in moves:
+        state = game.apply(state, m["seat"], _doc(m["action"])).state
+    outcome = game.outcome(state)
+    new = replace(
+        rec,
+        state=state,
+        version=moves[-1]["version"],
+        move_count=moves[-1]["seq"],
+        awaiting=[] if outcome is not None else game.awaiting(state),
+        outcome=dict(outcome) if outcome is not None else None,
+        status="finished" if outcome is not None else "playing",
+        updated_at=moves[-1]["created_at"],
+    )
+    for m in moves:
+        new.remember_events(m["version"], _doc(m["events"]))
+    return new
+
+
+def _doc(value: Any) -> Any:
+    """A JSON column as asyncpg returns it (text) or as already decoded."""
+    return orjson.loads(value) if isinstance(value, str | bytes) else value
 
 
 class TableCache:

@@ -1,0 +1,79 @@
+"""Bringing a cached table record forward by stored moves (`records.advance`), as a process does for the
+tables other processes moved: the same record the writer would have stored, or None when it cannot."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import orjson
+import pytest
+
+from app.games import GAMES
+from app.services.records import SeatInfo, TableRecord, advance
+from tests.platform.tiny_game import TinyGame
+
+TINY = TinyGame()
+T0 = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+@pytest.fixture(autouse=True)
+def tiny_registered(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(GAMES, "tiny", TINY)
+
+
+def record(version: int = 3, target: int = 2) -> TableRecord:
+    state = TINY.new_game(["0", "1"], 7, {"target": target})
+    return TableRecord(
+        id="t" * 16, game="tiny", name="t", host_id="h", host_name="H", visibility="public", invite_hash=None,
+        status="playing", seat_count=2, options={"target": target}, seed=7, seed_commitment="c", state=state,
+        version=version, state_seq=0, move_count=0, awaiting=TINY.awaiting(state), outcome=None,
+        created_at=T0, updated_at=T0, seats=[SeatInfo("0", "a", "A", False), SeatInfo("1", "b", "B", False)],
+    )
+
+
+def stored(rec: TableRecord, plays: list[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
+    """The moves rows for these plays after `rec`, with JSON as text (as asyncpg returns jsonb)."""
+    rows, state = [], rec.state
+    for k, (seat, action) in enumerate(plays, start=1):
+        applied = TINY.apply(state, seat, action)
+        state = applied.state
+        rows.append({"seq": rec.move_count + k, "version": rec.version + k, "seat": seat,
+                     "action": orjson.dumps(action).decode(), "events": orjson.dumps(applied.events).decode(),
+                     "created_at": T0 + timedelta(seconds=k)})
+    return rows
+
+
+def test_moves_are_replayed_and_the_fields_derived_as_the_writer_stores_them() -> None:
+    rec = record()
+    rows = stored(rec, [("0", {"type": "pick", "n": 3}), ("1", {"type": "pick", "n": 1})])
+    new = advance(rec, rows)
+    assert new is not None
+    expected = TINY.apply(TINY.apply(rec.state, "0", {"type": "pick", "n": 3}).state, "1", {"type": "pick", "n": 1})
+    assert new.state == expected.state
+    assert (new.version, new.move_count, new.status, new.outcome) == (5, 2, "playing", None)
+    assert new.awaiting == TINY.awaiting(expected.state) and new.updated_at == T0 + timedelta(seconds=2)
+    assert new.recent_events[5] == expected.events
+    assert rec.version == 3 and rec.move_count == 0  # the cached record itself is left alone
+
+
+def test_the_last_move_finishes_the_game() -> None:
+    rec = record(target=1)
+    plays = [("0", {"type": "pick", "n": 3}), ("1", {"type": "pick", "n": 0})]
+    state = rec.state
+    for seat, action in plays:
+        state = TINY.apply(state, seat, action).state
+    bumps = [(TINY.awaiting(state)[0], {"type": "bump"})]
+    state = TINY.apply(state, *bumps[0]).state
+    bumps.append((TINY.awaiting(state)[0], {"type": "bump"}))
+    new = advance(rec, stored(rec, plays + bumps))
+    assert new is not None and new.status == "finished" and new.awaiting == []
+    assert new.outcome == dict(TINY.outcome(new.state) or {})
+
+
+def test_a_gap_in_the_versions_asks_for_a_reload() -> None:
+    rec = record()
+    rows = stored(rec, [("0", {"type": "pick", "n": 3}), ("1", {"type": "pick", "n": 1})])
+    rows[1]["version"] += 1  # a seat change bumped the version between the two moves
+    assert advance(rec, rows) is None
+    assert advance(rec, []) is None
