@@ -147,9 +147,10 @@ async def _apply_once(
         applied = game.apply(rec.state, seat, action)
     except IllegalAction as exc:
         raise ServiceError(exc.code, exc.message, 422) from exc
-    if not any(same_json(action, legal) for legal in game.actions(rec.state, seat)):
+    if not any(legal == action and same_json(action, legal) for legal in game.actions(rec.state, seat)):
         # The engine accepted a look-alike (true for 1, 1.0 for 1, extra fields): the contract says
-        # an action is legal exactly when it is listed, so hold every engine to the list.
+        # an action is legal exactly when it is listed, so hold every engine to the list. (`==`, fast,
+        # finds the candidates; `same_json` then tells true and 1.0 from 1.)
         raise ServiceError("illegal_action", "That is not one of your legal moves.", 422)
     state = applied.state
     outcome = game.outcome(state)
