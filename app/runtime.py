@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
+import weakref
 from collections import deque
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -50,7 +49,7 @@ class Runtime:
             if self.is_postgres
             else SessionWriter(self.sessions)
         )
-        self._locks: dict[str, asyncio.Lock] = {}
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         # SQLite has one writer: serialising writes here avoids its busy errors entirely.
         self._write_lock = None if self.is_postgres else asyncio.Lock()
         self._invite_failures: dict[str, deque[float]] = {}
@@ -75,22 +74,16 @@ class Runtime:
         await self.writer.stop()
         await self.engine.dispose()
 
-    @contextlib.asynccontextmanager
-    async def table_lock(self, table_id: str) -> AsyncIterator[None]:
-        """Serialise this process's writes to one table (and, on SQLite, all writes)."""
+    def table_lock(self, table_id: str) -> asyncio.Lock:
+        """The lock serialising this process's writes to one table (on SQLite, the one lock of all writes).
+
+        Kept only while in use: a table nobody writes to costs no lock."""
         if self._write_lock is not None:
-            async with self._write_lock:
-                yield
-            return
+            return self._write_lock
         lock = self._locks.get(table_id)
         if lock is None:
             lock = self._locks[table_id] = asyncio.Lock()
-        try:
-            async with lock:
-                yield
-        finally:
-            if not lock.locked() and not lock._waiters:
-                self._locks.pop(table_id, None)
+        return lock
 
     async def record(self, session: AsyncSession, table_id: str) -> TableRecord:
         """The table as this process knows it, loaded on a miss."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -176,8 +176,7 @@ async def _apply_once(
         await rt.writer.write(item)
     finally:
         rt.writing.pop(rec.id, None)
-    new = replace(
-        rec,
+    new = rec.evolve(
         state=state,
         version=item.version,
         state_seq=seq if snapshot else rec.state_seq,
