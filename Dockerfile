@@ -6,7 +6,8 @@ WORKDIR /srv
 
 COPY pyproject.toml README.md ./
 COPY app ./app
-RUN pip install . && useradd --create-home --uid 1000 games
+# ./data holds the generated SECRET_KEY when none is given (and the SQLite file without DATABASE_URL).
+RUN pip install . && useradd --create-home --uid 1000 games && mkdir -p data && chown games data
 COPY alembic.ini ./
 COPY migrations ./migrations
 COPY frontend ./frontend
