@@ -170,10 +170,17 @@ class Runtime:
     async def after_change(self, rec: TableRecord) -> None:
         """A committed change: tell other processes, this process's sockets, and the bots."""
         self.cache.put(rec)
-        await self.broker.after_commit(rec.id, rec.version)
-        if not self.hub.publish_now(rec):
-            self.spawn(self.hub.publish(rec.id, rec.version))
-        self.bots.poke(rec)
+        try:
+            await self.broker.after_commit(rec.id, rec.version)
+        finally:
+            self.bots.poke(rec)
+            try:
+                published = self.hub.publish_now(rec)
+            except Exception:  # noqa: BLE001 - the change is durable; its publication is tried again
+                log.exception("publish failed", extra={"table_id": rec.id})
+                published = False
+            if not published:
+                self.spawn(self.hub.publish(rec.id, rec.version))
 
     def spawn(self, coro: Any) -> asyncio.Task[Any]:
         """Run a coroutine in the background, cancelled when the runtime stops."""

@@ -223,7 +223,14 @@ class Hub:
         SOCKETS_OPEN.dec()
 
     def snapshot(self, rec: TableRecord, conn: Connection) -> None:
-        """Send one connection the full current picture."""
+        """Send one connection the full current picture: `rec`, or a newer record this process knows.
+
+        `rec` may have been read before the socket joined its room (or before a resync's read ended), and a
+        change published meanwhile either missed this socket or reached it already: a snapshot older than
+        that change would leave the client behind with nothing more to come."""
+        newest = self.rt.cache.get(rec.id)
+        if newest is not None and newest.version > rec.version:
+            rec = newest
         room = self.rooms.get(conn.table_id)
         if room is not None and len(room.conns) == 1:
             # A new room starts at this snapshot; an existing room keeps its version, so a change not
@@ -264,19 +271,25 @@ class Hub:
             self._deliver(room, rec, events)
 
     def _deliver(self, room: Room, rec: TableRecord, events: list[dict[str, Any]]) -> None:
-        """Each distinct viewer's update, made once and sent to all of that viewer's sockets."""
-        room.last_version = rec.version
+        """Each distinct viewer's update, made once and sent to all of that viewer's sockets.
+
+        Every message is made before any is sent or the room counts the version as published, so a failure
+        here leaves the room as it was (the next publish brings its sockets up to date)."""
         groups: dict[tuple[str | None, bool], list[Connection]] = defaultdict(list)
         for conn in list(room.conns):
             groups[(rec.seat_of(conn.user_id), conn.user_id == rec.host_id)].append(conn)
         seats = list({seat for seat, _host in groups})
         views = dict(zip(seats, views_of(GAMES[rec.game], rec.state, seats), strict=True)) if rec.state else {}
         key = table_key(rec)
-        changed, room.table_key = key != room.table_key, key
+        changed = key != room.table_key
         table = public_table_json(rec) if changed else None
-        for (seat, _host), conns in groups.items():
-            doc = viewer_message(self.rt, rec, conns[0].user_id, "update", events, views.get(seat), table, changed)
-            message = Message.of(doc)
+        messages = [
+            (conns, Message.of(viewer_message(self.rt, rec, conns[0].user_id, "update", events, views.get(seat),
+                                              table, changed)))
+            for (seat, _host), conns in groups.items()
+        ]
+        room.last_version, room.table_key = rec.version, key
+        for conns, message in messages:
             for conn in conns:
                 conn.send(message)
 

@@ -129,7 +129,8 @@ export class TableSocket {
   receive(message) {
     if (message.type === "pong") return;
     if (typeof message.version === "number" && (message.type === "snapshot" || message.type === "update")) {
-      if (message.type === "update" && this.version !== null && message.version <= this.version) return;
+      // Versions only grow: an update we have, or a snapshot older than what we have seen, is stale.
+      if (this.version !== null && (message.version < this.version || (message.type === "update" && message.version === this.version))) return;
       this.version = message.version;
     }
     if ((message.type === "ack" || message.type === "error") && message.client_id) {

@@ -106,6 +106,16 @@ class AppServer:
         self.proc = None
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """A failed browser test's report ends with what the server logged (its warnings and errors)."""
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
+    server = getattr(item, "funcargs", {}).get("app_server")
+    if report.failed and isinstance(server, AppServer) and server.log.exists():
+        report.sections.append(("server log (last 6,000 characters)", server.log.read_text()[-6000:] or "(empty)"))
+
+
 @pytest.fixture(scope="session")
 def app_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
     server = AppServer(tmp_path_factory.mktemp("e2e")).start()

@@ -284,7 +284,10 @@ def test_a_person_plays_food_truck_champion_against_a_bot_to_the_end(person: Cal
     done: Counter[str] = Counter()
     deadline = time.monotonic() + 120
     while not finished(page):
-        assert time.monotonic() < deadline, f"the game did not end ({sum(done.values())} moves: {done})"
+        assert time.monotonic() < deadline, (
+            f"the game did not end ({sum(done.values())} moves: {done}); the page holds "
+            + str({k: v for k, v in snapshot(page).items() if k != "view"})
+        )
         if not progress(page)["mine"]:
             page.wait_for_timeout(20)
             continue

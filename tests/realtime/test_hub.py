@@ -1,0 +1,84 @@
+"""The hub in isolation: a snapshot is never older than what the room has published, and a failed publish
+leaves the room ready to publish that version again."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from types import SimpleNamespace
+from typing import Any
+
+import orjson
+import pytest
+
+from app.games import GAMES
+from app.realtime.hub import Connection, Hub, Message
+from app.services.records import SeatInfo, TableCache, TableRecord
+
+
+class FakeSocket:
+    """Stands for a websocket: the frames written to it, decoded."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+
+    def write(self, frame: bytes) -> bool:
+        self.sent.append(orjson.loads(frame[2:] if frame[1] < 126 else frame[4:] if frame[1] == 126 else frame[10:]))
+        return True
+
+
+def record(version: int, state: dict[str, Any]) -> TableRecord:
+    game = GAMES["food-truck"]
+    now = datetime.now(UTC)
+    return TableRecord(
+        id="t1", game="food-truck", name="T", host_id="u0", host_name="Ana", visibility="public",
+        invite_hash=None, status="playing", seat_count=2, options={}, seed=1, seed_commitment="c",
+        state=state, version=version, state_seq=0, move_count=version - 1, awaiting=game.awaiting(state),
+        outcome=None, created_at=now, updated_at=now,
+        seats=[SeatInfo("0", "u0", "Ana", False), SeatInfo("1", "u1", "Ben", False)],
+        recent_events={version: []},
+    )
+
+
+def hub_with_socket() -> tuple[Hub, Connection, FakeSocket, TableCache]:
+    cache = TableCache()
+    hub = Hub(SimpleNamespace(cache=cache, secret_key="k" * 32))  # type: ignore[arg-type]
+    sock = FakeSocket()
+    conn = Connection(ws=None, table_id="t1", user_id="u0", write_frame=sock.write)  # type: ignore[arg-type]
+    hub.attach(conn)
+    return hub, conn, sock, cache
+
+
+def two_versions() -> tuple[TableRecord, TableRecord]:
+    game = GAMES["food-truck"]
+    state = game.new_game(["0", "1"], 7)
+    seat = game.awaiting(state)[0]
+    later = game.apply(state, seat, game.actions(state, seat)[0]).state
+    return record(1, state), record(2, later)
+
+
+def test_a_snapshot_of_an_old_read_carries_the_newest_known_version() -> None:
+    hub, conn, sock, cache = hub_with_socket()
+    old, new = two_versions()
+    cache.put(new)  # published while the socket's own read (of `old`) was under way
+    hub.snapshot(old, conn)
+    assert sock.sent[-1]["type"] == "snapshot" and sock.sent[-1]["version"] == 2
+    assert hub.rooms["t1"].last_version == 2
+
+
+def test_a_failed_publish_does_not_count_the_version_as_published(monkeypatch: pytest.MonkeyPatch) -> None:
+    hub, conn, sock, cache = hub_with_socket()
+    old, new = two_versions()
+    cache.put(old)
+    hub.snapshot(old, conn)
+
+    def broken(doc: dict[str, Any]) -> Message:
+        raise ValueError("cannot serialise")
+
+    monkeypatch.setattr(Message, "of", broken)
+    cache.put(new)
+    with pytest.raises(ValueError):
+        hub.publish_now(new)
+    assert hub.rooms["t1"].last_version == 1 and [m["type"] for m in sock.sent] == ["snapshot"]
+    monkeypatch.undo()
+    assert hub.publish_now(new)
+    assert sock.sent[-1]["type"] == "update" and sock.sent[-1]["version"] == 2
