@@ -58,7 +58,8 @@ class FramedWebSocketProtocol(WebSocketsSansIOProtocol):
         self.read_paused = True  # so the parent does not pause the transport itself
         super().send_receive_event_to_app()
         self.read_paused = was_paused
-        if not self.read_paused and self.queue.qsize() >= READ_AHEAD:
+        # Once our close is sent, reading goes on until the peer's close reply (the parent discards messages).
+        if not self.read_paused and not self.close_sent and self.queue.qsize() >= READ_AHEAD:
             self.read_paused = True
             self.transport.pause_reading()
 

@@ -153,3 +153,28 @@ async def test_reading_pauses_only_when_messages_wait_unread(unread: int) -> Non
     assert got == [f"m{i}" for i in range(unread)]
     assert not transport.paused
     proto.connection_lost(None)
+
+
+async def test_after_our_close_reading_goes_on_until_the_close_reply() -> None:
+    """A flooding client's unread messages must not stop us reading its close reply (it would wait 10 s)."""
+    go, closed = asyncio.Event(), asyncio.Event()
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        await receive()
+        await send({"type": "websocket.accept"})
+        await go.wait()
+        await send({"type": "websocket.close", "code": 1008})
+        closed.set()
+
+    proto, transport = await open_protocol(app)
+    proto.data_received(b"".join(client_text(f"m{i}".encode()) for i in range(READ_AHEAD + 2)))
+    assert transport.paused  # unread messages: backpressure
+    go.set()
+    await closed.wait()
+    assert not transport.paused  # uvicorn resumes reading when the close is sent ...
+    proto.data_received(b"".join(client_text(f"late{i}".encode()) for i in range(3)))
+    assert not transport.paused  # ... and later messages must not pause it again
+    reply = SansIO(CLIENT)
+    reply.send_close(1008)
+    proto.data_received(b"".join(reply.data_to_send()))
+    assert transport.closing
