@@ -420,7 +420,8 @@ class Slot:
                     tasks = []
                     for k, s in enumerate(socks):
                         token = self.tokens[k] if s.acting else None
-                        base = self.servers[(self.index + k) % len(self.servers)].replace("http", "ws", 1)
+                        at = self.index if self.args.spread == "tables" else self.index + k
+                        base = self.servers[at % len(self.servers)].replace("http", "ws", 1)
                         url = f"{base}/ws/tables/{tid}" + (f"?token={token}" if token else "")
                         tasks.append(asyncio.create_task(s.run(url, self.args.compression)))
                     await asyncio.wait_for(asyncio.gather(*(self._opened(s) for s in socks)), 60)
@@ -576,7 +577,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         await asyncio.wait(tasks, timeout=10)
         result = {
             "game": args.game, "tables": args.tables, "players": args.players, "spectators": args.spectators,
-            "servers": len(urls), "broker": args.broker_url or "postgres", "rate_cap": args.rate, "compression": args.compression or "none",
+            "servers": len(urls), "spread": args.spread, "broker": args.broker_url or "postgres", "rate_cap": args.rate, "compression": args.compression or "none",
             "setup_s": round(setup_s, 1), "seconds": round(elapsed, 1),
             "commands_per_s": round(len(stats.ack_ms) / elapsed, 1),
             "ack_p50_ms": round(pct(stats.ack_ms, 0.5), 1), "ack_p95_ms": round(pct(stats.ack_ms, 0.95), 1),
@@ -610,7 +611,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
 def report(r: dict[str, Any]) -> None:
     print(f"load: {r['tables']} tables x {r['players']} players + {r['spectators']} spectators, {r['game']}, "
-          f"{r['servers']} server process(es), broker {r['broker']}, rate cap {r['rate_cap'] or 'none'}, ws compression offered "
+          f"{r['servers']} server process(es) (spread by {r['spread']}), broker {r['broker']}, rate cap {r['rate_cap'] or 'none'}, ws compression offered "
           f"{r['compression']}; set-up {r['setup_s']} s, measured {r['seconds']} s")
     print(f"  commands applied/s   {r['commands_per_s']}   (per second of server CPU: "
           f"{r['commands_per_server_cpu_s']})")
@@ -637,6 +638,9 @@ def main() -> None:
     ap.add_argument("--warmup", type=float, default=5, help="seconds of play before measuring")
     ap.add_argument("--drain", type=float, default=5, help="seconds after the window for deliveries")
     ap.add_argument("--servers", type=int, default=1, help="server processes on the one database (1 or 2)")
+    ap.add_argument("--spread", choices=["sockets", "tables"], default="sockets",
+                    help="with several servers: a table's sockets alternate between them (every move crosses "
+                    "processes), or each table's sockets all go to one (as a load balancer routing by table would)")
     ap.add_argument("--broker-url", default="", help="BROKER_URL for the servers (redis://...; default: LISTEN/NOTIFY)")
     ap.add_argument("--port", type=int, default=8300, help="first server port")
     ap.add_argument("--rate", type=float, default=0, help="cap on commands/s over all clients (0 = closed loop)")
