@@ -168,7 +168,10 @@ async def handle_message(rt: Runtime, conn: Connection, raw: str) -> None:
     client_id = msg.get("client_id")
     try:
         if kind == "ping":
-            conn.send_json({"type": "pong"})
+            # The newest version this process knows: a client that is behind it (an update lost somewhere)
+            # resyncs, so no client can stay stale for longer than its ping interval.
+            known = rt.cache.get(conn.table_id)
+            conn.send_json({"type": "pong", "version": known.version} if known is not None else {"type": "pong"})
         elif kind == "resync":
             rec = await rt.reload(conn.table_id)
             rt.hub.snapshot(rec, conn)

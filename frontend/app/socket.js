@@ -127,7 +127,11 @@ export class TableSocket {
   }
 
   receive(message) {
-    if (message.type === "pong") return;
+    if (message.type === "pong") {
+      // The server knows a newer version than we have seen: an update went missing; fetch the picture again.
+      if (typeof message.version === "number" && this.version !== null && message.version > this.version) this.resync();
+      return;
+    }
     if (typeof message.version === "number" && (message.type === "snapshot" || message.type === "update")) {
       // Versions only grow: an update we have, or a snapshot older than what we have seen, is stale.
       if (this.version !== null && (message.version < this.version || (message.type === "update" && message.version === this.version))) return;

@@ -91,7 +91,8 @@ async def test_refusals_keep_socket_and_state(server: Server) -> None:
     bad_cid = await sa.act({"type": "pick", "n": 1}, client_id="c" * 65)
     assert bad_cid["code"] == "bad_client_id"
     await sa.ws.send(json.dumps({"type": "ping"}))
-    await sa.expect("pong")
+    pong = await sa.expect("pong")
+    assert pong["version"] == v  # the newest version the server knows: a client behind it resyncs
     assert await _version(server, tid) == v
     # The same socket still plays.
     ok = await sa.act({"type": "pick", "n": 1}, expected_version=v)

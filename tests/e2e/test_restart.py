@@ -121,3 +121,45 @@ def test_heartbeat_pings_and_replaces_a_link_that_stopped_answering(person: Call
     ana.page.clock.run_for("00:02")  # the back-off before reconnecting
     expect(conn).to_have_attribute("data-state", "online")
     assert len(sockets) == 2
+
+
+def test_a_page_that_missed_updates_catches_up_at_its_next_ping(
+    person: Callable[..., Person], rng: random.Random
+) -> None:
+    ana, ben = person("Ana"), person("Ben")
+    table = ana.page.request.post(
+        ana.base + "/api/tables", data={"game": "food-truck", "seats": 2, "visibility": "public"}
+    ).json()
+    ana.goto(f"/t/{table['id']}")
+    ana.page.get_by_role("button", name="Add bot").click()
+    ana.page.get_by_test_id("start").click()
+    expect(ana.page.get_by_test_id("game-area")).to_be_visible()
+
+    # Ben watches through a link that loses every update while `lose_updates` is set.
+    lose_updates = False
+
+    def relay(ws: WebSocketRoute) -> None:
+        server = ws.connect_to_server()
+        ws.on_message(server.send)
+        server.on_message(lambda m: None if lose_updates and '"type":"update"' in str(m) else ws.send(m))
+
+    ben.page.route_web_socket(re.compile(r"/ws/tables/"), relay)
+    ben.page.clock.install()
+    ben.goto(f"/t/{table['id']}")
+    expect(ben.page.get_by_test_id("conn")).to_have_attribute("data-state", "online")
+    expect(ben.page.get_by_test_id("spectator-banner")).to_be_visible()
+    start = settled_version(ana.page)
+    expect(ben.page.locator("main")).to_have_attribute("data-version", str(start))
+
+    lose_updates = True
+    for _ in range(40):
+        click_a_legal_thing(ana.page, rng)
+        if version(ana.page) > start:
+            break
+    now = settled_version(ana.page)
+    assert now > start
+    lose_updates = False
+    ben.page.wait_for_timeout(300)
+    assert version(ben.page) == start, "Ben's page should not have heard of the moves yet"
+    ben.page.clock.run_for("00:21")  # the heartbeat's ping: its pong tells of a newer version
+    expect(ben.page.locator("main")).to_have_attribute("data-version", str(now))
