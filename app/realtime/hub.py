@@ -28,7 +28,7 @@ from app.games import GAMES
 from app.games.base import views_of
 from app.metrics import SOCKETS_OPEN
 from app.realtime.protocol import FRAME_WRITER, text_frame
-from app.services.records import TableRecord
+from app.services.records import EVENT_WINDOW, TableRecord
 from app.services.tables import public_table_json, table_json_for, table_key
 
 if TYPE_CHECKING:
@@ -36,7 +36,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("app.hub")
 QUEUE_LIMIT = 256
-EVENT_WINDOW = 64  # an update carries the events of at most this many versions; a client further behind resyncs
 
 
 class Message:

@@ -31,6 +31,11 @@ class SeatInfo:
     bot: bool
 
 
+# An update carries the events of at most this many versions (a client further behind resyncs), so a record
+# remembers the events of that many.
+EVENT_WINDOW = 64
+
+
 @dataclass
 class TableRecord:
     id: str
@@ -90,7 +95,7 @@ class TableRecord:
 
     def remember_events(self, version: int, events: list[dict[str, Any]]) -> None:
         self.recent_events[version] = events
-        for old in [v for v in self.recent_events if v <= version - 64]:
+        for old in [v for v in self.recent_events if v <= version - EVENT_WINDOW]:
             del self.recent_events[old]
 
 

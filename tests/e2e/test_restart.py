@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from playwright.sync_api import Page, WebSocketRoute, expect
@@ -26,16 +27,22 @@ def settled_version(page: Page) -> int:
         last = now
 
 
+def start_against_a_bot(who: Person) -> dict[str, Any]:
+    """A public Food Truck table of `who` and a bot, started from its page (the page stays on it)."""
+    table: dict[str, Any] = who.page.request.post(
+        who.base + "/api/tables", data={"game": "food-truck", "seats": 2, "visibility": "public"}
+    ).json()
+    who.goto(f"/t/{table['id']}")
+    who.page.get_by_role("button", name="Add bot").click()
+    who.page.get_by_test_id("start").click()
+    return table
+
+
 def test_page_reconnects_and_resyncs_after_a_server_restart(
     person: Callable[..., Person], app_server: AppServer, rng: random.Random
 ) -> None:
     ana = person("Ana")
-    table = ana.page.request.post(
-        ana.base + "/api/tables", data={"game": "food-truck", "seats": 2, "visibility": "public"}
-    ).json()
-    ana.goto(f"/t/{table['id']}")
-    ana.page.get_by_role("button", name="Add bot").click()
-    ana.page.get_by_test_id("start").click()
+    start_against_a_bot(ana)
     conn = ana.page.get_by_test_id("conn")
     expect(conn).to_have_attribute("data-state", "online")
     log = ana.page.get_by_test_id("log").locator("li")
@@ -127,12 +134,7 @@ def test_a_page_that_missed_updates_catches_up_at_its_next_ping(
     person: Callable[..., Person], rng: random.Random
 ) -> None:
     ana, ben = person("Ana"), person("Ben")
-    table = ana.page.request.post(
-        ana.base + "/api/tables", data={"game": "food-truck", "seats": 2, "visibility": "public"}
-    ).json()
-    ana.goto(f"/t/{table['id']}")
-    ana.page.get_by_role("button", name="Add bot").click()
-    ana.page.get_by_test_id("start").click()
+    table = start_against_a_bot(ana)
     expect(ana.page.get_by_test_id("game-area")).to_be_visible()
 
     # Ben watches through a link that loses every update while `lose_updates` is set.

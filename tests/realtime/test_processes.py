@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -11,14 +12,19 @@ from tests.conftest import Database, Server, requires_postgres
 from tests.platform.client import Player, Socket
 
 
-async def moves_cross_processes(one: Server, two: Server) -> None:
-    """A move on process one reaches a watcher on process two, and a move on two reaches a socket on one."""
+async def watched_from_two(one: Server, two: Server) -> tuple[Player, Player, dict[str, Any], Socket, int]:
+    """Ana and Ben start a tiny table on process one; a watcher on process two has its snapshot's version."""
     ana, ben = await Player.guest(one.url, "Ana"), await Player.guest(one.url, "Ben")
     t = await ana.table(seats=2)
     await ben.post(f"/api/tables/{t['id']}/join", {})
     await ana.post(f"/api/tables/{t['id']}/start")
     watcher = await Socket.open(two.ws_url, t["id"])
-    before = (await watcher.expect("snapshot"))["version"]
+    return ana, ben, t, watcher, (await watcher.expect("snapshot"))["version"]
+
+
+async def moves_cross_processes(one: Server, two: Server) -> None:
+    """A move on process one reaches a watcher on process two, and a move on two reaches a socket on one."""
+    ana, ben, t, watcher, before = await watched_from_two(one, two)
     sa = await Socket.open(one.ws_url, t["id"], ana.token)
     await sa.expect("snapshot")
     assert (await sa.act({"type": "pick", "n": 1}))["type"] == "ack"

@@ -12,7 +12,7 @@ import redis.asyncio as aioredis
 from app.realtime.broker import CLIENT_NAME
 from tests.conftest import Database, Server, requires_redis
 from tests.platform.client import Player, Socket
-from tests.realtime.test_processes import moves_cross_processes
+from tests.realtime.test_processes import moves_cross_processes, watched_from_two
 
 
 @pytest.fixture
@@ -76,12 +76,7 @@ async def test_every_move_of_a_busy_table_reaches_the_other_process_in_order(
 
 async def test_after_losing_redis_a_process_resyncs_its_sockets(redis_pair: tuple[Server, Server]) -> None:
     one, two = redis_pair
-    ana, ben = await Player.guest(one.url, "Ana"), await Player.guest(one.url, "Ben")
-    t = await ana.table(seats=2)
-    await ben.post(f"/api/tables/{t['id']}/join", {})
-    await ana.post(f"/api/tables/{t['id']}/start")
-    watcher = await Socket.open(two.ws_url, t["id"])
-    before = (await watcher.expect("snapshot"))["version"]
+    ana, ben, t, watcher, before = await watched_from_two(one, two)
     # Cut every connection the servers hold to Redis, then move at once: the notice may be lost, but the
     # watcher's process resyncs its rooms from the database when its subscription comes back.
     admin = aioredis.from_url(requires_redis())
