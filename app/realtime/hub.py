@@ -182,7 +182,7 @@ def viewer_message(
     if rec.state is not None:
         if view is None:
             view = game.view(rec.state, seat)
-        actions = game.actions(rec.state, seat) if rec.status == "playing" and seat in rec.awaiting else []
+        actions = rec.actions_for(seat) if rec.status == "playing" and seat in rec.awaiting else []
     message: dict[str, Any] = {
         "type": kind,
         "version": rec.version,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
     from app.runtime import Runtime
 
 MAX_CLIENT_ID = 64
+CLIENT_ID = re.compile(rf"[A-Za-z0-9._:-]{{1,{MAX_CLIENT_ID}}}")
 CONFLICT_RETRIES = 3
 
 
@@ -35,11 +37,7 @@ class Ack:
 def _check_shape(action: Any, client_id: Any, expected_version: Any) -> None:
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise ServiceError("bad_action", "An action must be an object with a 'type'.", 422)
-    if client_id is not None and (
-        not isinstance(client_id, str)
-        or not 0 < len(client_id) <= MAX_CLIENT_ID
-        or not all(ch.isascii() and (ch.isalnum() or ch in "._:-") for ch in client_id)
-    ):
+    if client_id is not None and (not isinstance(client_id, str) or CLIENT_ID.fullmatch(client_id) is None):
         raise ServiceError(
             "bad_client_id",
             f"client_id must be 1 to {MAX_CLIENT_ID} letters, digits or '.', '_', ':', '-'.",
@@ -147,7 +145,7 @@ async def _apply_once(
         applied = game.apply(rec.state, seat, action)
     except IllegalAction as exc:
         raise ServiceError(exc.code, exc.message, 422) from exc
-    if not any(legal == action and same_json(action, legal) for legal in game.actions(rec.state, seat)):
+    if not any(legal == action and same_json(action, legal) for legal in rec.actions_for(seat)):
         # The engine accepted a look-alike (true for 1, 1.0 for 1, extra fields): the contract says
         # an action is legal exactly when it is listed, so hold every engine to the list. (`==`, fast,
         # finds the candidates; `same_json` then tells true and 1.0 from 1.)

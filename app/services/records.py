@@ -61,18 +61,33 @@ class TableRecord:
     seats: list[SeatInfo] = field(default_factory=list)
     # events of recent versions, for updates: version -> events
     recent_events: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    # Derived once, on first use, for the hot path (a move and its updates look these up a dozen times).
+    _seat_by_user: dict[str, str] | None = field(default=None, repr=False, compare=False)
+    _bots: frozenset[str] | None = field(default=None, repr=False, compare=False)
+    _actions: dict[str, list[Any]] = field(default_factory=dict, repr=False, compare=False)
 
     def seat_of(self, user_id: str | None) -> str | None:
         """The seat this user sits in, if any."""
         if user_id is None:
             return None
-        for s in self.seats:
-            if s.user_id == user_id:
-                return s.seat
-        return None
+        by_user = self._seat_by_user
+        if by_user is None:
+            by_user = self._seat_by_user = {s.user_id: s.seat for s in self.seats if s.user_id is not None}
+        return by_user.get(user_id)
 
-    def bot_seats(self) -> set[str]:
-        return {s.seat for s in self.seats if s.bot}
+    def bot_seats(self) -> frozenset[str]:
+        if self._bots is None:
+            self._bots = frozenset(s.seat for s in self.seats if s.bot)
+        return self._bots
+
+    def actions_for(self, seat: str) -> list[Any]:
+        """The seat's legal actions in this record's state, listed once: the update that offers them to the
+        player and the check of the move the player then sends share one list (a record's state is fixed)."""
+        listed = self._actions.get(seat)
+        if listed is None:
+            assert self.state is not None
+            listed = self._actions[seat] = GAMES[self.game].actions(self.state, seat)
+        return listed
 
     def invite_ok(self, code: str | None) -> bool:
         return bool(code) and self.invite_hash == hash_invite(code or "")
@@ -91,12 +106,18 @@ class TableRecord:
             raise TypeError(f"no such field: {sorted(changes.keys() - _RECORD_FIELDS)}")
         new = object.__new__(TableRecord)
         new.__dict__.update(self.__dict__, **changes)
+        new._actions = {}
+        if "seats" in changes:
+            new._seat_by_user = new._bots = None
         return new
 
     def remember_events(self, version: int, events: list[dict[str, Any]]) -> None:
-        self.recent_events[version] = events
-        for old in [v for v in self.recent_events if v <= version - EVENT_WINDOW]:
-            del self.recent_events[old]
+        """Keep a version's events, forgetting those older than the window (versions come in order)."""
+        recent = self.recent_events
+        recent[version] = events
+        cutoff = version - EVENT_WINDOW
+        while (oldest := next(iter(recent))) <= cutoff:
+            del recent[oldest]
 
 
 _RECORD_FIELDS = frozenset(f.name for f in fields(TableRecord))

@@ -10,7 +10,7 @@ import orjson
 import pytest
 
 from app.games import GAMES
-from app.services.records import SeatInfo, TableRecord, advance
+from app.services.records import EVENT_WINDOW, SeatInfo, TableRecord, advance
 from tests.platform.tiny_game import TinyGame
 
 TINY = TinyGame()
@@ -77,3 +77,28 @@ def test_a_gap_in_the_versions_asks_for_a_reload() -> None:
     rows[1]["version"] += 1  # a seat change bumped the version between the two moves
     assert advance(rec, rows) is None
     assert advance(rec, []) is None
+
+
+def test_seats_bots_and_listed_actions_are_derived_once_and_follow_the_record() -> None:
+    rec = record()
+    assert (rec.seat_of("a"), rec.seat_of("b"), rec.seat_of("z"), rec.seat_of(None)) == ("0", "1", None, None)
+    assert rec.bot_seats() == frozenset()
+    listed = rec.actions_for("0")
+    assert listed == TINY.actions(rec.state, "0") and rec.actions_for("0") is listed
+    moved = rec.evolve(state=TINY.apply(rec.state, "0", {"type": "pick", "n": 3}).state, version=4)
+    seat = moved.awaiting[0]
+    # Each record lists its own state's actions, not those of the record it came from.
+    assert moved.actions_for("0") == TINY.actions(moved.state, "0") != listed
+    assert moved.actions_for(seat) == TINY.actions(moved.state, seat)
+    assert moved.seat_of("a") == "0"
+    reseated = moved.evolve(seats=[SeatInfo("0", "c", "C", False), SeatInfo("1", None, None, True)])
+    assert (reseated.seat_of("a"), reseated.seat_of("c"), reseated.bot_seats()) == (None, "0", frozenset({"1"}))
+    assert moved.seat_of("a") == "0"
+
+
+def test_a_record_keeps_the_events_of_the_last_window_of_versions() -> None:
+    rec = record()
+    for version in range(4, 4 + EVENT_WINDOW + 10):
+        rec.remember_events(version, [{"type": "e", "v": version}])
+    newest = 3 + EVENT_WINDOW + 10
+    assert sorted(rec.recent_events) == list(range(newest - EVENT_WINDOW + 1, newest + 1))
