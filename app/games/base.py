@@ -75,11 +75,22 @@ class Game(Protocol):
 
     def bot_action(self, state: JSON, player: str, seed: int) -> JSON: ...
 
+    # Optional: `apply_listed(state, player, action)`, the same as `apply` for an action the caller has
+    # found among `actions(state, player)` (compared as JSON text, so 1.0 is not 1), without listing the
+    # options again to check it; the server checks every move against the list anyway.
     # Optional: `views(state, viewers)`, the views of several viewers at once, equal to
     # `[view(state, v) for v in viewers]`, for engines that can share the work on the public parts.
     # Optional: `catalog`, a static JSON document of component faces (card texts …) that a renderer
     # fetches once from GET /api/games/{id}/catalog instead of receiving it in every view. Views may
     # share unchanged parts with the state: callers only serialise them and never mutate them.
+
+
+def apply_listed(game: Game, state: JSON, player: str, action: JSON) -> Applied:
+    """`apply` of an action known to be listed: the engine's `apply_listed` if it has one, else `apply`."""
+    listed = getattr(game, "apply_listed", None)
+    if listed is not None:
+        return listed(state, player, action)
+    return game.apply(state, player, action)
 
 
 def views_of(game: Game, state: JSON, viewers: Sequence[str | None]) -> list[JSON]:

@@ -13,7 +13,7 @@ from sqlalchemy import select
 
 from app.db.models import Move
 from app.games import GAMES
-from app.games.base import IllegalAction
+from app.games.base import IllegalAction, apply_listed
 from app.metrics import COMMAND_LATENCY, COMMANDS_APPLIED, COMMANDS_REFUSED
 from app.services.errors import ServiceError
 from app.services.records import TableRecord
@@ -141,14 +141,17 @@ async def _apply_once(
     game = GAMES[rec.game]
     if seat not in rec.awaiting:
         raise ServiceError("not_your_turn", "It is not your turn.", 409)
-    try:
-        applied = game.apply(rec.state, seat, action)
-    except IllegalAction as exc:
-        raise ServiceError(exc.code, exc.message, 422) from exc
-    if not any(legal == action and same_json(action, legal) for legal in rec.actions_for(seat)):
-        # The engine accepted a look-alike (true for 1, 1.0 for 1, extra fields): the contract says
-        # an action is legal exactly when it is listed, so hold every engine to the list. (`==`, fast,
-        # finds the candidates; `same_json` then tells true and 1.0 from 1.)
+    # The contract says an action is legal exactly when it is listed, so every engine is held to the list
+    # (`==`, fast, finds the candidates; `same_json` then tells true and 1.0 from 1), and a listed action is
+    # applied without the engine listing the options again.
+    if any(legal == action and same_json(action, legal) for legal in rec.actions_for(seat)):
+        applied = apply_listed(game, rec.state, seat, action)
+    else:
+        try:
+            game.apply(rec.state, seat, action)  # for the engine's own words on why it is refused
+        except IllegalAction as exc:
+            raise ServiceError(exc.code, exc.message, 422) from exc
+        # The engine accepted a look-alike (true for 1, 1.0 for 1, extra fields).
         raise ServiceError("illegal_action", "That is not one of your legal moves.", 422)
     state = applied.state
     outcome = game.outcome(state)

@@ -8,7 +8,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from app.games.base import Game, IllegalAction
+from app.games.base import Game, IllegalAction, apply_listed
 
 JSON = dict[str, Any]
 
@@ -36,7 +36,8 @@ def play_random(
     """Play uniformly random legal actions to the end; return the final state and the moves.
 
     With `check_every` = k > 0, every k-th step also checks that `apply` leaves its
-    input untouched, that the state is JSON, and that `invariant` holds.
+    input untouched, that the state is JSON, that `invariant` holds and that `apply_listed`
+    gives the same result.
     """
     players = seats(n_players)
     state = game.new_game(players, seed, options)
@@ -61,9 +62,20 @@ def play_random(
                 assert "type" in event and "visible_to" in event, event
             if invariant:
                 invariant(applied.state)
+            if canonical(action) in {canonical(a) for a in legal}:
+                assert_listed_applies_alike(game, state, player, action, applied)
         moves.append((player, action))
         state = applied.state
     raise AssertionError(f"game did not end within {max_steps} steps")
+
+
+def assert_listed_applies_alike(game: Game, state: JSON, player: str, action: JSON, applied: Any) -> None:
+    """`apply_listed` of a listed action gives what `apply` gave, and leaves its input alone too."""
+    before = canonical(state)
+    again = apply_listed(game, state, player, action)
+    assert canonical(state) == before, "apply_listed mutated its input"
+    assert canonical(again.state) == canonical(applied.state)
+    assert canonical(again.events) == canonical(applied.events) and again.undoable == applied.undoable
 
 
 def replay(game: Game, n_players: int, seed: int, moves: list[tuple[str, JSON]],

@@ -47,6 +47,10 @@ class FoodTruck:
         """Apply a legal action to a copy of the state; raise IllegalAction otherwise."""
         if state["phase"] == "over" or action not in legal_actions(state, player):
             raise refuse(state, player, action)
+        return self.apply_listed(state, player, action)
+
+    def apply_listed(self, state: JSON, player: str, action: JSON) -> Applied:
+        """`apply` of an action that `actions` lists, without checking it again."""
         new = copy_state(state)
         ev: Events = []
         before = (new["phase"], moment(new), new["turn"])

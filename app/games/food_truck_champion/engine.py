@@ -42,6 +42,10 @@ class FoodTruckChampion:
         """Apply one legal action or raise IllegalAction."""
         return rules.apply(state, player, action)
 
+    def apply_listed(self, state: JSON, player: str, action: JSON) -> Applied:
+        """`apply` of an action that `actions` lists, without checking it again."""
+        return rules.apply_listed(state, player, action)
+
     def view(self, state: JSON, viewer: str | None) -> JSON:
         """What `viewer` may see (None = spectator)."""
         # No deep copy: the view may share unchanged parts with the state (views are only serialised).

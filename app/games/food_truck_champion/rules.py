@@ -209,6 +209,11 @@ def apply(state: JSON, player: str, action: JSON) -> Applied:
         raise IllegalAction("not_your_turn", "It is not your turn to act.")
     if not isinstance(action, dict) or not _listed(action, step_options(state, player)):
         raise diagnose(state, player, action)
+    return apply_listed(state, player, action)
+
+
+def apply_listed(state: JSON, player: str, action: JSON) -> Applied:
+    """`apply` of an action that `actions(state, player)` lists, without listing them again."""
     new = working_copy(state)
     ev: Events = []
     dispatch(new, player, action, ev)
