@@ -10,6 +10,11 @@ then times
 actions()+apply() again on states taken from the middle third of those games (the "mid-game" figure the
 issue's target is about: card games < 200 us median). For Food Chain Magnate it also times the step that
 runs dinnertime in all-bot games from round 6 on. Prints one row per game; pure CPU, one core.
+
+"games/s" replays the games through `apply`, which checks the action against the legal ones itself; "listed"
+replays them as the server plays a move (it lists the actions once, for the player's update, checks the move
+against that list and applies it with `apply_listed`). A first line times a fixed pure-Python loop, so that
+figures of sessions on a faster or slower day can be related.
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.games import GAMES  # noqa: E402
-from app.games.base import Game  # noqa: E402
+from app.games.base import Game, apply_listed  # noqa: E402
 
 MAX_STEPS = 20_000  # a random game that runs this long is reported as unfinished, never loops forever
 
@@ -123,6 +128,18 @@ def bench_game(game: Game, n_players: int, games: int, seed: int, budget: float,
             seat = rnd.choice(game.awaiting(state))
             state = game.apply(state, seat, choose(game, state, seat, game.actions(state, seat), bots, rnd)).state
     bare = time.perf_counter() - t0
+    # The same games the way the server plays a move: the listed actions, then `apply_listed` of the chosen one.
+    t0 = time.perf_counter()
+    for g in range(games):
+        rnd = random.Random(seed + g)
+        state = game.new_game(players, seed + g, None)
+        for _ in range(MAX_STEPS):
+            if game.outcome(state) is not None:
+                break
+            seat = rnd.choice(game.awaiting(state))
+            action = choose(game, state, seat, game.actions(state, seat), bots, rnd)
+            state = apply_listed(game, state, seat, action).state
+    listed = time.perf_counter() - t0
     mid = mid_game_cost(game, samples, seed)
 
     def mean_us(xs: list[int]) -> float:
@@ -136,6 +153,7 @@ def bench_game(game: Game, n_players: int, games: int, seed: int, budget: float,
         "unfinished": unfinished,
         "moves_per_game": steps_total / games,
         "games_per_s": games / bare,
+        "games_per_s_listed": games / listed,
         "games_per_s_with_views": games / wall,
         "apply_us": mean_us(timings["apply"]),
         "actions_us": mean_us(timings["actions"]),
@@ -180,6 +198,15 @@ def fcm_dinnertime(games: int, seed: int, min_round: int = 6) -> dict[str, float
     }
 
 
+def calibration() -> float:
+    """Seconds for a fixed pure-Python loop: the same machine runs it 2-3x slower on some days."""
+    t0 = time.perf_counter()
+    total = 0
+    for i in range(10_000_000):
+        total += i
+    return time.perf_counter() - t0
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=40, help="random games per engine")
@@ -199,11 +226,12 @@ def main() -> None:
         bots[gid] = int(k)
     print(f"engines: {time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())}, load average "
           f"{Path('/proc/loadavg').read_text().split()[0]}; means in us include preemption on a busy machine")
-    print(f"{'game':<22}{'seats':>5}{'bots':>5}{'games':>6}{'moves/game':>11}{'games/s':>9}{'(w/ views)':>11}"
+    print(f"machine: a pure-Python loop of 10 million additions takes {calibration():.2f} s (relates sessions)")
+    print(f"{'game':<22}{'seats':>5}{'bots':>5}{'games':>6}{'moves/game':>11}{'games/s':>9}{'listed':>8}{'(w/ views)':>11}"
           f"{'apply us':>10}{'actions us':>11}{'view us':>9}{'mid a+a p50':>12}{'p90':>8}{'unfinished':>11}")
     for gid in ids:
         r = bench_game(GAMES[gid], args.players, args.games, args.seed, args.budget, bots.get(gid, 0))
-        print(f"{r['game']:<22}{r['players']:>5}{r['bots']:>5}{r['games']:>6}{r['moves_per_game']:>11.0f}{r['games_per_s']:>9.1f}"
+        print(f"{r['game']:<22}{r['players']:>5}{r['bots']:>5}{r['games']:>6}{r['moves_per_game']:>11.0f}{r['games_per_s']:>9.1f}{r['games_per_s_listed']:>8.1f}"
               f"{r['games_per_s_with_views']:>11.1f}{r['apply_us']:>10.1f}{r['actions_us']:>11.1f}{r['view_us']:>9.1f}"
               f"{r['mid_apply_actions_p50_us']:>12.1f}{r['mid_apply_actions_p90_us']:>8.1f}{r['unfinished']:>11}", flush=True)
     if "food-chain-magnate" in ids:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from app.games.food_truck_champion.research import can_take_charge, market_research, take_charge
-from app.games.food_truck_champion.staff import STAFF_TYPE, cook, hire_from_market, staff_options
+from app.games.food_truck_champion.staff import STAFF_TYPE, can_perform, cook, hire_from_market, staff_options
 from app.games.food_truck_champion.zones import (
     JSON,
     Events,
@@ -122,7 +122,7 @@ def resolve_options(state: JSON, seat: str) -> list[JSON]:
 
 def must_ask(state: JSON, seat: str) -> bool:
     """Whether the resolver is asked; an impossible action is skipped unless that would reveal the hand."""
-    if staff_options(state, seat, state["round"]["lead_action"]):
+    if can_perform(state, seat, state["round"]["lead_action"]):
         return True
     board = state["boards"][seat]
     hidden_hand = any(not is_owner_card(c) for c in board["hand"])

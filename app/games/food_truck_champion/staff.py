@@ -76,6 +76,21 @@ def staff_options(state: JSON, seat: str, staff_action: str) -> list[JSON]:
     return placement_options(board, kind)
 
 
+def can_perform(state: JSON, seat: str, staff_action: str) -> bool:
+    """Whether `staff_options` offers anything, found without listing the options (the round asks it often)."""
+    board = state["boards"][seat]
+    kind = STAFF_TYPE[staff_action]
+    if kind in MARKET_SECTION:
+        section = MARKET_SECTION[kind]
+        present = len(board[section])
+        return any(state["market"]) and (present > 0 or present < capacity(board, section))
+    source = board["fridge"] if kind == "prep_cook" else board["hand"]
+    needs = [need(slot) for slot in board["plating"]]
+    return any(
+        ingredient_of(card) in missing for card in source if not is_owner_card(card) for missing in needs
+    )
+
+
 def hire_from_market(state: JSON, seat: str, action: JSON, ev: Events) -> None:
     """Driver, Cashier or Manager: move the top market card into the board section, replacing if asked."""
     board = state["boards"][seat]

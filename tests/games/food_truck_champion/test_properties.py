@@ -9,6 +9,7 @@ import random
 import pytest
 
 from app.games.food_truck_champion import ENGINE
+from app.games.food_truck_champion.staff import STAFF_TYPE, can_perform, staff_options
 from tests.games.contract import (
     assert_unlisted_refused,
     canonical,
@@ -127,3 +128,15 @@ def test_the_owner_sees_their_own_secrets_and_everything_is_revealed_at_the_end(
     own = ENGINE.view(running, "1")["boards"]["1"]
     assert own["hand"] == running["boards"]["1"]["hand"] and own["completed"] == running["boards"]["1"]["completed"]
     assert ENGINE.view(running, "0")["boards"]["1"]["hand"] is None
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_can_perform_says_whether_staff_options_offers_anything(n: int) -> None:
+    rnd = random.Random(50 + n)
+    state = ENGINE.new_game(seats(n), 50 + n)
+    while ENGINE.outcome(state) is None:
+        for seat in state["boards"]:
+            for staff_action in STAFF_TYPE:
+                assert can_perform(state, seat, staff_action) == bool(staff_options(state, seat, staff_action))
+        seat = rnd.choice(ENGINE.awaiting(state))
+        state = ENGINE.apply(state, seat, rnd.choice(ENGINE.actions(state, seat))).state
