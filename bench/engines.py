@@ -25,6 +25,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -79,6 +80,22 @@ def play_one(
     return steps, finished, rnd.sample(middle, min(10, len(middle)))
 
 
+def replay_bare(
+    game: Game, players: list[str], games: int, seed: int, bots: set[str], apply: Callable[[Any, str, Any], Any]
+) -> float:
+    """Seconds to replay the benchmark's games with nothing but the engine calls and the choice."""
+    t0 = time.perf_counter()
+    for g in range(games):
+        rnd = random.Random(seed + g)
+        state = game.new_game(players, seed + g, None)
+        for _ in range(MAX_STEPS):
+            if game.outcome(state) is not None:
+                break
+            seat = rnd.choice(game.awaiting(state))
+            state = apply(state, seat, choose(game, state, seat, game.actions(state, seat), bots, rnd)).state
+    return time.perf_counter() - t0
+
+
 def mid_game_cost(game: Game, samples: list[tuple[Any, str]], seed: int, reps: int = 5) -> list[float]:
     """actions()+apply() of one random legal action, in microseconds, for each sampled mid-game state."""
     rnd = random.Random(seed)
@@ -117,29 +134,10 @@ def bench_game(game: Game, n_players: int, games: int, seed: int, budget: float,
             break  # a slow engine gets fewer games, not a longer run
     games = played
     wall = time.perf_counter() - t0
-    # Full-game rate without the view() calls and the timer overhead: replay the same games bare.
-    t0 = time.perf_counter()
-    for g in range(games):
-        rnd = random.Random(seed + g)
-        state = game.new_game(players, seed + g, None)
-        for _ in range(MAX_STEPS):
-            if game.outcome(state) is not None:
-                break
-            seat = rnd.choice(game.awaiting(state))
-            state = game.apply(state, seat, choose(game, state, seat, game.actions(state, seat), bots, rnd)).state
-    bare = time.perf_counter() - t0
-    # The same games the way the server plays a move: the listed actions, then `apply_listed` of the chosen one.
-    t0 = time.perf_counter()
-    for g in range(games):
-        rnd = random.Random(seed + g)
-        state = game.new_game(players, seed + g, None)
-        for _ in range(MAX_STEPS):
-            if game.outcome(state) is not None:
-                break
-            seat = rnd.choice(game.awaiting(state))
-            action = choose(game, state, seat, game.actions(state, seat), bots, rnd)
-            state = apply_listed(game, state, seat, action).state
-    listed = time.perf_counter() - t0
+    # Full-game rate without the view() calls and the timer overhead: replay the same games bare, through
+    # `apply`, then the way the server plays a move (the listed actions, then `apply_listed` of the chosen one).
+    bare = replay_bare(game, players, games, seed, bots, game.apply)
+    listed = replay_bare(game, players, games, seed, bots, lambda s, p, a: apply_listed(game, s, p, a))
     mid = mid_game_cost(game, samples, seed)
 
     def mean_us(xs: list[int]) -> float:
