@@ -13,8 +13,8 @@ runs dinnertime in all-bot games from round 6 on. Prints one row per game; pure 
 
 "games/s" replays the games through `apply`, which checks the action against the legal ones itself; "listed"
 replays them as the server plays a move (it lists the actions once, for the player's update, checks the move
-against that list and applies it with `apply_listed`). A first line times a fixed pure-Python loop, so that
-figures of sessions on a faster or slower day can be related.
+against that list and applies it with `apply_listed`). A first line times a fixed pure-Python loop, a reference
+for relating sessions (whether it tracks every kind of slowdown is not known yet: docs/performance.md).
 """
 
 from __future__ import annotations
@@ -197,7 +197,7 @@ def fcm_dinnertime(games: int, seed: int, min_round: int = 6) -> dict[str, float
 
 
 def calibration() -> float:
-    """Seconds for a fixed pure-Python loop: the same machine runs it 2-3x slower on some days."""
+    """Seconds for a fixed pure-Python loop of arithmetic, printed as a reference for relating sessions."""
     t0 = time.perf_counter()
     total = 0
     for i in range(10_000_000):
