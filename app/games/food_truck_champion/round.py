@@ -8,6 +8,7 @@ from app.games.food_truck_champion.zones import (
     JSON,
     Events,
     action_of,
+    board_to_read,
     draw_card,
     event,
     is_owner_card,
@@ -92,10 +93,10 @@ def decide_options(state: JSON, seat: str) -> list[JSON]:
 def decide(state: JSON, seat: str, action: JSON, ev: Events) -> None:
     """Record one player's public, final choice for this round."""
     rnd = state["round"]
-    board = state["boards"][seat]
     lead = rnd["lead_action"]
     kind = action["type"]
     record: JSON = {"choice": kind, "card": None, "also": "none", "left": 0, "pre_done": False}
+    board = state["boards"][seat] if kind == "follow_hand" else board_to_read(state, seat)
     if kind == "follow_hand":
         play_to_centre(board, action["card"])
         record.update(card=action["card"], left=1 + hired_matching(board, lead), pre_done=True)
@@ -124,7 +125,7 @@ def must_ask(state: JSON, seat: str) -> bool:
     """Whether the resolver is asked; an impossible action is skipped unless that would reveal the hand."""
     if can_perform(state, seat, state["round"]["lead_action"]):
         return True
-    board = state["boards"][seat]
+    board = board_to_read(state, seat)
     hidden_hand = any(not is_owner_card(c) for c in board["hand"])
     # Exec. Chef depends on the hidden hand: the player declines by hand so the table learns nothing.
     return STAFF_TYPE[state["round"]["lead_action"]] == "exec_chef" and hidden_hand and bool(board["plating"])
@@ -160,7 +161,7 @@ def start_critique(state: JSON, ev: Events) -> None:
     """Open one critique pass: every player with a Completed ticket picks one (a lone ticket is picked for them)."""
     picks: dict[str, str | None] = {}
     for seat in state["order"]:
-        completed = state["boards"][seat]["completed"]
+        completed = board_to_read(state, seat)["completed"]
         if completed:
             picks[seat] = completed[0] if len(completed) == 1 else None
     state["round"]["critique"] = picks
@@ -200,8 +201,9 @@ def start_cleanup(state: JSON, ev: Events) -> None:
     leader = rnd["leader"]
     order = seats_after(state, None) if leader is None else [leader, *seats_after(state, leader)]
     for seat in order:
-        board = state["boards"][seat]
-        if board["centre"] is not None and is_owner_card(board["centre"]):
+        centre = board_to_read(state, seat)["centre"]
+        if centre is not None and is_owner_card(centre):
+            board = state["boards"][seat]
             board["centre"] = None
             board["owner"] = "board"
             ev.append(event("owner_returned", seat=seat))
@@ -210,7 +212,7 @@ def start_cleanup(state: JSON, ev: Events) -> None:
         neutral["stack"].append(neutral["centre"])
         ev.append(event("neutral_card_stacked", card=neutral["centre"]))
         neutral["centre"] = None
-    rnd["to_place"] = [s for s in order if state["boards"][s]["centre"] is not None]
+    rnd["to_place"] = [s for s in order if board_to_read(state, s)["centre"] is not None]
 
 
 def place_options(state: JSON) -> list[JSON]:

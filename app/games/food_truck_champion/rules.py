@@ -53,8 +53,9 @@ def working_copy(state: JSON) -> JSON:
 class BoardsCopiedOnLookup(Mapping[str, JSON]):
     """The `boards` of a working copy: the first lookup of a seat's board copies it, so the step may change it.
 
-    Every way of reading a board (`[seat]`, `get`, `values`, `items`) goes through that lookup; `boards`
-    holds the copied boards and the still shared ones, and becomes the new state's `boards` at the end."""
+    Every way of reading a board (`[seat]`, `get`, `values`, `items`) goes through that lookup, except `peek`
+    (`zones.board_to_read`), for steps that only read; `boards` holds the copied boards and the still shared
+    ones, and becomes the new state's `boards` at the end."""
 
     def __init__(self, shared: JSON) -> None:
         self.boards: JSON = dict(shared)
@@ -65,6 +66,11 @@ class BoardsCopiedOnLookup(Mapping[str, JSON]):
         if seat not in self.copied:
             board = self.boards[seat] = copy_board(board)
             self.copied.add(seat)
+        return board
+
+    def peek(self, seat: str) -> JSON:
+        """The seat's board as it is now, not copied: it may be shared with the input, so it is only read."""
+        board: JSON = self.boards[seat]
         return board
 
     def __iter__(self) -> Iterator[str]:

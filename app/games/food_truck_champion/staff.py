@@ -14,6 +14,7 @@ from app.games.food_truck_champion.zones import (
     JSON,
     Events,
     accessible,
+    board_to_read,
     capacity,
     event,
     icons_of,
@@ -78,7 +79,7 @@ def staff_options(state: JSON, seat: str, staff_action: str) -> list[JSON]:
 
 def can_perform(state: JSON, seat: str, staff_action: str) -> bool:
     """Whether `staff_options` offers anything, found without listing the options (the round asks it often)."""
-    board = state["boards"][seat]
+    board = board_to_read(state, seat)
     kind = STAFF_TYPE[staff_action]
     if kind in MARKET_SECTION:
         section = MARKET_SECTION[kind]

@@ -45,6 +45,14 @@ def need(slot: JSON) -> list[str]:
     return missing
 
 
+def board_to_read(state: JSON, seat: str) -> JSON:
+    """A seat's truck board for a step that only reads it: inside `apply` it is not copied (it may be shared
+    with the input state, so nothing may change it; a step that changes a board looks it up as usual)."""
+    boards = state["boards"]
+    board: JSON = boards[seat] if type(boards) is dict else boards.peek(seat)
+    return board
+
+
 def capacity(board: JSON, section: str) -> int:
     """Capacity of a board section: the start capacity plus tokens placed on its gray icons."""
     return START_CAPACITY[section] + int(board["gray"][section])
