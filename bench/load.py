@@ -58,6 +58,8 @@ PG = {"host": "127.0.0.1", "port": "5432", "user": "postgres"}
 MIN_GAP = 1 / 18  # seconds between one socket's acts
 # The fields the server puts first in every snapshot and update, so most messages need no full parse.
 HEAD = re.compile(rb'\{"type":"(snapshot|update)","version":(\d+),"seat":(?:null|"([^"]*)"),"awaiting":\[([^\]]*)\]')
+# The end of the `actions` list, which the server sends before the table and the view (no action holds this).
+ACTIONS_END = re.compile(rb'\],"(?:table|view)":')
 
 
 # ---------------------------------------------------------------------------------------------- processes
@@ -281,7 +283,8 @@ class Sock:
         return bool(self.latest and self.latest.get("table", {}).get("status") == "finished")
 
     def on_raw(self, raw: bytes) -> None:
-        """A message off the wire: parsed in full only when this socket will act on it or the game ended."""
+        """A message off the wire: only its head is read (up to its actions when this socket will act on it),
+        unless the game ended. A browser parses it all, but this client shares the server's cores."""
         head = HEAD.match(raw)
         if head is not None and b'"finished"' not in raw:
             kind, version, seat, waiting = head.groups()
@@ -291,6 +294,11 @@ class Sock:
                 self.on_message({"type": kind.decode(), "version": int(version), "seat": seat,
                                  "awaiting": awaiting, "actions": []})
                 return
+            end = ACTIONS_END.search(raw, head.end())
+            if end is not None:
+                with contextlib.suppress(orjson.JSONDecodeError):  # then it is parsed in full below
+                    self.on_message(orjson.loads(raw[: end.start() + 1] + b"}"))
+                    return
         self.on_message(orjson.loads(raw))
 
     def on_message(self, msg: dict[str, Any]) -> None:
