@@ -45,7 +45,9 @@ class Runtime:
         self.broker = make_broker(settings.effective_database_url, settings.broker_url)
         self.bots = BotRunner(self)
         self.writer: SessionWriter | PostgresBatchWriter = (
-            PostgresBatchWriter(settings.effective_database_url, notify=self.broker.notify_in_writes)
+            PostgresBatchWriter(
+                settings.effective_database_url, settings.writer_connections, notify=self.broker.notify_in_writes
+            )
             if self.is_postgres
             else SessionWriter(self.sessions)
         )

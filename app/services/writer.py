@@ -199,7 +199,7 @@ class PostgresBatchWriter:
     and no session reset per batch.
     """
 
-    def __init__(self, dsn: str, in_flight: int = 2, notify: bool = True) -> None:
+    def __init__(self, dsn: str, in_flight: int = 1, notify: bool = True) -> None:
         self.dsn = dsn.replace("postgresql+asyncpg://", "postgresql://")
         self.in_flight = in_flight
         self._sql = _BATCH_SQL if notify else _batch_sql("", notify=False)
