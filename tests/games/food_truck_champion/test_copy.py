@@ -7,6 +7,7 @@ from typing import Any
 
 from app.games.food_truck_champion import ENGINE
 from app.games.food_truck_champion.rules import working_copy
+from app.games.food_truck_champion.zones import board_to_read
 from tests.games.contract import canonical, seats
 
 
@@ -59,3 +60,13 @@ def test_apply_shares_only_unchanged_boards_with_its_input() -> None:
     assert {"decide", "resolve", "critique", "market"} <= {p[1] for p in seen}
     assert {"discard", "token", "place_token"} <= {p[3] for p in seen}
     assert any(p[2] for p in seen) and any(p[4] for p in seen)
+
+
+def test_a_board_read_inside_apply_is_not_copied_and_a_later_lookup_still_copies_it() -> None:
+    state = ENGINE.new_game(seats(3), 5)
+    copy = working_copy(state)
+    assert board_to_read(copy, "1") is state["boards"]["1"]
+    assert board_to_read(state, "1") is state["boards"]["1"]
+    looked_up = copy["boards"]["1"]
+    assert looked_up is not state["boards"]["1"]
+    assert board_to_read(copy, "1") is looked_up, "once copied, the step reads its own copy"
