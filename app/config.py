@@ -38,8 +38,9 @@ class Settings(BaseSettings):
     run_migrations: bool = True
     snapshot_every: int = 16  # rewrite the whole state document every this many moves (and at the end)
     # Group commits in flight at once on Postgres, each on its own connection. One keeps the batches bigger
-    # and Postgres' CPU lower, which on a small machine halves the ack p99 at moderate load and costs
-    # nothing at saturation (docs/performance.md, "The third session"); more suit a database on its own cores.
+    # and Postgres' CPU lower: on 2 cores shared with Postgres that halved the ack p99 at moderate load, at
+    # no measurable cost at saturation (docs/performance.md, "The third session"). A database on a machine
+    # of its own may do better with more; that was not measured.
     writer_connections: int = 1
 
     @property
