@@ -1,11 +1,12 @@
 """Side by side with the boardgame.io peer: our figures as ratios of its figures at 50 and 200 tables.
 
-Usage: .venv/bin/python bench/compare.py [--levels 50,200] [--reps 3] [--duration 15] [--pad 2000]
+Usage: .venv/bin/python bench/compare.py [--levels 50,200] [--reps 3] [--duration 15] [--pad 2000] [--servers 1]
 
 Interleaves, for each repetition and level, one run of the peer (bench/peers/boardgameio: one Node
 process, N 2-player matches of a one-move game, its state padded by --pad bytes) and one run of ours
 (bench/load.py with N tables x 2 players, no spectators, Food Truck Champion, one server process on
-Postgres), so both see the same machine. Prints the median of each figure and our/peer ratios: moves/s,
+Postgres; with --servers 2, two processes with each table's sockets on one of them), so both see the same
+machine; our server CPU is then the sum over the processes. Prints the median of each figure and our/peer ratios: moves/s,
 round-trip (act -> ack for us, move -> own update for the peer) p50/p99, moves per second of server CPU
 (robust to a busy shared machine), and how much of the time each server was waiting for a CPU.
 Needs node/npm for the peer (run.sh installs its pinned packages on first use).
@@ -50,10 +51,10 @@ def run_peer(matches: int, duration: int, pad: int) -> dict[str, Any]:
     }
 
 
-def run_ours(tables: int, duration: int) -> dict[str, Any]:
+def run_ours(tables: int, duration: int, servers: int = 1) -> dict[str, Any]:
     out = subprocess.run(
         [sys.executable, str(HERE / "load.py"), "--tables", str(tables), "--players", "2", "--spectators", "0",
-         "--duration", str(duration), "--warmup", "3"],
+         "--duration", str(duration), "--warmup", "3", "--servers", str(servers), "--spread", "tables"],
         cwd=ROOT, capture_output=True, text=True, timeout=duration + 900,
     )
     if out.returncode != 0:
@@ -61,7 +62,7 @@ def run_ours(tables: int, duration: int) -> dict[str, Any]:
     r = last_json(out.stdout)
     return {
         "moves_per_s": r["commands_per_s"], "p50_ms": r["ack_p50_ms"], "p99_ms": r["ack_p99_ms"],
-        "server_cpu_pct": r["server_cpu_pct"][0], "server_wait_pct": r["server_cpu_wait_pct"][0],
+        "server_cpu_pct": sum(r["server_cpu_pct"]), "server_wait_pct": max(r["server_cpu_wait_pct"]),
         "per_cpu_s": r["commands_per_server_cpu_s"], "load": r["load_average"], "errors": r["errors"],
     }
 
@@ -72,13 +73,15 @@ def main() -> None:
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--duration", type=int, default=15)
     ap.add_argument("--pad", type=int, default=2000, help="PAD_BYTES for the peer's state")
+    ap.add_argument("--servers", type=int, default=1,
+                    help="our server processes, each table's sockets all on one of them (load.py --spread tables)")
     args = ap.parse_args()
     levels = [int(x) for x in args.levels.split(",")]
     rows: dict[tuple[str, int], list[dict[str, Any]]] = {}
     for rep in range(1, args.reps + 1):
         for level in levels:
             for who, fn in (("peer", lambda n=level: run_peer(n, args.duration, args.pad)),
-                            ("ours", lambda n=level: run_ours(n, args.duration))):
+                            ("ours", lambda n=level: run_ours(n, args.duration, args.servers))):
                 try:
                     r = fn()
                     if "postgres_restarted_during_window" in r.get("errors", {}):
@@ -91,7 +94,7 @@ def main() -> None:
                 print(json.dumps({"rep": rep, "who": who, "tables": level, **r}), flush=True)
     keys = ["moves_per_s", "p50_ms", "p99_ms", "per_cpu_s", "server_cpu_pct", "server_wait_pct"]
     print(f"\nmedian of {args.reps} interleaved runs, {args.duration} s each; peer boardgame.io PAD_BYTES={args.pad}; "
-          f"ours Food Truck Champion, 2 players/table, Postgres; {os.cpu_count()} cores")
+          f"ours Food Truck Champion, 2 players/table, Postgres, {args.servers} process(es); {os.cpu_count()} cores")
     print(f"{'tables':>6} {'who':<5}" + "".join(f"{k:>16}" for k in keys))
     for level in levels:
         med = {}
