@@ -38,7 +38,6 @@ import signal
 import subprocess
 import sys
 import time
-import uuid
 import warnings
 from collections import Counter
 from dataclasses import dataclass, field
@@ -232,17 +231,17 @@ class Pacer:
         self.gap = 1.0 / rate if rate > 0 else 0.0
         self.next = 0.0
 
-    async def wait(self) -> None:
+    def reserve(self, at: float) -> float:
+        """The earliest time from `at` (monotonic) at which one more command may go, booked for it."""
         if not self.gap:
-            return
-        now = time.monotonic()
-        slot = max(now, self.next)
+            return at
+        slot = max(at, self.next)
         self.next = slot + self.gap
-        if slot > now:
-            await asyncio.sleep(slot - now)
+        return slot
 
 
 _serial = itertools.count()
+_acts = itertools.count()
 
 
 class Sock:
@@ -340,7 +339,7 @@ class Sock:
     async def _resync(self, delay: float) -> None:
         if delay:
             await asyncio.sleep(delay)
-        await self._send({"type": "resync", "version": 0})
+        self._send_now({"type": "resync", "version": 0})
 
     def maybe_act(self) -> None:
         msg = self.latest
@@ -349,23 +348,25 @@ class Sock:
                 or not msg.get("actions")):
             return
         action = self.rnd.choice(msg["actions"])
-        client_id = uuid.uuid4().hex
+        client_id = f"{self.serial}.{next(_acts)}"
         self.pending[client_id] = 0.0
         self.wait_version = msg["version"] + 1
-        asyncio.get_running_loop().create_task(self._act(action, client_id))
+        # Stay under the server's per-socket message rate (20/s by default), as a person always does; a
+        # timer rather than a task when the act must wait, and neither when it need not.
+        now = time.monotonic()
+        at = self.pacer.reserve(max(now, self.last_act + MIN_GAP))
+        self.last_act = at
+        if at > now:
+            asyncio.get_running_loop().call_later(at - now, self._act, action, client_id)
+        else:
+            self._act(action, client_id)
 
-    async def _act(self, action: dict[str, Any], client_id: str) -> None:
-        # Stay under the server's per-socket message rate (20/s by default), as a person always does.
-        gap = self.last_act + MIN_GAP - time.monotonic()
-        if gap > 0:
-            await asyncio.sleep(gap)
-        self.last_act = time.monotonic()
-        await self.pacer.wait()
+    def _act(self, action: dict[str, Any], client_id: str) -> None:
         if client_id in self.pending:
             self.pending[client_id] = time.perf_counter()
-            await self._send({"type": "act", "action": action, "client_id": client_id})
+            self._send_now({"type": "act", "action": action, "client_id": client_id})
 
-    async def _send(self, message: dict[str, Any]) -> None:
+    def _send_now(self, message: dict[str, Any]) -> None:
         if self.ws is None:
             return
         try:
