@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import secrets
 from functools import lru_cache
 from pathlib import Path
@@ -64,13 +66,17 @@ class Settings(BaseSettings):
         if self.secret_key:
             return self.secret_key
         path = _secret_path(self)
-        if path.exists():
-            return path.read_text().strip()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        key = secrets.token_urlsafe(48)
-        path.write_text(key)
-        path.chmod(0o600)
-        return key
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            # Written aside and linked into place, which fails if it is there already: processes starting
+            # together on one data folder all end up with the key the first of them wrote.
+            draft = path.with_name(f".{path.name}.{os.getpid()}")
+            draft.write_text(secrets.token_urlsafe(48))
+            draft.chmod(0o600)
+            with contextlib.suppress(FileExistsError):
+                os.link(draft, path)
+            draft.unlink()
+        return path.read_text().strip()
 
 
 def _secret_path(settings: Settings) -> Path:
