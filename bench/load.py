@@ -49,6 +49,7 @@ import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from proxy import Proxy  # noqa: E402
 from wsclient import LeanSocket, connect  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -521,6 +522,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             await wait_healthy(s)
         urls = [s.url for s in servers]
         pids = [s.proc.pid for s in servers]
+    proxy = None
+    if args.proxy:
+        # The clients see only nginx with the deployment's config, which routes each table to one server.
+        proxy = Proxy([u.removeprefix("http://") for u in urls], args.port + 100, log_dir / "nginx").start()
+        urls = [proxy.url]
     limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
     http = [httpx.AsyncClient(base_url=u, timeout=60, limits=limits) for u in urls]
     gate = asyncio.Semaphore(args.setup_concurrency)
@@ -549,6 +555,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         cpu0 = {p: cpu_ticks(p) for p in pids}
         wait0 = {p: run_queue_ns(p) for p in pids}
         pg0, redis0 = ticks_of("postgres"), ticks_of("redis-server")
+        proxy0 = {p: cpu_ticks(p) for p in proxy.pids()} if proxy else {}
         me0 = resource.getrusage(resource.RUSAGE_SELF)
         rss_peak = {p: rss_mb(p) for p in pids}
         spy = None
@@ -570,6 +577,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         waiting = {p: (run_queue_ns(p) - wait0[p]) / 1e9 / elapsed * 100 for p in pids}
         pg_cpu = cpu_pct_since(pg0, "postgres", elapsed)
         redis_cpu = cpu_pct_since(redis0, "redis-server", elapsed)
+        proxy_cpu = sum(cpu_ticks(p) - t for p, t in proxy0.items()) / TICK / elapsed * 100
         me1 = resource.getrusage(resource.RUSAGE_SELF)
         client_cpu = (me1.ru_utime + me1.ru_stime - me0.ru_utime - me0.ru_stime) / elapsed * 100
         rss_end = {p: rss_mb(p) for p in pids}
@@ -586,7 +594,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         await asyncio.wait(tasks, timeout=10)
         result = {
             "game": args.game, "tables": args.tables, "players": args.players, "spectators": args.spectators,
-            "servers": len(urls), "spread": args.spread, "broker": args.broker_url or "postgres", "rate_cap": args.rate, "compression": args.compression or "none",
+            "servers": len(pids), "spread": "proxy" if proxy else args.spread, "broker": args.broker_url or "postgres", "rate_cap": args.rate, "compression": args.compression or "none",
             "setup_s": round(setup_s, 1), "seconds": round(elapsed, 1),
             "commands_per_s": round(len(stats.ack_ms) / elapsed, 1),
             "ack_p50_ms": round(pct(stats.ack_ms, 0.5), 1), "ack_p95_ms": round(pct(stats.ack_ms, 0.95), 1),
@@ -603,6 +611,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "server_rss_mb": [round(rss_end[p], 1) for p in pids],
             "server_rss_peak_mb": [round(rss_peak[p], 1) for p in pids],
             "postgres_cpu_pct": round(pg_cpu, 1), "redis_cpu_pct": round(redis_cpu, 1),
+            "proxy_cpu_pct": round(proxy_cpu, 1) if proxy else None,
             "client_cpu_pct": round(client_cpu, 1),
             "load_average": load_end, "utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         }
@@ -610,6 +619,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         stats.stopping = True
         for h in http:
             await h.aclose()
+        if proxy is not None:
+            proxy.stop()
         for s in servers:
             stop_server(s)
         if servers and not args.keep_db:
@@ -632,7 +643,8 @@ def report(r: dict[str, Any]) -> None:
     print(f"  tables started {r['tables_started']}, games finished {r['games_finished']}")
     print(f"  server CPU %         {r['server_cpu_pct']}   waiting for a CPU % {r['server_cpu_wait_pct']}   "
           f"RSS MB {r['server_rss_mb']} (peak {r['server_rss_peak_mb']})")
-    print(f"  postgres CPU %       {r['postgres_cpu_pct']}   redis CPU % {r['redis_cpu_pct']}   client CPU % {r['client_cpu_pct']}   "
+    proxy = f"   nginx CPU % {r['proxy_cpu_pct']}" if r.get("proxy_cpu_pct") is not None else ""
+    print(f"  postgres CPU %       {r['postgres_cpu_pct']}   redis CPU % {r['redis_cpu_pct']}{proxy}   client CPU % {r['client_cpu_pct']}   "
           f"(machine load average {r['load_average']}, {os.cpu_count()} cores, {r['utc']})")
     print(orjson.dumps(r).decode())
 
@@ -650,6 +662,8 @@ def main() -> None:
     ap.add_argument("--spread", choices=["sockets", "tables"], default="sockets",
                     help="with several servers: a table's sockets alternate between them (every move crosses "
                     "processes), or each table's sockets all go to one (as a load balancer routing by table would)")
+    ap.add_argument("--proxy", action="store_true",
+                    help="clients reach the servers through nginx with deploy/nginx.conf (which routes by table)")
     ap.add_argument("--broker-url", default="", help="BROKER_URL for the servers (redis://...; default: LISTEN/NOTIFY)")
     ap.add_argument("--port", type=int, default=8300, help="first server port")
     ap.add_argument("--rate", type=float, default=0, help="cap on commands/s over all clients (0 = closed loop)")

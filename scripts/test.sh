@@ -1,13 +1,22 @@
 #!/usr/bin/env bash
 # Set up and run the whole test suite (lint, types, tests) against the database in DATABASE_URL
-# (unset = SQLite). Browser tests use Debian's Chromium, installed here with apt when missing and
-# when we are root; otherwise they are skipped (and fail under CI=true).
+# (unset = SQLite). Browser tests use Debian's Chromium and the proxy test (deploy/nginx.conf) nginx,
+# installed here with apt when missing and when we are root; otherwise they are skipped (and fail under
+# CI=true).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
-if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null 2>&1 \
-    || echo "could not install chromium; browser tests will be skipped" >&2
+missing=()
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
+if [ ${#missing[@]} -gt 0 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  # A policy-rc.d that says 101 keeps apt from starting the system's own nginx on port 80 (one made
+  # here is removed afterwards; one the machine has is left alone).
+  policy=/usr/sbin/policy-rc.d made_policy=
+  if [ ! -e $policy ]; then printf '#!/bin/sh\nexit 101\n' >$policy && chmod +x $policy && made_policy=1; fi
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}") >/dev/null 2>&1 \
+    || echo "could not install ${missing[*]}; their tests will be skipped" >&2
+  [ -z "$made_policy" ] || rm -f $policy
 fi
 .venv/bin/ruff check app tests bench
 .venv/bin/mypy app
