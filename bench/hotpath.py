@@ -1,0 +1,162 @@
+"""The server's CPU per move with the sockets and the database taken out: what our Python costs.
+
+Usage: .venv/bin/python bench/hotpath.py [--tables 50] [--players 2] [--spectators 0] [--moves 20000] [--reps 3]
+
+In one process, on a throwaway SQLite database: sets the tables up through the real API, then swaps the
+move writer for one that returns at once and gives every seat and spectator a connection whose frame
+writer only keeps the bytes. Then it plays random listed actions through `api.ws.handle_message`, the
+same call a socket's message makes (parse, check, apply, write, ack, views, updates). Prints the CPU
+microseconds per move (median of the repetitions) and the bytes sent per move, so a change to that path
+can be judged in seconds, without the noise of a load run. A load run adds the kernel's socket work,
+uvicorn's frame parsing, the group commit and the client's share of the cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import httpx
+import orjson
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from app.api.ws import handle_message  # noqa: E402
+from app.config import Settings  # noqa: E402
+from app.main import create_app  # noqa: E402
+from app.realtime.hub import Connection  # noqa: E402
+from app.realtime.protocol import FRAME_WRITER  # noqa: E402
+from app.runtime import Runtime  # noqa: E402
+
+
+class InstantWriter:
+    """Stands in for the move writer: every move is durable at once."""
+
+    async def write(self, item: Any) -> None:
+        return None
+
+    async def start(self) -> None:
+        return None
+
+    async def stop(self) -> None:
+        return None
+
+
+class Sink:
+    """A socket's frame writer that keeps only a count of the bytes."""
+
+    def __init__(self) -> None:
+        self.bytes = 0
+
+    def __call__(self, frame: bytes) -> bool:
+        self.bytes += len(frame)
+        return True
+
+
+async def set_up(client: httpx.AsyncClient, args: argparse.Namespace, index: int) -> tuple[str, list[str]]:
+    """One started table; its players' user tokens."""
+    tokens = []
+    for k in range(args.players):
+        r = await client.post("/api/auth/guest", json={"name": f"hot {index}.{k}"})
+        tokens.append(r.json()["token"])
+    auth = [{"Authorization": f"Bearer {t}"} for t in tokens]
+    r = await client.post("/api/tables", json={"game": args.game, "seats": args.players}, headers=auth[0])
+    tid = r.json()["id"]
+    for k in range(1, args.players):
+        await client.post(f"/api/tables/{tid}/join", json={}, headers=auth[k])
+    r = await client.post(f"/api/tables/{tid}/start", headers=auth[0])
+    assert r.status_code == 200, r.text
+    return tid, tokens
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    folder = tempfile.mkdtemp(prefix="hotpath-")
+    settings = Settings(database_url=f"sqlite+aiosqlite:///{folder}/db.sqlite3", secret_key="h" * 40,
+                        bot_delay=0, log_level="warning")
+    app = create_app(settings)
+    rnd = random.Random(args.seed)
+    async with app.router.lifespan_context(app):
+        rt: Runtime = app.state.runtime
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://hot") as client:
+            tables = [await set_up(client, args, i) for i in range(args.tables)]
+        rt.writer = InstantWriter()  # type: ignore[assignment]
+        sink = Sink()
+        seated: dict[str, dict[str, Connection]] = {}
+        for tid, tokens in tables:
+            rec = await rt.reload(tid)
+            seated[tid] = {}
+            for token in tokens:
+                user = rt.signer.user_id(token)
+                ws = SimpleNamespace(scope={"extensions": {FRAME_WRITER: sink}})
+                conn = Connection.open(ws, tid, user)  # type: ignore[arg-type]
+                rt.hub.attach(conn)
+                seated[tid][rec.seat_of(user) or ""] = conn
+            for _ in range(args.spectators // args.tables):
+                rt.hub.attach(Connection.open(SimpleNamespace(scope={"extensions": {FRAME_WRITER: sink}}),  # type: ignore[arg-type]
+                                              tid, None))
+        ids = [tid for tid, _ in tables]
+
+        async def play(moves: int) -> int:
+            played = 0
+            while played < moves:
+                tid = ids[played % len(ids)]
+                rec = rt.cache.get(tid) or await rt.reload(tid)
+                if rec.status != "playing":
+                    ids.remove(tid)
+                    if not ids:
+                        raise RuntimeError("every game ended; use more tables or fewer moves")
+                    continue
+                seat = rnd.choice(rec.awaiting)
+                action = rnd.choice(rec.actions_for(seat))
+                raw = orjson.dumps({"type": "act", "action": action, "client_id": f"c{played}"}).decode()
+                await handle_message(rt, seated[tid][seat], raw)
+                played += 1
+            return played
+
+        await play(args.moves // 10)  # warm-up
+        gc.collect()
+        per_move, sent = [], []
+        for _ in range(args.reps):
+            sink.bytes = 0
+            t0 = time.process_time()
+            n = await play(args.moves)
+            per_move.append((time.process_time() - t0) / n * 1e6)
+            sent.append(sink.bytes / n)
+    return {"game": args.game, "tables": args.tables, "players": args.players, "spectators": args.spectators,
+            "moves": args.moves, "us_per_move": [round(x, 1) for x in per_move],
+            "us_per_move_median": round(statistics.median(per_move), 1),
+            "bytes_sent_per_move": round(statistics.median(sent)), "pid": os.getpid()}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--game", default="food-truck-champion")
+    ap.add_argument("--tables", type=int, default=50)
+    ap.add_argument("--players", type=int, default=2)
+    ap.add_argument("--spectators", type=int, default=0, help="in total, spread over the tables")
+    ap.add_argument("--moves", type=int, default=20000, help="moves per repetition")
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    import uvloop
+
+    result = uvloop.run(run(args))
+    print(f"hot path: {result['game']}, {result['tables']} tables x {result['players']} players + "
+          f"{result['spectators']} spectators: {result['us_per_move_median']} us of CPU per move "
+          f"(runs {result['us_per_move']}), {result['bytes_sent_per_move']} bytes sent per move")
+    print(orjson.dumps(result).decode())
+
+
+if __name__ == "__main__":
+    main()
