@@ -525,8 +525,17 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     proxy = None
     if args.proxy:
         # The clients see only nginx with the deployment's config, which routes each table to one server.
-        proxy = Proxy([u.removeprefix("http://") for u in urls], args.port + 100, log_dir / "nginx").start()
-        urls = [proxy.url]
+        try:
+            proxy = Proxy([u.removeprefix("http://") for u in urls], args.port + 100, log_dir / "nginx").start()
+        except Exception:
+            for s in servers:
+                stop_server(s)
+            if servers and not args.keep_db:
+                psql(f"DROP DATABASE IF EXISTS {db} WITH (FORCE)")
+            raise
+        server_count, urls = len(urls), [proxy.url]
+    else:
+        server_count = len(urls)
     limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
     http = [httpx.AsyncClient(base_url=u, timeout=60, limits=limits) for u in urls]
     gate = asyncio.Semaphore(args.setup_concurrency)
@@ -594,7 +603,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         await asyncio.wait(tasks, timeout=10)
         result = {
             "game": args.game, "tables": args.tables, "players": args.players, "spectators": args.spectators,
-            "servers": len(pids), "spread": "proxy" if proxy else args.spread, "broker": args.broker_url or "postgres", "rate_cap": args.rate, "compression": args.compression or "none",
+            "servers": server_count, "spread": "proxy" if proxy else args.spread, "broker": args.broker_url or "postgres", "rate_cap": args.rate, "compression": args.compression or "none",
             "setup_s": round(setup_s, 1), "seconds": round(elapsed, 1),
             "commands_per_s": round(len(stats.ack_ms) / elapsed, 1),
             "ack_p50_ms": round(pct(stats.ack_ms, 0.5), 1), "ack_p95_ms": round(pct(stats.ack_ms, 0.95), 1),
