@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 from pathlib import Path
 
 import pytest
+import yaml
 
 from bench.proxy import Proxy, local_site, nginx_binary
-from tests.conftest import Database, Server, free_port, requires_postgres
+from tests.conftest import ROOT, Database, Server, free_port, requires_postgres
 from tests.platform.client import Player, Socket
 
 TABLES = 12
@@ -78,3 +80,18 @@ async def test_each_tables_sockets_share_one_process_and_survive_its_loss(fresh_
         proxy.stop()
         one.stop()
         two.stop()
+
+
+def test_the_compose_file_runs_what_the_proxy_routes_to() -> None:
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    services = compose["services"]
+    upstreams = re.findall(r"(?m)^\s*server (\w+):8000;", (ROOT / "deploy" / "nginx.conf").read_text())
+    assert upstreams == ["app1", "app2"]
+    for name in upstreams:
+        app = services[name]
+        assert app["environment"]["PORT"] == "8000" and "ports" not in app  # reached only through the proxy
+        assert app["environment"]["FORWARDED_ALLOW_IPS"] == "*"
+        assert "appdata:/srv/data" in app["volumes"]  # one generated SECRET_KEY for all of them
+    proxy = services["proxy"]
+    assert "./deploy/nginx.conf:/etc/nginx/conf.d/default.conf:ro" in proxy["volumes"]
+    assert set(proxy["depends_on"]) == set(upstreams)
