@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import os
 import random
 import statistics
 import sys
@@ -43,12 +42,6 @@ class InstantWriter:
     """Stands in for the move writer: every move is durable at once."""
 
     async def write(self, item: Any) -> None:
-        return None
-
-    async def start(self) -> None:
-        return None
-
-    async def stop(self) -> None:
         return None
 
 
@@ -80,7 +73,11 @@ async def set_up(client: httpx.AsyncClient, args: argparse.Namespace, index: int
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
-    folder = tempfile.mkdtemp(prefix="hotpath-")
+    with tempfile.TemporaryDirectory(prefix="hotpath-") as folder:
+        return await run_in(folder, args)
+
+
+async def run_in(folder: str, args: argparse.Namespace) -> dict[str, Any]:
     settings = Settings(database_url=f"sqlite+aiosqlite:///{folder}/db.sqlite3", secret_key="h" * 40,
                         bot_delay=0, log_level="warning")
     app = create_app(settings)
@@ -109,7 +106,6 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         for tid, tokens in tables:
             attach(tid, tokens, await rt.reload(tid))
         rt.writer = InstantWriter()  # type: ignore[assignment]
-        slots = list(range(len(tables)))
 
         async def replace(slot: int) -> float:
             """A new table for a slot whose game ended (set up with the real writer); its CPU seconds."""
@@ -125,7 +121,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             """Play this many moves; the CPU seconds spent setting up replacement tables meanwhile."""
             played, aside = 0, 0.0
             while played < moves:
-                slot = slots[played % len(slots)]
+                slot = played % len(tables)
                 tid = tables[slot][0]
                 rec = rt.cache.get(tid) or await rt.reload(tid)
                 if rec.status != "playing":
@@ -152,7 +148,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     return {"game": args.game, "tables": args.tables, "players": args.players, "spectators": args.spectators,
             "moves": args.moves, "us_per_move": [round(x, 1) for x in per_move],
             "us_per_move_median": round(statistics.median(per_move), 1),
-            "bytes_sent_per_move": round(statistics.median(sent)), "pid": os.getpid()}
+            "bytes_sent_per_move": round(statistics.median(sent))}
 
 
 def main() -> None:

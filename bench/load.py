@@ -507,41 +507,35 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     db = f"bench_load_{int(time.time())}_{os.getpid()}"
     log_dir = Path(args.log_dir)
     log_dir.mkdir(parents=True, exist_ok=True)
-    if args.url:
-        urls = [u.rstrip("/") for u in args.url]
-        pids = args.server_pid or []
-    else:
-        psql(f"CREATE DATABASE {db}")
-        db_url = f"postgresql://{PG['user']}@{PG['host']}:{PG['port']}/{db}"
-        first = start_server(db_url, args.port, True, log_dir, args.broker_url)
-        servers.append(first)
-        await wait_healthy(first)
-        for k in range(1, args.servers):
-            servers.append(start_server(db_url, args.port + k, False, log_dir, args.broker_url))
-        for s in servers[1:]:
-            await wait_healthy(s)
-        urls = [s.url for s in servers]
-        pids = [s.proc.pid for s in servers]
-    proxy = None
-    if args.proxy:
-        # The clients see only nginx with the deployment's config, which routes each table to one server.
-        try:
-            proxy = Proxy([u.removeprefix("http://") for u in urls], args.port + 100, log_dir / "nginx").start()
-        except Exception:
-            for s in servers:
-                stop_server(s)
-            if servers and not args.keep_db:
-                psql(f"DROP DATABASE IF EXISTS {db} WITH (FORCE)")
-            raise
-        server_count, urls = len(urls), [proxy.url]
-    else:
-        server_count = len(urls)
-    limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
-    http = [httpx.AsyncClient(base_url=u, timeout=60, limits=limits) for u in urls]
-    gate = asyncio.Semaphore(args.setup_concurrency)
-    slots = [Slot(i, args, urls, stats, pacer, http, gate) for i in range(args.tables)]
     result: dict[str, Any] = {}
+    proxy: Proxy | None = None
+    http: list[httpx.AsyncClient] = []
     try:
+        if args.url:
+            urls = [u.rstrip("/") for u in args.url]
+            pids = args.server_pid or []
+        else:
+            psql(f"CREATE DATABASE {db}")
+            db_url = f"postgresql://{PG['user']}@{PG['host']}:{PG['port']}/{db}"
+            first = start_server(db_url, args.port, True, log_dir, args.broker_url)
+            servers.append(first)
+            await wait_healthy(first)
+            for k in range(1, args.servers):
+                servers.append(start_server(db_url, args.port + k, False, log_dir, args.broker_url))
+            for s in servers[1:]:
+                await wait_healthy(s)
+            urls = [s.url for s in servers]
+            pids = [s.proc.pid for s in servers]
+        if args.proxy:
+            # The clients see only nginx with the deployment's config, which routes each table to one server.
+            proxy = Proxy([u.removeprefix("http://") for u in urls], args.port + 100, log_dir / "nginx").start()
+            server_count, urls = len(urls), [proxy.url]
+        else:
+            server_count = len(urls)
+        limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
+        http = [httpx.AsyncClient(base_url=u, timeout=60, limits=limits) for u in urls]
+        gate = asyncio.Semaphore(args.setup_concurrency)
+        slots = [Slot(i, args, urls, stats, pacer, http, gate) for i in range(args.tables)]
         t_setup = time.perf_counter()
         tasks = [asyncio.create_task(s.run()) for s in slots]
         try:

@@ -26,13 +26,10 @@ def nginx_binary() -> str | None:
 def local_site(upstreams: list[str], port: int) -> str:
     """deploy/nginx.conf with these `host:port` upstreams, listening on 127.0.0.1:`port`."""
     site = SITE.read_text()
-    lines = UPSTREAM_LINE.findall(site)
-    if not lines or "listen 8000;" not in site:
-        raise RuntimeError(f"{SITE} no longer has the upstream and listen lines this rewrites")
-    indent = lines[0]
     first = UPSTREAM_LINE.search(site)
-    assert first is not None
-    servers = "".join(f"{indent}server {u};\n" for u in upstreams)
+    if first is None or "listen 8000;" not in site:
+        raise RuntimeError(f"{SITE} no longer has the upstream and listen lines this rewrites")
+    servers = "".join(f"{first.group(1)}server {u};\n" for u in upstreams)
     site = site[: first.start()] + servers + UPSTREAM_LINE.sub("", site[first.start():])
     return site.replace("listen 8000;", f"listen 127.0.0.1:{port} backlog=4096;")
 
