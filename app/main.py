@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -24,6 +25,7 @@ from app.api import auth, ops, tables, ws
 from app.api.ws import is_database_outage
 from app.config import Settings, get_settings
 from app.logs import setup_logging
+from app.metrics import GC_PAUSE_SECONDS
 from app.runtime import Runtime
 from app.services.errors import ServiceError
 
@@ -62,6 +64,21 @@ def _tune_gc() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(50_000, 20, 100)
+    if not any(isinstance(cb, GcPauses) for cb in gc.callbacks):
+        gc.callbacks.append(GcPauses())
+
+
+class GcPauses:
+    """A `gc.callbacks` entry timing each collection, for `foodgames_gc_pause_seconds`."""
+
+    def __init__(self) -> None:
+        self.started = 0.0
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self.started = time.perf_counter()
+        else:
+            GC_PAUSE_SECONDS.labels(generation=str(info["generation"])).observe(time.perf_counter() - self.started)
 
 
 def _is_bad_data(exc: Exception) -> bool:

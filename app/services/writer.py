@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -31,6 +32,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import GameTable, Move
+from app.metrics import GROUP_COMMIT_MOVES, GROUP_COMMIT_SECONDS
 from app.realtime.broker import CHANNEL
 
 log = logging.getLogger("app.writer")
@@ -274,6 +276,7 @@ class PostgresBatchWriter:
         """Commit one batch; the ids of the tables whose move was written (the others conflicted)."""
         columns = _columns(items)
         conn = await self._connection(slot)
+        started = time.perf_counter()
         try:
             written = await conn.fetchval(self._sql, *columns)
         except asyncpg.UniqueViolationError as exc:
@@ -282,4 +285,6 @@ class PostgresBatchWriter:
             async with conn.transaction():
                 await conn.execute("SET LOCAL plan_cache_mode = force_custom_plan")
                 written = await conn.fetchval(self._sql_skipping_seen, *columns)
+        GROUP_COMMIT_SECONDS.observe(time.perf_counter() - started)
+        GROUP_COMMIT_MOVES.observe(len(items))
         return set(written or ())

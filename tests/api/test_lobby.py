@@ -154,5 +154,6 @@ async def test_metrics_are_exposed(server: Server) -> None:
     async with httpx.AsyncClient(base_url=server.url) as c:
         text = (await c.get("/metrics")).text
     for name in ["foodgames_commands_applied_total", "foodgames_command_latency_seconds",
-                 "foodgames_sockets_open", 'foodgames_tables{status="open"}']:
+                 "foodgames_sockets_open", 'foodgames_tables{status="open"}', "foodgames_group_commit_seconds",
+                 "foodgames_group_commit_moves"]:
         assert name in text

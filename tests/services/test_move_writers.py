@@ -13,6 +13,7 @@ from typing import Any
 
 import asyncpg
 import pytest
+from prometheus_client import REGISTRY
 from sqlalchemy import select
 
 from app.config import Settings
@@ -109,6 +110,21 @@ async def test_moves_of_several_tables_are_written_with_their_table_rows(store: 
     ]
     assert [m.client_id for m in await store.moves("tb")] == ["c-tb", None]
     assert (await store.table("tc")).version == 1
+
+
+async def test_each_group_commit_is_timed_and_counted_in_the_metrics(store: Store) -> None:
+    requires_postgres()
+
+    def observed() -> tuple[float, float, float]:
+        return (REGISTRY.get_sample_value("foodgames_group_commit_seconds_count") or 0.0,
+                REGISTRY.get_sample_value("foodgames_group_commit_moves_count") or 0.0,
+                REGISTRY.get_sample_value("foodgames_group_commit_moves_sum") or 0.0)
+
+    before = observed()
+    assert await write_together(store, *(move(t, 0) for t in TABLES)) == [None] * len(TABLES)
+    commits, batches, moves = (a - b for a, b in zip(observed(), before, strict=True))
+    # However the four moves were grouped, every one is counted once and each batch once per metric.
+    assert moves == len(TABLES) and 1 <= commits == batches <= len(TABLES)
 
 
 async def test_a_stale_version_is_a_conflict_and_the_other_moves_are_written(store: Store) -> None:
