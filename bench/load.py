@@ -19,7 +19,9 @@ started (by PID) and drops the database. Loopback only; a hard time bound ends i
 Reports: commands applied/s (acks), ack latency p50/p95/p99 (act sent -> ack received), update delivery
 latency to the table's other sockets p50/p99 (act sent -> first update of that version or newer on each
 other socket), deliveries missed, errors by code, server CPU % and resident memory (each process),
-Postgres CPU %, and this client's CPU %.
+Postgres CPU %, this client's CPU %, the servers' group commits and garbage-collector pauses in the window
+(from their /metrics), and how long the disk took to flush a page meanwhile (bench/disk_probe.py).
+`--timeline FILE` writes the acks per 100 ms of the window, to tell a stall from a steady queue.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ from typing import Any
 
 import httpx
 import orjson
+from prometheus_client.parser import text_string_to_metric_families
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -526,6 +529,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 await wait_healthy(s)
             urls = [s.url for s in servers]
             pids = [s.proc.pid for s in servers]
+        server_urls = list(urls)
         if args.proxy:
             # The clients see only nginx with the deployment's config, which routes each table to one server.
             proxy = Proxy([u.removeprefix("http://") for u in urls], args.port + 100, log_dir / "nginx").start()
@@ -534,6 +538,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             server_count = len(urls)
         limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
         http = [httpx.AsyncClient(base_url=u, timeout=60, limits=limits) for u in urls]
+        # Each server's own /metrics, past any proxy.
+        direct = [httpx.AsyncClient(base_url=u, timeout=60) for u in server_urls]
+        http += direct
         gate = asyncio.Semaphore(args.setup_concurrency)
         slots = [Slot(i, args, urls, stats, pacer, http, gate) for i in range(args.tables)]
         t_setup = time.perf_counter()
@@ -561,6 +568,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         proxy0 = {p: cpu_ticks(p) for p in proxy.pids()} if proxy else {}
         me0 = resource.getrusage(resource.RUSAGE_SELF)
         rss_peak = {p: rss_mb(p) for p in pids}
+        metrics0 = [await server_metrics(h) for h in direct]
+        disk = subprocess.Popen([sys.executable, str(Path(__file__).parent / "disk_probe.py"), "--seconds",
+                                 str(args.duration)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         spy = None
         if args.profile and pids:
             # py-spy (pip install py-spy into .venv; not a project dependency) samples server 0 meanwhile.
@@ -585,6 +595,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         client_cpu = (me1.ru_utime + me1.ru_stime - me0.ru_utime - me0.ru_stime) / elapsed * 100
         rss_end = {p: rss_mb(p) for p in pids}
         load_end = loadavg()
+        commits = commit_figures(metrics0, [await server_metrics(h) for h in direct], elapsed)
+        disk_out, _ = disk.communicate(timeout=60)
         if postgres_started() != pg_start:
             stats.errors["postgres_restarted_during_window"] += 1
         stats.stopping = True
@@ -592,6 +604,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         if spy is not None:
             spy.wait(30)
         lat, missed, total = deliveries(slots, stats)
+        if args.timeline:
+            write_timeline(args.timeline, stats)
         for s in slots:
             await s.close()
         await asyncio.wait(tasks, timeout=10)
@@ -616,6 +630,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "postgres_cpu_pct": round(pg_cpu, 1), "redis_cpu_pct": round(redis_cpu, 1),
             "proxy_cpu_pct": round(proxy_cpu, 1) if proxy else None,
             "client_cpu_pct": round(client_cpu, 1),
+            **commits,
+            "disk_fsync": orjson.loads(disk_out) if disk_out.strip() else None,
             "load_average": load_end, "utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         }
     finally:
@@ -630,6 +646,58 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             with contextlib.suppress(Exception):
                 psql(f"DROP DATABASE IF EXISTS {db} WITH (FORCE)")
     return result
+
+
+async def server_metrics(client: httpx.AsyncClient) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    """One server's Prometheus samples (empty if it has none to give)."""
+    try:
+        text = (await client.get("/metrics")).text
+    except httpx.HTTPError:
+        return {}
+    return {(s.name, tuple(sorted(s.labels.items()))): s.value
+            for family in text_string_to_metric_families(text) for s in family.samples}
+
+
+def commit_figures(before: list[dict[Any, float]], after: list[dict[Any, float]], elapsed: float) -> dict[str, Any]:
+    """The servers' group commits and garbage collections during the window, from their metrics."""
+    delta: Counter[tuple[str, tuple[tuple[str, str], ...]]] = Counter()
+    for b, a in zip(before, after, strict=True):
+        for key, value in a.items():
+            delta[key] += value - b.get(key, 0.0)
+    commits = delta[("foodgames_group_commit_seconds_count", ())]
+    buckets = sorted((float(dict(labels)["le"]), n) for (name, labels), n in delta.items()
+                     if name == "foodgames_group_commit_seconds_bucket")
+
+    def upper_ms(q: float) -> float | None:
+        """The bucket bound (ms) under which a share `q` of the commits took."""
+        for le, n in buckets:
+            if commits and n >= q * commits:
+                return le * 1000 if le != float("inf") else None
+        return None
+
+    gc_n = sum(n for (name, _), n in delta.items() if name == "foodgames_gc_pause_seconds_count")
+    gc_s = sum(n for (name, _), n in delta.items() if name == "foodgames_gc_pause_seconds_sum")
+    slow_gc = gc_n - sum(n for (name, labels), n in delta.items()
+                         if name == "foodgames_gc_pause_seconds_bucket" and dict(labels)["le"] == "0.01")
+    return {
+        "commits_per_s": round(commits / elapsed, 1),
+        "moves_per_commit": round(delta[("foodgames_group_commit_moves_sum", ())] / commits, 1) if commits else None,
+        "commit_ms_p50_under": upper_ms(0.5), "commit_ms_p99_under": upper_ms(0.99),
+        "commit_s_total": round(delta[("foodgames_group_commit_seconds_sum", ())], 2),
+        "gc_pauses": int(gc_n), "gc_pause_ms_total": round(gc_s * 1000, 1), "gc_pauses_over_10ms": int(slow_gc),
+    }
+
+
+def write_timeline(path: str, stats: Stats, bucket: float = 0.1) -> None:
+    """Per `bucket` seconds of the window (by when the act was sent): acts, median and worst ack in ms."""
+    buckets: dict[int, list[float]] = {}
+    for ack, ms in zip(stats.acks, stats.ack_ms, strict=True):
+        buckets.setdefault(int((ack.sent - stats.window[0]) / bucket), []).append(ms)
+    with open(path, "w") as f:
+        f.write(f"# window starts at monotonic {stats.window[0]:.3f}\n")
+        for k in sorted(buckets):
+            xs = sorted(buckets[k])
+            f.write(f"{k * bucket:6.1f} {len(xs):5d} {xs[len(xs) // 2]:7.1f} {xs[-1]:7.1f}\n")
 
 
 def report(r: dict[str, Any]) -> None:
@@ -649,6 +717,13 @@ def report(r: dict[str, Any]) -> None:
     proxy = f"   nginx CPU % {r['proxy_cpu_pct']}" if r.get("proxy_cpu_pct") is not None else ""
     print(f"  postgres CPU %       {r['postgres_cpu_pct']}   redis CPU % {r['redis_cpu_pct']}{proxy}   client CPU % {r['client_cpu_pct']}   "
           f"(machine load average {r['load_average']}, {os.cpu_count()} cores, {r['utc']})")
+    print(f"  group commits        {r['commits_per_s']}/s, {r['moves_per_commit']} moves each, under "
+          f"{r['commit_ms_p50_under']} ms at the median and {r['commit_ms_p99_under']} ms at p99   "
+          f"GC pauses {r['gc_pauses']} ({r['gc_pause_ms_total']} ms in all, {r['gc_pauses_over_10ms']} over 10 ms)")
+    d = r.get("disk_fsync")
+    if d:
+        print(f"  disk 8 KB fdatasync  p50 {d['p50_ms']} ms  p99 {d['p99_ms']} ms  max {d['max_ms']} ms  "
+              f"({d['over_100ms']} of {d['samples']} over 100 ms; {d['dir']})")
     print(orjson.dumps(r).decode())
 
 
@@ -681,6 +756,7 @@ def main() -> None:
     ap.add_argument("--keep-db", action="store_true")
     ap.add_argument("--profile", help="write a py-spy profile (collapsed stacks) of server 0 to this file")
     ap.add_argument("--log-dir", default="/tmp/bench-load-logs")
+    ap.add_argument("--timeline", help="write per 100 ms of the window: acts sent, median and worst ack (ms)")
     args = ap.parse_args()
     if args.compression == "none":
         args.compression = None
