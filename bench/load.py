@@ -648,7 +648,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     return result
 
 
-async def server_metrics(client: httpx.AsyncClient) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+MetricKey = tuple[str, tuple[tuple[str, str], ...]]  # a Prometheus sample's name and sorted labels
+
+
+async def server_metrics(client: httpx.AsyncClient) -> dict[MetricKey, float]:
     """One server's Prometheus samples (empty if it has none to give)."""
     try:
         text = (await client.get("/metrics")).text
@@ -658,9 +661,10 @@ async def server_metrics(client: httpx.AsyncClient) -> dict[tuple[str, tuple[tup
             for family in text_string_to_metric_families(text) for s in family.samples}
 
 
-def commit_figures(before: list[dict[Any, float]], after: list[dict[Any, float]], elapsed: float) -> dict[str, Any]:
+def commit_figures(before: list[dict[MetricKey, float]], after: list[dict[MetricKey, float]],
+                   elapsed: float) -> dict[str, Any]:
     """The servers' group commits and garbage collections during the window, from their metrics."""
-    delta: Counter[tuple[str, tuple[tuple[str, str], ...]]] = Counter()
+    delta: Counter[MetricKey] = Counter()
     for b, a in zip(before, after, strict=True):
         for key, value in a.items():
             delta[key] += value - b.get(key, 0.0)
