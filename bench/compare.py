@@ -67,6 +67,7 @@ def run_ours(tables: int, duration: int, servers: int = 1) -> dict[str, Any]:
         # Every ack waits for a commit, so a disk that stalled during the run shows in our p99.
         "commit_ms_p99_under": r["commit_ms_p99_under"],
         "disk_fsync_max_ms": (r.get("disk_fsync") or {}).get("max_ms"),
+        "client_loop_lag_max_ms": r["client_loop_lag_max_ms"],
     }
 
 

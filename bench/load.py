@@ -20,8 +20,10 @@ Reports: commands applied/s (acks), ack latency p50/p95/p99 (act sent -> ack rec
 latency to the table's other sockets p50/p99 (act sent -> first update of that version or newer on each
 other socket), deliveries missed, errors by code, server CPU % and resident memory (each process),
 Postgres CPU %, this client's CPU %, the servers' group commits and garbage-collector pauses in the window
-(from their /metrics), and how long the disk took to flush a page meanwhile (bench/disk_probe.py).
-`--timeline FILE` writes the acks per 100 ms of the window, to tell a stall from a steady queue.
+(from their /metrics), how long the disk took to flush a page meanwhile (bench/disk_probe.py), and how late
+this client's own event loop woke (a late client delays every ack it reads, whatever the server did).
+`--timeline FILE` writes the acks per 100 ms of the window, to tell a stall from a steady queue and the
+client's own stalls from the server's.
 """
 
 from __future__ import annotations
@@ -226,6 +228,7 @@ class Stats:
     games_finished: int = 0
     tables_started: int = 0
     out_of_order: int = 0
+    loop_lags: list[tuple[float, float]] = field(default_factory=list)  # (when, seconds late) of this client
 
 
 class Pacer:
@@ -559,6 +562,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         for slot in slots:
             for sock in slot.socks:
                 sock.maybe_act()
+        lag_watch = asyncio.create_task(watch_own_loop(stats))
         await asyncio.sleep(args.warmup)
         # The measured window.
         pg_start = postgres_started()
@@ -603,6 +607,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         await asyncio.sleep(args.drain)  # the last acked moves reach everyone
         if spy is not None:
             spy.wait(30)
+        await lag_watch
         lat, missed, total = deliveries(slots, stats)
         if args.timeline:
             write_timeline(args.timeline, stats)
@@ -629,7 +634,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "server_rss_peak_mb": [round(rss_peak[p], 1) for p in pids],
             "postgres_cpu_pct": round(pg_cpu, 1), "redis_cpu_pct": round(redis_cpu, 1),
             "proxy_cpu_pct": round(proxy_cpu, 1) if proxy else None,
-            "client_cpu_pct": round(client_cpu, 1),
+            "client_cpu_pct": round(client_cpu, 1), **loop_lag_figures(stats),
             **commits,
             "disk_fsync": orjson.loads(disk_out) if disk_out.strip() else None,
             "load_average": load_end, "utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -692,16 +697,38 @@ def commit_figures(before: list[dict[MetricKey, float]], after: list[dict[Metric
     }
 
 
+async def watch_own_loop(stats: Stats, every: float = 0.002) -> None:
+    """Record how late this process's event loop wakes from a short sleep while the window is measured."""
+    while not stats.stopping:
+        t = time.perf_counter()
+        await asyncio.sleep(every)
+        if stats.measuring:
+            stats.loop_lags.append((t, time.perf_counter() - t - every))
+
+
+def loop_lag_figures(stats: Stats) -> dict[str, Any]:
+    """This client's wake-up lag in the window: p99, worst, and how many wakes came over 10 ms late."""
+    lags = [lag * 1000 for _, lag in stats.loop_lags]
+    return {"client_loop_lag_p99_ms": round(pct(lags, 0.99), 1), "client_loop_lag_max_ms": round(max(lags, default=0), 1),
+            "client_loop_lags_over_10ms": sum(1 for x in lags if x > 10)}
+
+
 def write_timeline(path: str, stats: Stats, bucket: float = 0.1) -> None:
-    """Per `bucket` seconds of the window (by when the act was sent): acts, median and worst ack in ms."""
+    """Per `bucket` seconds of the window (by when the act was sent): acts, median and worst ack in ms, and
+    how late this client's own loop woke at worst in that time (a stall of its own shows in every ack)."""
     buckets: dict[int, list[float]] = {}
     for ack, ms in zip(stats.acks, stats.ack_ms, strict=True):
         buckets.setdefault(int((ack.sent - stats.window[0]) / bucket), []).append(ms)
+    worst_lag: dict[int, float] = {}
+    for at, lag in stats.loop_lags:
+        k = int((at - stats.window[0]) / bucket)
+        worst_lag[k] = max(worst_lag.get(k, 0.0), lag * 1000)
     with open(path, "w") as f:
-        f.write(f"# window starts at monotonic {stats.window[0]:.3f}\n")
+        f.write(f"# window starts at monotonic {stats.window[0]:.3f}; seconds, acts, median ack, worst ack, "
+                "worst client loop lag (ms)\n")
         for k in sorted(buckets):
             xs = sorted(buckets[k])
-            f.write(f"{k * bucket:6.1f} {len(xs):5d} {xs[len(xs) // 2]:7.1f} {xs[-1]:7.1f}\n")
+            f.write(f"{k * bucket:6.1f} {len(xs):5d} {xs[len(xs) // 2]:7.1f} {xs[-1]:7.1f} {worst_lag.get(k, 0.0):7.1f}\n")
 
 
 def report(r: dict[str, Any]) -> None:
@@ -728,6 +755,8 @@ def report(r: dict[str, Any]) -> None:
     if d:
         print(f"  disk 8 KB fdatasync  p50 {d['p50_ms']} ms  p99 {d['p99_ms']} ms  max {d['max_ms']} ms  "
               f"({d['over_100ms']} of {d['samples']} over 100 ms; {d['dir']})")
+    print(f"  client loop lag      p99 {r['client_loop_lag_p99_ms']} ms  max {r['client_loop_lag_max_ms']} ms  "
+          f"({r['client_loop_lags_over_10ms']} wakes over 10 ms late)")
     print(orjson.dumps(r).decode())
 
 

@@ -93,6 +93,8 @@ VACUUM ANALYZE;
 EOF
 
 # One command = one transaction, as in apply_action (the version read under the row lock is the CAS value).
+# Its client_id carries the new version: a random one alone would repeat within a table about once in
+# twenty runs (a few hundred moves per table over 10^9 values), and the unique index would abort pgbench.
 cat > "$WORK/command.sql" <<EOF
 \set tid random(1, $TABLES)
 \set r random(1, 1000000000)
@@ -102,7 +104,7 @@ UPDATE game_tables SET state = replace($STATE, 'MARK', :r::text)::jsonb, version
   move_count = :version + 1, awaiting = '["1"]', outcome = NULL, status = 'playing', updated_at = now()
   WHERE id = 'bench-' || :tid AND version = :version;
 INSERT INTO moves (table_id, seq, version, seat, client_id, action, events, created_at)
-  VALUES ('bench-' || :tid, :version + 1, :version + 1, '0', 'c' || :r, $(cat "$WORK/action.sql"),
+  VALUES ('bench-' || :tid, :version + 1, :version + 1, '0', 'c' || :r || '-' || (:version + 1), $(cat "$WORK/action.sql"),
           $(cat "$WORK/events.sql"), now());
 SELECT pg_notify('foodgames_tables', 'bench-' || :tid || ':' || (:version + 1));
 COMMIT;
