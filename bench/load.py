@@ -789,7 +789,8 @@ def main() -> None:
     ap.add_argument("--keep-db", action="store_true")
     ap.add_argument("--profile", help="write a py-spy profile (collapsed stacks) of server 0 to this file")
     ap.add_argument("--log-dir", default="/tmp/bench-load-logs")
-    ap.add_argument("--timeline", help="write per 100 ms of the window: acts sent, median and worst ack (ms)")
+    ap.add_argument("--timeline", help="write per 100 ms of the window: acts sent, median and worst ack, and this "
+                    "client's worst loop lag (ms)")
     args = ap.parse_args()
     if args.compression == "none":
         args.compression = None
