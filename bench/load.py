@@ -688,12 +688,15 @@ def commit_figures(before: list[dict[MetricKey, float]], after: list[dict[Metric
     gc_s = sum(n for (name, _), n in delta.items() if name == "foodgames_gc_pause_seconds_sum")
     slow_gc = gc_n - sum(n for (name, labels), n in delta.items()
                          if name == "foodgames_gc_pause_seconds_bucket" and dict(labels)["le"] == "0.01")
+    by_generation = {dict(labels)["generation"]: int(n) for (name, labels), n in sorted(delta.items())
+                     if name == "foodgames_gc_pause_seconds_count" and n}
     return {
         "commits_per_s": round(commits / elapsed, 1),
         "moves_per_commit": round(delta[("foodgames_group_commit_moves_sum", ())] / commits, 1) if commits else None,
         "commit_ms_p50_under": upper_ms(0.5), "commit_ms_p99_under": upper_ms(0.99),
         "commit_s_total": round(delta[("foodgames_group_commit_seconds_sum", ())], 2),
         "gc_pauses": int(gc_n), "gc_pause_ms_total": round(gc_s * 1000, 1), "gc_pauses_over_10ms": int(slow_gc),
+        "gc_pauses_by_generation": by_generation,
     }
 
 
@@ -750,7 +753,7 @@ def report(r: dict[str, Any]) -> None:
           f"(machine load average {r['load_average']}, {os.cpu_count()} cores, {r['utc']})")
     print(f"  group commits        {r['commits_per_s']}/s, {r['moves_per_commit']} moves each, under "
           f"{r['commit_ms_p50_under']} ms at the median and {r['commit_ms_p99_under']} ms at p99   "
-          f"GC pauses {r['gc_pauses']} ({r['gc_pause_ms_total']} ms in all, {r['gc_pauses_over_10ms']} over 10 ms)")
+          f"GC pauses {r['gc_pauses']} ({r['gc_pause_ms_total']} ms in all, {r['gc_pauses_over_10ms']} over 10 ms; by generation {r['gc_pauses_by_generation']})")
     d = r.get("disk_fsync")
     if d:
         print(f"  disk 8 KB fdatasync  p50 {d['p50_ms']} ms  p99 {d['p99_ms']} ms  max {d['max_ms']} ms  "
