@@ -23,13 +23,15 @@ from pathlib import Path
 import asyncpg
 import uvloop
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+
+from load import PG, psql  # noqa: E402
 
 from app.main import run_migrations  # noqa: E402
 from app.services.writer import _BATCH_SQL, _SESSION_SETTINGS, MoveWrite, PostgresBatchWriter, _columns  # noqa: E402
 
-SERVER = "postgresql://postgres@127.0.0.1:5432"
 TABLES = 50
 
 
@@ -100,22 +102,14 @@ def main() -> None:
     ap.add_argument("--reps", type=int, default=3)
     args = ap.parse_args()
     name = f"bench_commit_{int(time.time())}"
-    dsn = f"{SERVER}/{name}"
-
-    async def admin(sql: str) -> None:
-        conn = await asyncpg.connect(f"{SERVER}/postgres")
-        try:
-            await conn.execute(sql)
-        finally:
-            await conn.close()
-
-    uvloop.run(admin(f'CREATE DATABASE "{name}"'))
+    dsn = f"postgresql://{PG['user']}@{PG['host']}:{PG['port']}/{name}"
+    psql(f"CREATE DATABASE {name}")
     try:
         run_migrations(dsn.replace("postgresql://", "postgresql+asyncpg://"))
         uvloop.run(set_up(dsn))
         results = uvloop.run(measure(dsn, args.commits, args.reps))
     finally:
-        uvloop.run(admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
     print(f"server CPU per single-move commit, {args.commits} commits x {args.reps} (µs, median and each run; "
           f"{datetime.now(UTC):%Y-%m-%dT%H:%M:%SZ})")
     for way, runs in results.items():
