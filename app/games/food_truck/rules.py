@@ -84,7 +84,7 @@ def _refuse_detail(state: JSON, player: str, action: JSON, now: str) -> IllegalA
     me = state["seats"][player]
     card = action.get("card")
     if kind == "choose_truck":
-        if action.get("truck") not in TRUCK_CARDS:
+        if not isinstance(action.get("truck"), str) or action["truck"] not in TRUCK_CARDS:
             return IllegalAction("no_such_truck", "There is no such truck.")
         if action["truck"] not in trucks_left(state):
             return IllegalAction("truck_taken", "Another player already runs that truck.")
