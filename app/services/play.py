@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 import time
 from collections.abc import Callable
@@ -22,6 +23,7 @@ from app.services.writer import MoveWrite, WriteConflict
 if TYPE_CHECKING:
     from app.runtime import Runtime
 
+log = logging.getLogger("app.play")
 MAX_CLIENT_ID = 64
 CLIENT_ID = re.compile(rf"[A-Za-z0-9._:-]{{1,{MAX_CLIENT_ID}}}")
 CONFLICT_RETRIES = 3
@@ -151,6 +153,10 @@ async def _apply_once(
             game.apply(rec.state, seat, action)  # for the engine's own words on why it is refused
         except IllegalAction as exc:
             raise ServiceError(exc.code, exc.message, 422) from exc
+        except Exception:  # noqa: BLE001 - unlisted, so illegal whatever the engine tripped on
+            log.warning("engine failed on an unlisted action", exc_info=True,
+                        extra={"table_id": rec.id, "game": rec.game})
+            raise ServiceError("illegal_action", "That is not one of your legal moves.", 422) from None
         # The engine accepted a look-alike (true for 1, 1.0 for 1, extra fields).
         raise ServiceError("illegal_action", "That is not one of your legal moves.", 422)
     state = applied.state
