@@ -100,7 +100,9 @@ def _bad_values(value: Any, rnd: random.Random) -> list[Any]:
     if isinstance(value, int):
         return [-1 - abs(value), value + 1000, 10**12, -(2**63), str(value), None]
     if isinstance(value, str):
-        return ["no-such-card", value + "-nope", "", value.upper() + "\u0301", "'; DROP TABLE moves; --", 7, None]
+        # A list or an object where a name belongs: unhashable, so a lookup that trusts the type raises TypeError.
+        return ["no-such-card", value + "-nope", "", value.upper() + "\u0301", "'; DROP TABLE moves; --", 7, None,
+                [value], {"id": value}]
     if isinstance(value, list):
         return [value + value if value else ["nope"], value[:-1] if value else [None], "not-a-list", None]
     if isinstance(value, dict):
