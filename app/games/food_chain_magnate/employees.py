@@ -61,6 +61,11 @@ def training_targets(card_id: str, steps: int) -> dict[str, int]:
     return out
 
 
+def training_steps(card_id: str, target: str) -> int:
+    """Training steps from a card to one of the cards it can become."""
+    return training_targets(card_id, len(EMPLOYEES))[target]
+
+
 def initial_supply(n_players: int) -> dict[str, int]:
     """Open supply piles after the 1x reduction of §1.2."""
     supply: dict[str, int] = {}

@@ -5,9 +5,18 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.base import IllegalAction
-from app.games.food_chain_magnate.employees import ENTRY_CARDS, ability_actions, training_targets
+from app.games.food_chain_magnate.employees import (
+    ENTRY_CARDS,
+    ability_actions,
+    training_steps,
+    training_targets,
+)
 from app.games.food_chain_magnate.milestones import award, supply_left
-from app.games.food_chain_magnate.phases.working.train import target_allowed
+from app.games.food_chain_magnate.phases.working.train import (
+    spend_training,
+    steps_for_one_card,
+    target_allowed,
+)
 
 JSON = dict[str, Any]
 
@@ -43,11 +52,11 @@ def recruit_actions(state: JSON, seat: str) -> list[JSON]:
 
 
 def phantom_options(state: JSON, seat: str, card: str) -> list[JSON]:
-    """Hire-and-train plans for an empty pile: one training card at work resolves it (R14)."""
-    p = state["p"][seat]
+    """Hire-and-train plans for an empty pile: a training card at work resolves it (R14), helped by the
+    others when training actions combine (first_to_pay_20_salaries)."""
     out: list[JSON] = []
-    for i, trainer in enumerate(p["r"]["trainers"]):
-        steps = min(int(trainer["left"]), int(trainer["max"]))
+    for i in range(len(state["p"][seat]["r"]["trainers"])):
+        steps = steps_for_one_card(state, seat, i, False)
         for target, _depth in sorted(training_targets(card, steps).items()):
             if target_allowed(state, seat, target):
                 out.append({"type": "hire", "card": card, "train_by": i, "into": target})
@@ -61,8 +70,8 @@ def hire(state: JSON, seat: str, action: JSON, events: list[JSON]) -> None:
         raise IllegalAction("cannot_hire", "You cannot hire that card now.")
     card = action["card"]
     if "into" in action:
-        depth = training_targets(card, 3)[action["into"]]
-        p["r"]["trainers"][action["train_by"]]["left"] -= depth
+        depth = training_steps(card, action["into"])
+        spend_training(p, action["train_by"], depth)
         state["phantoms"].append({"card": card, "by": action["train_by"], "into": action["into"],
                                   "steps": depth})
         events.append({"type": "hired", "player": seat, "card": card, "phantom": True,

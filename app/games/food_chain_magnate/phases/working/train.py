@@ -6,7 +6,13 @@ from typing import Any
 
 from app.games.base import IllegalAction
 from app.games.food_chain_magnate.data import MILESTONES
-from app.games.food_chain_magnate.employees import ability, one_x, training_targets, trains_into
+from app.games.food_chain_magnate.employees import (
+    ability,
+    one_x,
+    training_steps,
+    training_targets,
+    trains_into,
+)
 from app.games.food_chain_magnate.milestones import award, held_before_this_round, holds, supply_left
 from app.games.food_chain_magnate.players import owns
 
@@ -22,6 +28,33 @@ def open_training_book(p: JSON) -> None:
             trainers.append({"card": card, "left": ab["actions"], "max": ab["max_steps_same_card"]})
     p["r"]["trainers"] = trainers
     p["r"]["trained"] = []
+
+
+def combines_training(state: JSON, seat: str) -> bool:
+    """With `first_to_pay_20_salaries` (from an earlier round) any training actions combine on one card."""
+    return held_before_this_round(state, seat, "first_to_pay_20_salaries")
+
+
+def steps_for_one_card(state: JSON, seat: str, by: int, again: bool) -> int:
+    """Training steps card `by` may give one card now: its own actions within its same-card limit,
+    or every training action left when they may be combined (§6.3.2.5)."""
+    trainers = state["p"][seat]["r"]["trainers"]
+    left = int(trainers[by]["left"])
+    if left <= 0:
+        return 0
+    if combines_training(state, seat):
+        return sum(int(t["left"]) for t in trainers)
+    return left if again else min(left, int(trainers[by]["max"]))
+
+
+def spend_training(p: JSON, by: int, steps: int) -> None:
+    """Use `steps` training actions, those of card `by` first, then (when combined) the others in order."""
+    order = [by] + [i for i in range(len(p["r"]["trainers"])) if i != by]
+    for i in order:
+        trainer = p["r"]["trainers"][i]
+        used = min(steps, int(trainer["left"]))
+        trainer["left"] -= used
+        steps -= used
 
 
 def target_allowed(state: JSON, seat: str, target: str) -> bool:
@@ -55,38 +88,36 @@ def _untrained(p: JSON, card: str) -> int:
 def train_actions(state: JSON, seat: str) -> list[JSON]:
     """Every legal training move now: fresh beach cards, or cards this trainer (or anyone, with $20 salaries) trained."""
     p = state["p"][seat]
-    combine = held_before_this_round(state, seat, "first_to_pay_20_salaries")
+    combine = combines_training(state, seat)
     out: list[JSON] = []
     for i, trainer in enumerate(p["r"]["trainers"]):
-        left = int(trainer["left"])
-        if left <= 0:
+        if int(trainer["left"]) <= 0:
             continue
         fresh = sorted({c for c in p["beach"] if _untrained(p, c) > 0 and trains_into(c)})
         again = sorted({t["card"] for t in p["r"]["trained"]
                         if (combine or t["by"] == i) and trains_into(t["card"])})
         for flag, cards in ((False, fresh), (True, again)):
             for card in cards:
-                depth_cap = min(left, int(trainer["max"])) if not flag else left
-                for target in sorted(training_targets(card, depth_cap)):
+                for target in sorted(training_targets(card, steps_for_one_card(state, seat, i, flag))):
                     if target_allowed(state, seat, target):
                         out.append({"type": "train", "by": i, "card": card, "into": target, "again": flag})
     return out
 
 
 def train(state: JSON, seat: str, action: JSON, events: list[JSON]) -> None:
-    """Train one beach card one or more steps with one training card."""
+    """Train one beach card one or more steps with one training card (or several, when combined)."""
     if action not in train_actions(state, seat):
         raise IllegalAction("cannot_train", "That training is not possible now.")
     p = state["p"][seat]
     card, target, by = action["card"], action["into"], action["by"]
-    depth = training_targets(card, 3)[target]
-    p["r"]["trainers"][by]["left"] -= depth
+    depth = training_steps(card, target)
+    spend_training(p, by, depth)
     p["beach"].remove(card)
     p["beach"].append(target)
     state["supply"][card] += 1
     state["supply"][target] -= 1
     if action["again"]:
-        combine = held_before_this_round(state, seat, "first_to_pay_20_salaries")
+        combine = combines_training(state, seat)
         entry = next(t for t in p["r"]["trained"] if t["card"] == card and (combine or t["by"] == by))
         entry["card"] = target
         entry["steps"] += depth
