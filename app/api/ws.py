@@ -18,6 +18,7 @@ from app.realtime.hub import Connection
 from app.runtime import Runtime
 from app.services.errors import ServiceError
 from app.services.play import Ack, apply_action
+from app.services.undo import take_back
 
 log = logging.getLogger("app.ws")
 TABLE_SOCKET = re.compile(r"/ws/tables/([^/]*)")
@@ -152,7 +153,7 @@ def _error(conn: Connection, code: str, message: str, client_id: Any = None) -> 
 
 
 async def handle_message(rt: Runtime, conn: Connection, raw: str) -> None:
-    """One client message: act, resync or ping. Every problem becomes an error message."""
+    """One client message: act, undo, resync or ping. Every problem becomes an error message."""
     if len(raw.encode()) > rt.settings.ws_max_message:
         _error(conn, "too_large", f"Messages are limited to {rt.settings.ws_max_message} bytes.")
         return
@@ -193,6 +194,14 @@ async def handle_message(rt: Runtime, conn: Connection, raw: str) -> None:
                 conn.uncork()
             if not acked:  # a repeated client_id: answered with the original move's ack
                 conn.send_json(ack_message(ack))
+        elif kind == "undo":
+            rec = await rt.record_at_least(conn.table_id, 0)
+            conn.cork()  # the ack and the update that follows leave in one write
+            try:
+                await take_back(rt, conn.table_id, rec.seat_of(conn.user_id), client_id,
+                                msg.get("expected_version"), lambda ack: conn.send_json(ack_message(ack)))
+            finally:
+                conn.uncork()
         else:
             _error(conn, "unknown_type", f"Unknown message type {str(kind)[:40]!r}.", client_id)
     except ServiceError as exc:

@@ -36,15 +36,20 @@ class Ack:
     duplicate: bool = False
 
 
-def _check_shape(action: Any, client_id: Any, expected_version: Any) -> None:
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise ServiceError("bad_action", "An action must be an object with a 'type'.", 422)
+def check_client_id(client_id: Any) -> None:
+    """Refuse a client_id that is not a short plain string (None is fine)."""
     if client_id is not None and (not isinstance(client_id, str) or CLIENT_ID.fullmatch(client_id) is None):
         raise ServiceError(
             "bad_client_id",
             f"client_id must be 1 to {MAX_CLIENT_ID} letters, digits or '.', '_', ':', '-'.",
             422,
         )
+
+
+def _check_shape(action: Any, client_id: Any, expected_version: Any) -> None:
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise ServiceError("bad_action", "An action must be an object with a 'type'.", 422)
+    check_client_id(client_id)
     if expected_version is not None and (
         not isinstance(expected_version, int) or isinstance(expected_version, bool)
     ):
@@ -162,7 +167,15 @@ async def _apply_once(
     state = applied.state
     outcome = game.outcome(state)
     seq = rec.move_count + 1
-    snapshot = outcome is not None or seq - rec.state_seq >= rt.settings.snapshot_every
+    # The final state is kept as it is; otherwise every few moves the state *before* this move, so the
+    # moves after a snapshot are never none: a load replays at least the last one and learns whether it
+    # may be taken back, and taking it back finds its previous state without replaying the whole game.
+    if outcome is not None:
+        snapshot, snapshot_seq = state, seq
+    elif seq - 1 - rec.state_seq >= rt.settings.snapshot_every:
+        snapshot, snapshot_seq = rec.state, seq - 1
+    else:
+        snapshot, snapshot_seq = None, rec.state_seq
     item = MoveWrite(
         table_id=rec.id,
         old_version=rec.version,
@@ -172,7 +185,8 @@ async def _apply_once(
         client_id=client_id,
         action=action,
         events=applied.events,
-        state=state if snapshot else None,
+        state=snapshot,
+        state_seq=snapshot_seq,
         awaiting=[] if outcome is not None else game.awaiting(state),
         outcome=dict(outcome) if outcome is not None else None,
         status="finished" if outcome is not None else "playing",
@@ -186,12 +200,13 @@ async def _apply_once(
     new = rec.evolve(
         state=state,
         version=item.version,
-        state_seq=seq if snapshot else rec.state_seq,
+        state_seq=snapshot_seq,
         move_count=seq,
         awaiting=item.awaiting,
         outcome=item.outcome,
         status=item.status,
         updated_at=item.at,
+        undo_seat=seat if applied.undoable and outcome is None else None,
     )
     new.remember_events(item.version, applied.events)
     return rt.cache.put(new)

@@ -61,6 +61,9 @@ class TableRecord:
     seats: list[SeatInfo] = field(default_factory=list)
     # events of recent versions, for updates: version -> events
     recent_events: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    # The seat that may take back the last move: it made it, and the engine marked it undoable (it revealed
+    # nothing, drew nothing and closed no one's window). Known from the move's own apply or its replay.
+    undo_seat: str | None = None
     # Derived once, on first use, for the hot path (a move and its updates look these up a dozen times).
     _seat_by_user: dict[str, str] | None = field(default=None, repr=False, compare=False)
     _bots: frozenset[str] | None = field(default=None, repr=False, compare=False)
@@ -107,6 +110,7 @@ class TableRecord:
         new = object.__new__(TableRecord)
         new.__dict__.update(self.__dict__, **changes)
         new._actions = {}
+        new.undo_seat = changes.get("undo_seat")  # a change that does not say so leaves nothing to take back
         if "seats" in changes:
             new._seat_by_user = new._bots = None
         return new
@@ -153,9 +157,11 @@ async def load_record(session: AsyncSession, table_id: str, *, for_update: bool 
             select(Seat, User.name).outerjoin(User, User.id == Seat.user_id).where(Seat.table_id == table_id)
         )
     ).all()
-    state = row.state
+    state, undo_seat = row.state, None
     if state is not None and row.state_seq < row.move_count:
-        state = await _replay_after_snapshot(session, row.game, row.id, state, row.state_seq, row.move_count)
+        replayed = await replay_stored(session, row.game, row.id, state, row.state_seq, row.move_count)
+        state = replayed.state
+        undo_seat = replayed.undo_seat if row.status == "playing" else None
     seats = sorted(
         (SeatInfo(s.seat, s.user_id, name if s.user_id else None, s.bot) for s, name in seat_rows),
         key=lambda s: int(s.seat),
@@ -182,24 +188,44 @@ async def load_record(session: AsyncSession, table_id: str, *, for_update: bool 
         created_at=row.created_at,
         updated_at=row.updated_at,
         seats=seats,
+        undo_seat=undo_seat,
     )
 
 
-async def _replay_after_snapshot(
+@dataclass
+class Replayed:
+    """A state brought forward by stored moves, and what the last of them leaves."""
+
+    state: dict[str, Any]
+    before_last: dict[str, Any]  # the state before the last replayed move (`state` when none was replayed)
+    undo_seat: str | None  # the last move's seat, if the engine marked that move undoable
+
+
+def replay(game_id: str, state: dict[str, Any], moves: Any) -> Replayed:
+    """`state` with these `(seat, action)` moves applied in order (engines are deterministic)."""
+    game = GAMES[game_id]
+    before, undo_seat = state, None
+    for seat, action in moves:
+        before = state
+        applied = game.apply(state, seat, action)
+        state, undo_seat = applied.state, seat if applied.undoable else None
+    if undo_seat is not None and game.outcome(state) is not None:
+        undo_seat = None
+    return Replayed(state, before, undo_seat)
+
+
+async def replay_stored(
     session: AsyncSession, game_id: str, table_id: str, state: dict[str, Any], after_seq: int, upto_seq: int
-) -> dict[str, Any]:
-    """The current state: the stored snapshot with the moves made since replayed (engines are deterministic).
+) -> Replayed:
+    """A stored state (`state`, after `after_seq` moves) with the stored moves up to `upto_seq` replayed.
 
     Reads may not share one snapshot, so moves committed after the row was read are left out."""
-    game = GAMES[game_id]
     moves = await session.execute(
         select(Move.seat, Move.action)
         .where(Move.table_id == table_id, Move.seq > after_seq, Move.seq <= upto_seq)
         .order_by(Move.seq)
     )
-    for seat, action in moves:
-        state = game.apply(state, seat, action).state
-    return state
+    return replay(game_id, state, moves)
 
 
 async def catch_up(session: AsyncSession, rec: TableRecord) -> TableRecord | None:
@@ -224,12 +250,9 @@ async def catch_up(session: AsyncSession, rec: TableRecord) -> TableRecord | Non
     versions = [m.version for m in moves]
     if versions != list(range(rec.version + 1, row.version + 1)) or rec.state is None:
         return None
-    game = GAMES[rec.game]
-    state = rec.state
-    for m in moves:
-        state = game.apply(state, m.seat, m.action).state
+    replayed = replay(rec.game, rec.state, ((m.seat, m.action) for m in moves))
     new = rec.evolve(
-        state=state,
+        state=replayed.state,
         version=row.version,
         status=row.status,
         move_count=row.move_count,
@@ -237,6 +260,7 @@ async def catch_up(session: AsyncSession, rec: TableRecord) -> TableRecord | Non
         awaiting=list(row.awaiting or []),
         outcome=row.outcome,
         updated_at=row.updated_at,
+        undo_seat=replayed.undo_seat,
     )
     for m in moves:
         new.remember_events(m.version, m.events)
@@ -274,9 +298,8 @@ def advance(rec: TableRecord, moves: list[Any]) -> TableRecord | None:
     ):
         return None
     game = GAMES[rec.game]
-    state = rec.state
-    for m in moves:
-        state = game.apply(state, m["seat"], _doc(m["action"])).state
+    replayed = replay(rec.game, rec.state, ((m["seat"], _doc(m["action"])) for m in moves))
+    state = replayed.state
     outcome = game.outcome(state)
     new = rec.evolve(
         state=state,
@@ -286,6 +309,7 @@ def advance(rec: TableRecord, moves: list[Any]) -> TableRecord | None:
         outcome=dict(outcome) if outcome is not None else None,
         status="finished" if outcome is not None else "playing",
         updated_at=moves[-1]["created_at"],
+        undo_seat=replayed.undo_seat,
     )
     for m in moves:
         new.remember_events(m["version"], _doc(m["events"]))

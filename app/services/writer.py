@@ -59,6 +59,11 @@ class MoveWrite:
     outcome: dict[str, Any] | None
     status: str
     at: datetime
+    state_seq: int | None = None  # how many moves `state` is after (None: this move's seq)
+
+    @property
+    def snapshot_seq(self) -> int:
+        return self.seq if self.state_seq is None else self.state_seq
 
 
 class SessionWriter:
@@ -84,7 +89,7 @@ class SessionWriter:
         }
         if item.state is not None:
             values["state"] = item.state
-            values["state_seq"] = item.seq
+            values["state_seq"] = item.snapshot_seq
         async with self.sessions() as session:
             result = await session.execute(
                 update(GameTable)
@@ -119,8 +124,9 @@ def _batch_sql(duplicate_check: str, notify: bool = True) -> str:
     return f"""
 WITH d AS (
     SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::int[], $5::text[], $6::text[],
-                         $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[])
-        AS d(id, old_version, version, seq, seat, client_id, action, events, state, awaiting, outcome, status)
+                         $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::int[])
+        AS d(id, old_version, version, seq, seat, client_id, action, events, state, awaiting, outcome, status,
+             state_seq)
 ),
 upd AS (
     UPDATE game_tables g SET
@@ -131,7 +137,7 @@ upd AS (
         status = d.status,
         updated_at = now(),
         state = CASE WHEN d.state IS NULL THEN g.state ELSE d.state::jsonb END,
-        state_seq = CASE WHEN d.state IS NULL THEN g.state_seq ELSE d.seq END
+        state_seq = CASE WHEN d.state IS NULL THEN g.state_seq ELSE d.state_seq END
     FROM d
     WHERE g.id = d.id AND g.version = d.old_version{duplicate_check}
     RETURNING g.id, d.seq, d.version, d.seat, d.client_id, d.action, d.events
@@ -176,7 +182,7 @@ def _json(value: Any) -> str | None:
 
 
 def _columns(items: list[MoveWrite]) -> list[list[Any]]:
-    """The batch statement's twelve parameter arrays, in its unnest order."""
+    """The batch statement's thirteen parameter arrays, in its unnest order."""
     return [
         [it.table_id for it in items],
         [it.old_version for it in items],
@@ -190,6 +196,7 @@ def _columns(items: list[MoveWrite]) -> list[list[Any]]:
         [orjson.dumps(it.awaiting).decode() for it in items],
         [_json(it.outcome) for it in items],
         [it.status for it in items],
+        [it.snapshot_seq for it in items],
     ]
 
 

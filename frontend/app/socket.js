@@ -211,14 +211,24 @@ export class TableSocket {
 
   /** Send a move; resolves on ack, rejects with {code, message}. */
   act(action, expectedVersion) {
+    const message = { type: "act", action };
+    if (typeof expectedVersion === "number") message.expected_version = expectedVersion;
+    return this.request(message);
+  }
+
+  /** Take back our last step, seen at `version`; resolves on ack, rejects with {code, message}. */
+  undo(version) {
+    return this.request({ type: "undo", expected_version: version });
+  }
+
+  request(fields) {
     return new Promise((resolve, reject) => {
       if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
         reject({ code: "offline", message: "" });
         return;
       }
       const clientId = newClientId();
-      const message = { type: "act", action, client_id: clientId };
-      if (typeof expectedVersion === "number") message.expected_version = expectedVersion;
+      const message = { ...fields, client_id: clientId };
       const timer = setTimeout(() => {
         if (this.pending.delete(clientId)) reject({ code: "timeout", message: "" });
       }, ACT_TIMEOUT_MS);

@@ -23,6 +23,7 @@ const S = {
   awaiting: [],
   seat: null,
   events: [],
+  undo: false, // the server lets this seat take back its last step
   version: null,
   gameTitle: null,
   renderer: null, // {module, missing, error?} once loaded
@@ -80,6 +81,16 @@ function send(action) {
       drawGame();
     }
     throw { code: error.code, message: localErrorMessage(error) };
+  });
+}
+
+/** Take back this seat's last step (the server offered it with this version). */
+function undo() {
+  if (!socket || S.version === null) return;
+  S.undo = false; // one request per offer: a second click must not take back a second step
+  drawTurn();
+  socket.undo(S.version).catch((error) => {
+    if (["offline", "timeout", "closed"].includes(error.code)) toast(localErrorMessage(error), "error");
   });
 }
 
@@ -198,6 +209,10 @@ function drawTurn() {
     }
   } else if (table.status === "finished") {
     node = h("div", { class: "turn-line done" }, t("table.finished"));
+  }
+  if (node && S.undo && !isSpectator() && table.status === "playing") {
+    node.append(h("button", { type: "button", class: "undo-btn", "data-testid": "undo", onclick: undo },
+      `↶ ${t("table.undo")}`));
   }
   if (node) mount(els.turn, node);
   else els.turn.replaceChildren();
@@ -359,6 +374,7 @@ function applyMessage(message) {
   if ("seat" in message) S.seat = message.seat;
   else if (S.table && "my_seat" in S.table) S.seat = S.table.my_seat;
   S.events = Array.isArray(message.events) ? message.events : [];
+  S.undo = message.undo === true;
   if (wasSeated && isSpectator() && S.table?.status === "open") toast(t("table.kicked"), "info");
 }
 
@@ -369,7 +385,12 @@ function onMessage(message) {
     reloadLog();
   } else if (message.type === "update") {
     applyMessage(message);
-    if (logLoading) updatesDuringLog += 1;
+    const undone = S.events.find((event) => event && event.type === "undone");
+    if (undone) {
+      // The step is gone from the game: the log is read again without it.
+      if (String(undone.seat) !== String(S.seat)) toast(t("log.undone", { name: names()[undone.seat] ?? undone.seat }), "info");
+      reloadLog();
+    } else if (logLoading) updatesDuringLog += 1;
     else logPanel.append(linesForEvents(S.renderer?.module, S.events, ctx()));
     drawAll();
   } else if (message.type === "error") {

@@ -84,3 +84,38 @@ def test_two_players_play_food_truck_to_the_end_while_someone_watches(
     expect(cy.page.get_by_test_id("replay-area")).not_to_be_empty()
     cy.page.keyboard.press("End")
     expect(step).to_have_text(f"Move {total} of {total}")
+
+
+
+def test_a_secret_step_is_taken_back_with_the_undo_button(person: Callable[..., Person], rng: random.Random) -> None:
+    ana = person("Ana")
+    table_id = create_table(ana, "food-truck", seats=2)
+    bo = person("Bo")
+    bo.goto(f"/t/{table_id}")
+    seat_row(bo.page, "1").get_by_role("button", name="Join here").click()
+    expect(seat_row(ana.page, "1")).to_contain_text("Bo")
+    ana.page.get_by_test_id("start").click()
+    page, undo = ana.page, ana.page.get_by_test_id("undo")
+
+    def phase() -> str:
+        return str(page.evaluate("window.foodGames.state().view?.phase"))
+
+    # Choosing trucks is public: no undo. Then both order in secret; Bo waits, so Ana's step stays her last.
+    page.wait_for_function("window.foodGames.state().view?.phase === 'trucks'")
+    for _ in range(40):
+        if phase() != "trucks":
+            break
+        click_a_legal_thing(ana.page, rng)
+        click_a_legal_thing(bo.page, rng)
+    assert phase() == "prep" and undo.count() == 0
+    before = page.evaluate("JSON.stringify(window.foodGames.state().view)")
+    while not undo.count():
+        assert click_a_legal_thing(page, rng)
+    placed = version(page)
+    assert page.evaluate("JSON.stringify(window.foodGames.state().view)") != before
+    expect(bo.page.get_by_test_id("undo")).to_have_count(0)
+    undo.click()
+    page.wait_for_function("v => Number(document.querySelector('main').dataset.version) > v", arg=placed)
+    expect(undo).to_have_count(0)
+    assert page.evaluate("JSON.stringify(window.foodGames.state().view)") == before
+    expect(bo.page.locator(".toast").filter(has_text="Ana took back a step")).to_be_visible()

@@ -122,6 +122,14 @@ class Socket:
         await self.ws.send(json.dumps(msg))
         return await asyncio.wait_for(fut, timeout)
 
+    async def undo(self, expected_version: Any, client_id: str | None = None, timeout: float = 10) -> dict[str, Any]:
+        """Ask to take back our last step; return the ack or error answering it."""
+        cid = client_id or uuid.uuid4().hex
+        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.pending[cid] = fut
+        await self.ws.send(json.dumps({"type": "undo", "client_id": cid, "expected_version": expected_version}))
+        return await asyncio.wait_for(fut, timeout)
+
     async def send_raw(self, data: str | bytes) -> None:
         await self.ws.send(data)
 

@@ -85,7 +85,8 @@ class TinyGame:
                     s["phase"] = "pick"
                     s["picks"] = {p: None for p in s["players"]}
                     s["round"] += 1
-        return Applied(state=s, events=events, undoable=False)
+        # A pick stays secret until all are in, so it may be taken back until then.
+        return Applied(state=s, events=events, undoable=action["type"] == "pick" and s["phase"] == "pick")
 
     def view(self, state: dict, viewer: str | None) -> dict:
         v = {k: val for k, val in state.items() if k != "rng"}

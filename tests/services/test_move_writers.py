@@ -169,9 +169,15 @@ async def test_the_state_snapshot_changes_only_when_one_is_written(store: Store)
     ta, tb = await store.table("ta"), await store.table("tb")
     assert (ta.state, ta.state_seq, ta.move_count) == ({"n": 1}, 1, 3)
     assert (tb.state, tb.state_seq) == ({"n": "b"}, 1)
-    await store.writer.write(move("ta", 3, state={"n": 4}, status="finished"))
+    # A snapshot of the state before the move (as a running game writes them) says so.
+    before = move("ta", 3, state={"n": 3})
+    before.state_seq = 3
+    await store.writer.write(before)
     ta = await store.table("ta")
-    assert (ta.state, ta.state_seq, ta.status) == ({"n": 4}, 4, "finished")
+    assert (ta.state, ta.state_seq, ta.move_count) == ({"n": 3}, 3, 4)
+    await store.writer.write(move("ta", 4, state={"n": 5}, status="finished"))
+    ta = await store.table("ta")
+    assert (ta.state, ta.state_seq, ta.status) == ({"n": 5}, 5, "finished")
 
 
 async def test_one_failing_move_does_not_sink_its_batch(store: Store) -> None:
@@ -228,9 +234,9 @@ async def test_the_generic_plan_of_a_fresh_database_stays_on_the_indexes(store: 
     conn = await asyncpg.connect(store.dsn, server_settings=_SESSION_SETTINGS)
     try:
         await conn.execute("SET plan_cache_mode = force_generic_plan")
-        types = "text[], int[], int[], int[], text[], text[], text[], text[], text[], text[], text[], text[]"
+        types = "text[], int[], int[], int[], text[], text[], text[], text[], text[], text[], text[], text[], int[]"
         await conn.execute(f"PREPARE batch({types}) AS {sql}")
-        args = "'{ta}', '{0}', '{1}', '{1}', '{0}', '{c}', '{\"{}\"}', '{\"[]\"}', '{NULL}', '{\"[]\"}', '{NULL}', '{playing}'"
+        args = "'{ta}', '{0}', '{1}', '{1}', '{0}', '{c}', '{\"{}\"}', '{\"[]\"}', '{NULL}', '{\"[]\"}', '{NULL}', '{playing}', '{1}'"
         plan = "\n".join(r[0] for r in await conn.fetch(f"EXPLAIN EXECUTE batch({args})"))
     finally:
         await conn.close()
