@@ -106,6 +106,7 @@ class TableOut(BaseModel):
     seed_commitment: str
     seed: int | None
     invite_code: str | None = None
+    rematch_id: str | None = None  # once the game is over: the table its players opened to play again
     created_at: str
     updated_at: str
 

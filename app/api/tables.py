@@ -162,6 +162,12 @@ async def kick(
     return svc.table_json(rt, rec, user.id)
 
 
+@router.post("/tables/{table_id}/rematch", response_model=TableOut)
+async def rematch(table_id: str, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)) -> dict[str, Any]:
+    """Play a finished game again: the new table (opened by the first player to ask, joined by the others)."""
+    return svc.table_json(rt, await svc.rematch(rt, table_id, user), user.id)
+
+
 @router.get("/tables/{table_id}/moves", response_model=MovesOut)
 async def moves(v: Viewing = Depends(viewing)) -> dict[str, Any]:
     """The move list, redacted for me while the game runs."""

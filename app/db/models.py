@@ -67,6 +67,8 @@ class GameTable(Base):
     move_count: Mapped[int] = mapped_column(Integer, default=0)
     awaiting: Mapped[list[str]] = mapped_column(JSONType, default=list)
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
+    # The table the players of this finished game opened to play again (migration 0004).
+    rematch_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 

@@ -59,6 +59,7 @@ class TableRecord:
     created_at: datetime
     updated_at: datetime
     seats: list[SeatInfo] = field(default_factory=list)
+    rematch_id: str | None = None  # the table opened to play this finished game again
     # events of recent versions, for updates: version -> events
     recent_events: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     # The seat that may take back the last move: it made it, and the engine marked it undoable (it revealed
@@ -188,6 +189,7 @@ async def load_record(session: AsyncSession, table_id: str, *, for_update: bool 
         created_at=row.created_at,
         updated_at=row.updated_at,
         seats=seats,
+        rematch_id=row.rematch_id,
         undo_seat=undo_seat,
     )
 

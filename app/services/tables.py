@@ -6,7 +6,7 @@ import base64
 import hashlib
 import hmac
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -103,6 +103,7 @@ def public_table_json(rec: TableRecord) -> dict[str, Any]:
         "outcome": rec.outcome if finished else None,
         "seed_commitment": rec.seed_commitment,
         "seed": rec.seed if finished else None,
+        "rematch_id": rec.rematch_id,
         "created_at": rec.created_at.isoformat(),
         "updated_at": rec.updated_at.isoformat(),
     }
@@ -111,7 +112,7 @@ def public_table_json(rec: TableRecord) -> dict[str, Any]:
 def table_key(rec: TableRecord) -> tuple[Any, ...]:
     """What `public_table_json` shows beyond the fields every move changes (version, move_count, awaiting,
     updated_at): when it is unchanged, an update need not repeat the table."""
-    return (rec.status, rec.name, rec.visibility, rec.host_name, rec.outcome is not None,
+    return (rec.status, rec.name, rec.visibility, rec.host_name, rec.outcome is not None, rec.rematch_id,
             tuple((s.seat, s.user_id, s.user_name, s.bot) for s in rec.seats))
 
 
@@ -142,10 +143,27 @@ async def create_table(
     if visibility not in ("public", "private"):
         raise ServiceError("bad_visibility", "Visibility must be 'public' or 'private'.", 422)
     opts = check_options(game, options)
+    title = clean_name(name, "table name", 80) if name else f"{host.name}'s {game.title}"
+    seating = [(host.id, False)] + [(None, False)] * (seats - 1)
+    table_id = await _add_table(rt, session, game, title, host, visibility, opts, seating)
+    await session.commit()
+    return rt.cache.put(await load_record(session, table_id))
+
+
+async def _add_table(
+    rt: Runtime,
+    session: AsyncSession,
+    game: Game,
+    title: str,
+    host: User,
+    visibility: str,
+    options: dict[str, Any],
+    seating: Sequence[tuple[str | None, bool]],
+) -> str:
+    """The rows of a new open table, seat i taken by `seating[i]` = (user id or None, bot); its id."""
     table_id = new_id()
     seed = secrets.randbits(63)
-    title = clean_name(name, "table name", 80) if name else f"{host.name}'s {game.title}"
-    row = GameTable(
+    session.add(GameTable(
         id=table_id,
         game=game.id,
         name=title,
@@ -153,8 +171,8 @@ async def create_table(
         visibility=visibility,
         invite_hash=hash_invite(invite_code(rt.secret_key, table_id)) if visibility == "private" else None,
         status="open",
-        seat_count=seats,
-        options=opts,
+        seat_count=len(seating),
+        options=options,
         seed=seed,
         seed_commitment=seed_commitment(table_id, seed),
         state=None,
@@ -162,13 +180,11 @@ async def create_table(
         move_count=0,
         awaiting=[],
         outcome=None,
-    )
-    session.add(row)
+    ))
     await session.flush()
-    for i in range(seats):
-        session.add(Seat(table_id=table_id, seat=str(i), user_id=host.id if i == 0 else None, bot=False))
-    await session.commit()
-    return rt.cache.put(await load_record(session, table_id))
+    for i, (user_id, bot) in enumerate(seating):
+        session.add(Seat(table_id=table_id, seat=str(i), user_id=user_id, bot=bot))
+    return table_id
 
 
 async def list_tables(
@@ -325,6 +341,54 @@ async def start(session: AsyncSession, rec: TableRecord, user: User) -> Events:
         awaiting=game.awaiting(state),
     )
     return [{"type": "game_started", "players": len(taken), "visible_to": None}]
+
+
+async def rematch(rt: Runtime, table_id: str, user: User) -> TableRecord:
+    """Play again: the first player of a finished game to ask opens a table like it (game, options,
+    visibility, bots in their seats, themselves in their own seat, as its host), and the finished table
+    points to it; every other player who asks takes their old seat there (no invite needed)."""
+    async with rt.table_lock(table_id), rt.sessions() as session:
+        old = await load_record(session, table_id, for_update=True)
+        seat = old.seat_of(user.id)
+        if old.status != "finished":
+            raise ServiceError("not_finished", "A rematch can be asked for once the game is over.", 409)
+        if seat is None:
+            raise ServiceError("not_seated", "Only the players of this game can ask for a rematch.", 403)
+        opened = None if old.rematch_id else await _open_rematch(rt, session, old, user, seat)
+    if opened is not None:
+        finished, new = opened
+        await rt.after_change(finished)
+        return new
+    assert old.rematch_id is not None
+    return await _join_rematch(rt, old.rematch_id, user, seat)
+
+
+async def _open_rematch(
+    rt: Runtime, session: AsyncSession, old: TableRecord, user: User, seat: str
+) -> tuple[TableRecord, TableRecord]:
+    """The new table and the finished one pointing to it, committed; (finished, new)."""
+    seating = [(user.id if s.seat == seat else None, s.bot) for s in old.seats]
+    new_id = await _add_table(rt, session, get_game(old.game), old.name, user, old.visibility, old.options, seating)
+    await session.execute(
+        update(GameTable).where(GameTable.id == old.id)
+        .values(rematch_id=new_id, version=old.version + 1, updated_at=datetime.now(UTC))
+    )
+    await rt.notify_in_tx(session, old.id, old.version + 1)
+    await session.commit()
+    finished = rt.cache.put(await load_record(session, old.id))
+    finished.remember_events(finished.version, [{"type": "rematch", "seat": seat, "table_id": new_id,
+                                                 "visible_to": None}])
+    return finished, rt.cache.put(await load_record(session, new_id))
+
+
+async def _join_rematch(rt: Runtime, rematch_id: str, user: User, seat: str) -> TableRecord:
+    """A player of the finished game takes their old seat at its rematch (any free one if that is taken)."""
+    current = await rt.reload(rematch_id)
+    if current.seat_of(user.id) is not None:
+        return current  # asked twice
+    mine = next((s.seat for s in current.seats if s.seat == seat and s.user_id is None and not s.bot), None)
+    code = invite_code(rt.secret_key, rematch_id)  # the player does not need to know it
+    return await lobby_change(rt, rematch_id, user, code, lambda s, r: join(rt, s, r, user, mine, code))
 
 
 Change = Callable[[AsyncSession, TableRecord], Awaitable[Events]]

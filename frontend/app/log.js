@@ -13,6 +13,7 @@ const SHELL_EVENTS = {
   left: "log.left",
   game_started: "log.started",
   started: "log.started",
+  rematch: "log.rematch",
 };
 
 function actorOf(event) {

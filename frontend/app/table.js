@@ -288,11 +288,34 @@ function drawResult() {
     h("table", { class: "ranking", "data-testid": "ranking" },
       h("thead", null, h("tr", null, h("th", null, t("table.place")), h("th", null, t("table.player")), h("th", { class: "num" }, t("table.score")))),
       h("tbody", null, rows)),
-    h("a", {
-      class: "button secondary",
-      href: `/t/${encodeURIComponent(table.id)}${query({ replay: 0, invite })}`,
-      "data-testid": "replay-link",
-    }, t("table.replay")));
+    h("div", { class: "result-actions" },
+      rematchControl(table),
+      h("a", {
+        class: "button secondary",
+        href: `/t/${encodeURIComponent(table.id)}${query({ replay: 0, invite })}`,
+        "data-testid": "replay-link",
+      }, t("table.replay"))));
+}
+
+/** Play again: the players open (or join) the rematch; watchers of a public table may follow it. */
+function rematchControl(table) {
+  if (isSpectator()) {
+    if (!table.rematch_id || table.visibility !== "public") return null;
+    return h("a", { class: "button", href: `/t/${encodeURIComponent(table.rematch_id)}`, "data-testid": "rematch" },
+      t("table.rematch_watch"));
+  }
+  const go = async (event) => {
+    event.currentTarget.disabled = true;
+    try {
+      const next = await api("POST", `${tablePath()}/rematch`);
+      location.assign(`/t/${encodeURIComponent(next.id)}${query({ invite: next.invite_code })}`);
+    } catch (error) {
+      toast(errorMessage(error), "error");
+      drawResult();
+    }
+  };
+  return h("button", { type: "button", class: "primary", onclick: go, "data-testid": "rematch" },
+    t(table.rematch_id ? "table.rematch_join" : "table.rematch"));
 }
 
 function drawGame() {

@@ -85,6 +85,18 @@ def test_two_players_play_food_truck_to_the_end_while_someone_watches(
     cy.page.keyboard.press("End")
     expect(step).to_have_text(f"Move {total} of {total}")
 
+    # Ana asks to play again; Bo, still on the finished table, joins the rematch in his seat.
+    ana.page.get_by_test_id("rematch").click()
+    ana.page.wait_for_url(re.compile(r"/t/[^/?]+$"))
+    ana.page.wait_for_function("id => !location.pathname.endsWith(id)", arg=table_id)
+    rematch_id = ana.page.url.rsplit("/", 1)[1]
+    expect(bo.page.get_by_test_id("rematch")).to_have_text("Join the rematch")
+    bo.page.get_by_test_id("rematch").click()
+    bo.page.wait_for_url(re.compile(rf"/t/{rematch_id}$"))
+    expect(seat_row(ana.page, "0")).to_contain_text("Ana")
+    expect(seat_row(ana.page, "1")).to_contain_text("Bo")
+    expect(ana.page.get_by_test_id("start")).to_be_enabled()
+
 
 
 def test_a_secret_step_is_taken_back_with_the_undo_button(person: Callable[..., Person], rng: random.Random) -> None:
