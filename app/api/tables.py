@@ -162,6 +162,22 @@ async def kick(
     return svc.table_json(rt, rec, user.id)
 
 
+@router.post("/tables/{table_id}/stand_in", response_model=TableOut)
+async def stand_in(
+    table_id: str, body: SeatIn, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)
+) -> dict[str, Any]:
+    """A bot plays a player's seat while they are away (the player or the host asks)."""
+    rec = await svc.lobby_change(rt, table_id, user, None, lambda s, r: svc.stand_in(s, r, user, body.seat))
+    return svc.table_json(rt, rec, user.id)
+
+
+@router.post("/tables/{table_id}/reclaim", response_model=TableOut)
+async def reclaim(table_id: str, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)) -> dict[str, Any]:
+    """Take my seat back from the bot that played it."""
+    return svc.table_json(rt, await svc.lobby_change(rt, table_id, user, None, lambda s, r: svc.reclaim(s, r, user)),
+                          user.id)
+
+
 @router.post("/tables/{table_id}/rematch", response_model=TableOut)
 async def rematch(table_id: str, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)) -> dict[str, Any]:
     """Play a finished game again: the new table (opened by the first player to ask, joined by the others)."""

@@ -24,6 +24,10 @@ log = logging.getLogger("app.ws")
 TABLE_SOCKET = re.compile(r"/ws/tables/([^/]*)")
 
 
+def bot_playing() -> ServiceError:
+    return ServiceError("bot_playing", "A bot is playing your seat; take your seat back to play.", 409)
+
+
 class RateLimiter:
     """A token bucket per connection."""
 
@@ -179,6 +183,8 @@ async def handle_message(rt: Runtime, conn: Connection, raw: str) -> None:
         elif kind == "act":
             rec = await rt.record_at_least(conn.table_id, 0)
             seat = rec.seat_of(conn.user_id)
+            if seat is not None and seat in rec.bot_seats():
+                raise bot_playing()
             acked: list[Ack] = []
 
             def send_ack(ack: Ack) -> None:
@@ -196,10 +202,13 @@ async def handle_message(rt: Runtime, conn: Connection, raw: str) -> None:
                 conn.send_json(ack_message(ack))
         elif kind == "undo":
             rec = await rt.record_at_least(conn.table_id, 0)
+            seat = rec.seat_of(conn.user_id)
+            if seat is not None and seat in rec.bot_seats():
+                raise bot_playing()
             conn.cork()  # the ack and the update that follows leave in one write
             try:
-                await take_back(rt, conn.table_id, rec.seat_of(conn.user_id), client_id,
-                                msg.get("expected_version"), lambda ack: conn.send_json(ack_message(ack)))
+                await take_back(rt, conn.table_id, seat, client_id, msg.get("expected_version"),
+                                lambda ack: conn.send_json(ack_message(ack)))
             finally:
                 conn.uncork()
         else:

@@ -190,7 +190,7 @@ def viewer_message(
         "awaiting": rec.awaiting if rec.status == "playing" else [],
         "actions": actions or [],
     }
-    if seat is not None and seat == rec.undo_seat:
+    if seat is not None and seat == rec.undo_seat and seat not in rec.bot_seats():
         message["undo"] = True  # this seat may take back its last step
     if with_table:
         message["table"] = table_json_for(rt, rec, table if table is not None else public_table_json(rec), user_id)

@@ -315,6 +315,39 @@ async def add_bot(session: AsyncSession, rec: TableRecord, user: User, seat: Any
     return [{"type": "seat_joined", "seat": target, "name": "Bot", "bot": True, "visible_to": None}]
 
 
+async def stand_in(session: AsyncSession, rec: TableRecord, user: User, seat: Any) -> Events:
+    """A bot plays a player's seat in a running game while they are away: the player's choice, or the host's.
+
+    The player keeps the seat: they see it as before and take it back when they return (`reclaim`)."""
+    if rec.status != "playing":
+        raise ServiceError("not_playing", "Only a running game's seats can be handed to a bot.", 409)
+    target = _seat_number(rec, seat)
+    info = next(s for s in rec.seats if s.seat == target)
+    if info.user_id is None:
+        raise ServiceError("not_a_player", "A bot already plays that seat.", 409)
+    if info.bot:
+        raise ServiceError("already_standing_in", "A bot is already playing for that player.", 409)
+    if user.id not in (info.user_id, rec.host_id):
+        raise ServiceError("not_host", "Only the host or the player can hand a seat to a bot.", 403)
+    await session.execute(update(Seat).where(Seat.table_id == rec.id, Seat.seat == target).values(bot=True))
+    await _bump(session, rec)
+    return [{"type": "stand_in", "seat": target, "name": info.user_name, "visible_to": None}]
+
+
+async def reclaim(session: AsyncSession, rec: TableRecord, user: User) -> Events:
+    """A player takes their seat back from the bot that played it meanwhile."""
+    if rec.status != "playing":
+        raise ServiceError("not_playing", "The game is not running.", 409)
+    seat = rec.seat_of(user.id)
+    if seat is None:
+        raise ServiceError("not_seated", "You have no seat at this table.", 409)
+    if seat not in rec.bot_seats():
+        raise ServiceError("not_standing_in", "No bot is playing your seat.", 409)
+    await session.execute(update(Seat).where(Seat.table_id == rec.id, Seat.seat == seat).values(bot=False))
+    await _bump(session, rec)
+    return [{"type": "reclaimed", "seat": seat, "name": user.name, "visible_to": None}]
+
+
 async def start(session: AsyncSession, rec: TableRecord, user: User) -> Events:
     """The host starts the game with the occupied seats, renumbered 0..n-1 in seat order."""
     _require_host(rec, user)
@@ -367,7 +400,8 @@ async def _open_rematch(
     rt: Runtime, session: AsyncSession, old: TableRecord, user: User, seat: str
 ) -> tuple[TableRecord, TableRecord]:
     """The new table and the finished one pointing to it, committed; (finished, new)."""
-    seating = [(user.id if s.seat == seat else None, s.bot) for s in old.seats]
+    # A bot that stood in for a player leaves the seat to them.
+    seating = [(user.id if s.seat == seat else None, s.bot and s.user_id is None) for s in old.seats]
     new_id = await _add_table(rt, session, get_game(old.game), old.name, user, old.visibility, old.options, seating)
     await session.execute(
         update(GameTable).where(GameTable.id == old.id)

@@ -14,6 +14,8 @@ const SHELL_EVENTS = {
   game_started: "log.started",
   started: "log.started",
   rematch: "log.rematch",
+  stand_in: "log.stand_in",
+  reclaimed: "log.reclaimed",
 };
 
 function actorOf(event) {
@@ -33,7 +35,8 @@ function humanType(type) {
  * or undefined when nobody knows this event (the caller picks a fallback).
  */
 export function describe(renderer, event, ctx) {
-  if (renderer && typeof renderer.describeEvent === "function") {
+  // The table's own events are the platform's: a renderer knows only its game's (and hides the rest).
+  if (!SHELL_EVENTS[event.type] && renderer && typeof renderer.describeEvent === "function") {
     try {
       const line = renderer.describeEvent(event, ctx);
       if (line === null) return null;

@@ -136,6 +136,14 @@ function seatEntry(entry) {
       controls.push(h("button", { type: "button", class: "ghost small-btn danger", onclick: () => hostCall("kick", { seat: entry.seat }) },
         t("table.kick")));
     }
+  } else if (table.status === "playing" && entry.user) {
+    // A player away for a while: a bot plays their seat until they take it back.
+    if (entry.bot && mine) controls.push(reclaimButton());
+    else if (!entry.bot && (mine || table.is_host)) {
+      controls.push(h("button", {
+        type: "button", class: "ghost small-btn", "data-testid": "stand-in", onclick: () => hostCall("stand_in", { seat: entry.seat }),
+      }, t("table.stand_in")));
+    }
   }
   const score = table.outcome && table.outcome.scores ? table.outcome.scores[entry.seat] : undefined;
   return h("li", {
@@ -152,6 +160,16 @@ function seatEntry(entry) {
     score !== undefined ? h("span", { class: "seat-score" }, String(score)) : null,
     turn ? h("span", { class: "turn-mark" }, "◀") : null,
     controls.length ? h("span", { class: "seat-controls" }, controls) : null);
+}
+
+function reclaimButton() {
+  return h("button", { type: "button", class: "primary small-btn", "data-testid": "reclaim", onclick: () => hostCall("reclaim") },
+    t("table.reclaim"));
+}
+
+function standingIn() {
+  const entry = !isSpectator() && S.table.seats.find((s) => s.seat === S.seat);
+  return Boolean(entry && entry.bot && entry.user);
 }
 
 function drawSeats() {
@@ -198,7 +216,9 @@ function drawTurn() {
   const table = S.table;
   let node = null;
   if (table.status === "playing") {
-    if (!isSpectator() && S.awaiting.includes(S.seat)) {
+    if (standingIn()) {
+      node = h("div", { class: "turn-line" }, t("table.standing_in"), " ", reclaimButton());
+    } else if (!isSpectator() && S.awaiting.includes(S.seat)) {
       const nameMap = names();
       const others = S.awaiting.filter((s) => s !== S.seat).map((s) => nameMap[s] ?? s);
       node = h("div", { class: "turn-line mine" }, t("table.your_turn"),

@@ -98,8 +98,8 @@ def test_two_players_play_food_truck_to_the_end_while_someone_watches(
     expect(ana.page.get_by_test_id("start")).to_be_enabled()
 
 
-
-def test_a_secret_step_is_taken_back_with_the_undo_button(person: Callable[..., Person], rng: random.Random) -> None:
+def ana_and_bo_start_food_truck(person: Callable[..., Person]) -> tuple[Person, Person]:
+    """Ana opens a two-seat Food Truck table, Bo takes the other seat, Ana starts."""
     ana = person("Ana")
     table_id = create_table(ana, "food-truck", seats=2)
     bo = person("Bo")
@@ -107,6 +107,11 @@ def test_a_secret_step_is_taken_back_with_the_undo_button(person: Callable[..., 
     seat_row(bo.page, "1").get_by_role("button", name="Join here").click()
     expect(seat_row(ana.page, "1")).to_contain_text("Bo")
     ana.page.get_by_test_id("start").click()
+    return ana, bo
+
+
+def test_a_secret_step_is_taken_back_with_the_undo_button(person: Callable[..., Person], rng: random.Random) -> None:
+    ana, bo = ana_and_bo_start_food_truck(person)
     page, undo = ana.page, ana.page.get_by_test_id("undo")
 
     def phase() -> str:
@@ -131,3 +136,20 @@ def test_a_secret_step_is_taken_back_with_the_undo_button(person: Callable[..., 
     expect(undo).to_have_count(0)
     assert page.evaluate("JSON.stringify(window.foodGames.state().view)") == before
     expect(bo.page.locator(".toast").filter(has_text="Ana took back a step")).to_be_visible()
+
+
+def test_a_bot_plays_for_a_player_until_they_take_their_seat_back(person: Callable[..., Person]) -> None:
+    ana, bo = ana_and_bo_start_food_truck(person)
+    seat_row(ana.page, "1").get_by_test_id("stand-in").click()
+    expect(seat_row(bo.page, "1")).to_contain_text("Bot")
+    expect(bo.page.get_by_test_id("turn")).to_contain_text("A bot is playing for you.")
+    expect(bo.page.locator(".toast").filter(has_text="A bot plays for Bo")).to_have_count(0)  # a log line, not a toast
+    expect(bo.page.get_by_test_id("log")).to_contain_text("A bot plays for Bo.")
+    # The bot chooses Bo's truck when his turn comes (Ana chooses hers first if she starts).
+    if ana.page.evaluate("window.foodGames.state().awaiting").count("0"):
+        ana.page.get_by_test_id("game-area").locator(".legal").first.click()
+    bo.page.wait_for_function("window.foodGames.state().view?.phase === 'prep'")
+    bo.page.get_by_test_id("turn").get_by_test_id("reclaim").click()
+    expect(bo.page.get_by_test_id("turn")).not_to_contain_text("A bot is playing for you.")
+    expect(seat_row(bo.page, "1")).not_to_contain_text("Bot")
+    expect(bo.page.get_by_test_id("game-area").locator(".legal").first).to_be_visible()

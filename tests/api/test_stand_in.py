@@ -1,0 +1,85 @@
+"""A player away from a running game: a bot plays their seat until they take it back."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.conftest import Database, Server
+from tests.platform.client import Player, Socket
+
+
+async def _started(server: Server) -> tuple[Player, Player, Player, str]:
+    """Ana hosts, Ben and Cy play a tiny game that goes on for a while."""
+    ana, ben, cy = [await Player.guest(server.url, n) for n in ("Ana", "Ben", "Cy")]
+    t = await ana.table(seats=3, options={"target": 1000})
+    for who in (ben, cy):
+        await who.post(f"/api/tables/{t['id']}/join", {})
+    early = await ben.post(f"/api/tables/{t['id']}/stand_in", {"seat": "1"}, ok=False)
+    assert early.status_code == 409 and early.json()["error"]["code"] == "not_playing"
+    await ana.post(f"/api/tables/{t['id']}/start")
+    return ana, ben, cy, t["id"]
+
+
+async def test_the_host_lets_a_bot_play_for_an_absent_player_until_they_return(
+    fresh_db: Database, tmp_path: Path
+) -> None:
+    server = Server(fresh_db, tmp_path, BOT_DELAY="0.05").start()
+    try:
+        ana, ben, cy, tid = await _started(server)
+        sb = await Socket.open(server.ws_url, tid, ben.token)
+        v = (await sb.expect("snapshot"))["version"]
+        refused = await cy.post(f"/api/tables/{tid}/stand_in", {"seat": "1"}, ok=False)
+        assert refused.status_code == 403 and refused.json()["error"]["code"] == "not_host"
+
+        table = (await ana.post(f"/api/tables/{tid}/stand_in", {"seat": "1"})).json()
+        assert table["seats"][1] == {"seat": "1", "user": {"id": ben.user["id"], "name": "Ben"}, "bot": True}
+        update = await sb.until_version(v + 1)
+        assert {"type": "stand_in", "seat": "1", "name": "Ben", "visible_to": None} in update["events"]
+        assert update["seat"] == "1"  # Ben keeps his seat and his view
+        again = await ana.post(f"/api/tables/{tid}/stand_in", {"seat": "1"}, ok=False)
+        assert again.json()["error"]["code"] == "already_standing_in"
+
+        # The bot plays Ben's secret pick; Ben himself is refused meanwhile.
+        reply = await sb.act({"type": "pick", "n": 1})
+        assert reply["type"] == "error" and reply["code"] == "bot_playing", reply
+        assert (await sb.undo(v + 1))["code"] == "bot_playing"
+        while "1" in (await sb.until_version((sb.latest or {"version": 0})["version"] + 1))["awaiting"]:
+            pass
+        assert sb.latest is not None and sb.latest["view"]["picks"]["1"] is not None
+
+        # Back: Ben takes his seat again and plays his own moves; the bot stops.
+        back = (await ben.post(f"/api/tables/{tid}/reclaim")).json()
+        assert back["seats"][1]["bot"] is False and back["my_seat"] == "1"
+        nothing = await ben.post(f"/api/tables/{tid}/reclaim", ok=False)
+        assert nothing.json()["error"]["code"] == "not_standing_in"
+        sa, sc = await Socket.open(server.ws_url, tid, ana.token), await Socket.open(server.ws_url, tid, cy.token)
+        await sa.expect("snapshot")
+        await sc.expect("snapshot")
+        for sock in (sa, sc):
+            assert (await sock.act({"type": "pick", "n": 0}))["type"] == "ack"
+        latest = await sb.until_version(back["version"] + 2)
+        assert latest["view"]["phase"] == "bump"
+        before = latest["version"]
+        bumps = 0
+        while bumps < 3:  # a round of bumps: Ben's turn waits for Ben
+            now = await sb.until_version(before)
+            seat = now["awaiting"][0]
+            sock = {"0": sa, "1": sb, "2": sc}[seat]
+            assert (await sock.act({"type": "bump"}))["type"] == "ack"
+            before, bumps = now["version"] + 1, bumps + 1
+        for sock in (sa, sb, sc):
+            await sock.close()
+        for who in (ana, ben, cy):
+            await who.close()
+    finally:
+        server.stop()
+
+
+async def test_a_player_may_hand_their_own_seat_to_a_bot(server: Server) -> None:
+    ana, ben, cy, tid = await _started(server)
+    table = (await cy.post(f"/api/tables/{tid}/stand_in", {"seat": "2"})).json()
+    assert table["seats"][2]["bot"] is True and table["my_seat"] == "2"
+    assert (await ana.post(f"/api/tables/{tid}/stand_in", {"seat": "9"}, ok=False)).status_code == 422
+    assert (await cy.post(f"/api/tables/{tid}/reclaim")).json()["seats"][2]["bot"] is False
+    for who in (ana, ben, cy):
+        await who.close()
