@@ -12,7 +12,7 @@ from app.db.models import Move
 from app.games import GAMES
 from app.realtime.hub import redact_events
 from app.services.errors import ServiceError
-from app.services.records import TableRecord, seed_commitment
+from app.services.records import TableRecord, initial_state, seed_commitment
 
 
 def canonical(doc: Any) -> str:
@@ -43,8 +43,7 @@ async def moves_for(session: AsyncSession, rec: TableRecord, seat: str | None) -
 
 def _replay_state(rec: TableRecord, moves: list[Move]) -> dict[str, Any]:
     game = GAMES[rec.game]
-    players = [str(i) for i in range(rec.seat_count)]
-    state = game.new_game(players, rec.seed, rec.options)
+    state = initial_state(rec)
     for m in moves:
         state = game.apply(state, m.seat, m.action).state
     return state

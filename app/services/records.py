@@ -203,6 +203,11 @@ class Replayed:
     undo_seat: str | None  # the last move's seat, if the engine marked that move undoable
 
 
+def initial_state(rec: TableRecord) -> dict[str, Any]:
+    """The state the table's game started from (its seats are "0".."n-1" once started)."""
+    return GAMES[rec.game].new_game([str(i) for i in range(rec.seat_count)], rec.seed, rec.options)
+
+
 def replay(game_id: str, state: dict[str, Any], moves: Any) -> Replayed:
     """`state` with these `(seat, action)` moves applied in order (engines are deterministic)."""
     game = GAMES[game_id]

@@ -20,7 +20,7 @@ from app.db.models import GameTable, Move
 from app.games import GAMES
 from app.services.errors import ServiceError
 from app.services.play import Ack, check_client_id
-from app.services.records import Replayed, TableRecord, load_record, replay, replay_stored
+from app.services.records import Replayed, TableRecord, initial_state, load_record, replay, replay_stored
 
 if TYPE_CHECKING:
     from app.runtime import Runtime
@@ -76,7 +76,6 @@ async def take_back(
 
 async def _without_last_move(session: AsyncSession, rec: TableRecord) -> TableRecord:
     """Delete the last move and put the table row back to the state before it (in the caller's transaction)."""
-    assert rec.state is not None
     game = GAMES[rec.game]
     last = rec.move_count
     row = await session.get(GameTable, rec.id)
@@ -113,9 +112,7 @@ async def _without_last_move(session: AsyncSession, rec: TableRecord) -> TableRe
 
 async def _replay_from_seed(session: AsyncSession, rec: TableRecord, upto_seq: int) -> Replayed:
     """The game from its seed with the stored moves up to `upto_seq` applied."""
-    game = GAMES[rec.game]
-    players = [str(i) for i in range(rec.seat_count)]
     moves = await session.execute(
         select(Move.seat, Move.action).where(Move.table_id == rec.id, Move.seq <= upto_seq).order_by(Move.seq)
     )
-    return replay(rec.game, game.new_game(players, rec.seed, rec.options), moves)
+    return replay(rec.game, initial_state(rec), moves)
