@@ -12,16 +12,17 @@ LOG_LEVEL=warning) on it, and for each table slot: guest users via REST, one cre
 join, the host starts it; then every player and the slot's spectators open websockets (spread over the
 server processes). Each player acts as soon as its snapshot/update says it is awaited, sending one of the
 legal actions listed for it (no expected_version, as the browser client does), one command in flight per
-socket. A finished game is replaced by a new table in the same slot. After --warmup seconds it measures for
---duration seconds, then stops acting, lets deliveries drain, closes everything, stops the servers it
+socket. The sockets are played by bench/loadclient.c (compiled on first use with `cc`): one process, in C,
+so that the load generator takes as little as it can of the cores it shares with the servers. A finished
+game is replaced by a new table in the same slot. After --warmup seconds it measures for --duration seconds, then stops acting, lets deliveries drain, closes everything, stops the servers it
 started (by PID) and drops the database. Loopback only; a hard time bound ends it in every case.
 
 Reports: commands applied/s (acks), ack latency p50/p95/p99 (act sent -> ack received), update delivery
 latency to the table's other sockets p50/p99 (act sent -> first update of that version or newer on each
 other socket), deliveries missed, errors by code, server CPU % and resident memory (each process),
-Postgres CPU %, this client's CPU %, the servers' group commits and garbage-collector pauses in the window
+Postgres CPU %, this client's CPU % (both of its processes), the servers' group commits and garbage-collector pauses in the window
 (from their /metrics), how long the disk took to flush a page meanwhile (bench/disk_probe.py), and how late
-this client's own event loop woke (a late client delays every ack it reads, whatever the server did).
+the sockets' event loop woke (a late client delays every ack it reads, whatever the server did).
 `--timeline FILE` writes the acks per 100 ms of the window, to tell a stall from a steady queue and the
 client's own stalls from the server's.
 """
@@ -32,13 +33,11 @@ import argparse
 import asyncio
 import bisect
 import contextlib
-import gc
 import itertools
 import os
-import random
-import re
 import resource
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -47,6 +46,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 import orjson
@@ -55,16 +55,11 @@ from prometheus_client.parser import text_string_to_metric_families
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from proxy import Proxy  # noqa: E402
-from wsclient import LeanSocket, connect  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 TICK = os.sysconf("SC_CLK_TCK")
 PG = {"host": "127.0.0.1", "port": "5432", "user": "postgres"}
-MIN_GAP = 1 / 18  # seconds between one socket's acts
-# The fields the server puts first in every snapshot and update, so most messages need no full parse.
-HEAD = re.compile(rb'\{"type":"(snapshot|update)","version":(\d+),"seat":(?:null|"([^"]*)"),"awaiting":\[([^\]]*)\]')
-# The end of the `actions` list, which the server sends before the table and the view (no action holds this).
-ACTIONS_END = re.compile(rb'\],"(?:table|view)":')
+CLIENT_SRC = Path(__file__).resolve().parent / "loadclient.c"  # the sockets' side, in C
 
 
 # ---------------------------------------------------------------------------------------------- processes
@@ -228,168 +223,161 @@ class Stats:
     games_finished: int = 0
     tables_started: int = 0
     out_of_order: int = 0
-    loop_lags: list[tuple[float, float]] = field(default_factory=list)  # (when, seconds late) of this client
+    loop_lags: list[tuple[float, float]] = field(default_factory=list)  # (when, seconds late) of the client
 
 
-class Pacer:
-    """A global cap on commands per second (open-loop mode); no cap when rate is 0."""
+def build_client() -> Path:
+    """bench/loadclient.c compiled into bench/.build/ (again whenever the source is newer)."""
+    out = CLIENT_SRC.parent / ".build" / "loadclient"
+    if not out.exists() or out.stat().st_mtime < CLIENT_SRC.stat().st_mtime:
+        out.parent.mkdir(exist_ok=True)
+        subprocess.run([os.environ.get("CC", "cc"), "-O2", "-o", str(out), str(CLIENT_SRC), "-lm"], check=True,
+                       timeout=120)
+    return out
 
-    def __init__(self, rate: float) -> None:
-        self.gap = 1.0 / rate if rate > 0 else 0.0
-        self.next = 0.0
 
-    def reserve(self, at: float) -> float:
-        """The earliest time from `at` (monotonic) at which one more command may go, booked for it."""
-        if not self.gap:
-            return at
-        slot = max(at, self.next)
-        self.next = slot + self.gap
-        return slot
+class Driver:
+    """The sockets' process (bench/loadclient.c): this one sends it a line per command and reads its events.
+
+    It plays every socket of the run in one epoll loop, in C, because the load generator shares the two
+    cores with what it measures: the Python client it replaces spent ~75 µs of CPU per move."""
+
+    def __init__(self, proc: asyncio.subprocess.Process, stats: Stats) -> None:
+        self.proc, self.stats = proc, stats
+        self.socks: dict[int, Sock] = {}
+        self.dumped: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.main = asyncio.current_task()
+        self.reader = asyncio.create_task(self._events())
+
+    @classmethod
+    async def start(cls, stats: Stats, rate: float, seed: int, deflate: bool) -> Driver:
+        argv = [str(build_client()), "--rate", str(rate), "--seed", str(seed)] + ([] if deflate else ["--no-deflate"])
+        proc = await asyncio.create_subprocess_exec(*argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        return cls(proc, stats)
+
+    def send(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line.encode() + b"\n")
+
+    def open(self, sock: Sock, url: str) -> None:
+        parts = urlsplit(url)
+        if parts.scheme != "ws" or not parts.hostname:
+            raise ValueError(f"only ws:// URLs, not {url!r}")
+        path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        self.socks[sock.serial] = sock
+        self.send(f"open {sock.serial} {socket.gethostbyname(parts.hostname)} {parts.port or 80} {path} {int(sock.acting)}")
+
+    async def _events(self) -> None:
+        assert self.proc.stdout is not None
+        try:
+            await self._read_events(self.proc.stdout)
+        finally:
+            # Without its sockets the run cannot go on: end it (the driver's own message is on stderr).
+            if not self.stats.stopping and self.main is not None:
+                self.main.cancel()
+
+    async def _read_events(self, stdout: asyncio.StreamReader) -> None:
+        async for raw in stdout:
+            kind, *rest = raw.decode().split()
+            if kind == "dumped":
+                self.dumped.set_result(None)
+                continue
+            s = self.socks[int(rest[0])]
+            if kind == "opened":
+                s.opened = float(rest[1])
+            elif kind == "snapshot":
+                s.snapshot_seen = True
+            elif kind == "finished":
+                s.game_over = True
+                s.finished.set()
+            elif kind == "closed":
+                s.closed_at, s.close_reason = float(rest[1]), rest[2]
+                s.closed.set()
+                s.finished.set()
+
+    async def collect(self, path: Path, window_end: float) -> None:
+        """Take the run's records from the driver into `stats` and the sockets."""
+        self.send(f"dump {path}")
+        await asyncio.wait_for(asyncio.shield(self.dumped), 120)
+        stats, t0 = self.stats, self.stats.window[0]
+        with path.open() as f:
+            for line in f:
+                kind, *v = line.split()
+                if kind == "a":
+                    s, version, sent, received = self.socks[int(v[0])], int(v[1]), float(v[2]), float(v[3])
+                    # As the window counts them: acts sent in it whose ack came before it closed.
+                    if t0 <= sent and received <= window_end:
+                        stats.ack_ms.append((received - sent) * 1000)
+                        stats.acks.append(Ack(s.table, version, sent, s.serial))
+                elif kind == "u":
+                    s = self.socks[int(v[0])]
+                    s.versions.append(int(v[1]))
+                    s.times.append(float(v[2]))
+                elif kind == "l":
+                    if t0 <= float(v[0]) <= window_end:
+                        stats.loop_lags.append((float(v[0]), float(v[1])))
+                elif kind == "e":
+                    stats.errors[v[0]] += int(v[1])
+                elif kind == "o":
+                    stats.out_of_order += int(v[0])
+        path.unlink()
+
+    async def stop(self) -> None:
+        if self.proc.returncode is None:
+            with contextlib.suppress(Exception):
+                self.send("quit")
+                await asyncio.wait_for(self.proc.wait(), 10)
+        if self.proc.returncode is None:
+            self.proc.kill()
+            await self.proc.wait()
+        self.reader.cancel()
 
 
 _serial = itertools.count()
-_acts = itertools.count()
 
 
 class Sock:
-    """One browser tab: a websocket at a table, seated (acting) or watching."""
+    """One browser tab: a websocket at a table, seated (acting) or watching, played by the driver."""
 
-    def __init__(self, stats: Stats, pacer: Pacer, rnd: random.Random, table: str, acting: bool) -> None:
+    def __init__(self, driver: Driver, stats: Stats, table: str, acting: bool) -> None:
         self.serial = next(_serial)
-        self.stats, self.pacer, self.rnd = stats, pacer, rnd
+        self.driver, self.stats = driver, stats
         self.table, self.acting = table, acting
-        self.ws: LeanSocket | None = None
-        self.versions: list[int] = []  # versions of the updates received, in order
+        self.versions: list[int] = []  # versions of the updates received, in order (filled at the end)
         self.times: list[float] = []  # when each was received
         self.opened = self.closed_at = 0.0
-        self.latest: dict[str, Any] | None = None
-        self.pending: dict[str, float] = {}
-        self.wait_version = 0  # do not act on a picture older than this (our own last ack)
-        self.resyncing = False
-        self.finished = asyncio.Event()
-        self.last_act = 0.0
+        self.snapshot_seen = self.game_over = False
+        self.close_reason = ""
+        self.closed = asyncio.Event()
+        self.finished = asyncio.Event()  # the game ended or the socket closed
 
-    async def run(self, url: str, compression: str | None) -> None:
-        try:
-            self.ws = await connect(url, self.on_raw, offer_deflate=compression is not None)
-            self.opened = time.perf_counter()
-            await self.ws.closed
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:  # noqa: BLE001 - counted, the run goes on
-            if not self.stats.stopping:
-                self.stats.errors[f"socket:{type(exc).__name__}"] += 1
-        finally:
-            self.closed_at = time.perf_counter()
-            self.finished.set()
-            if not self.stats.stopping and not self.finished_game():
+    async def run(self, url: str) -> None:
+        self.driver.open(self, url)
+        await self.closed.wait()
+        if not self.stats.stopping:
+            if self.close_reason != "ok":
+                self.stats.errors[f"socket:{self.close_reason}"] += 1
+            if not self.game_over:
                 self.stats.errors["socket_closed_early"] += 1
 
     def finished_game(self) -> bool:
-        return bool(self.latest and self.latest.get("table", {}).get("status") == "finished")
+        return self.game_over
 
-    def on_raw(self, raw: bytes) -> None:
-        """A message off the wire: only its head is read (up to its actions when this socket will act on it),
-        unless the game ended. A browser parses it all, but this client shares the server's cores."""
-        head = HEAD.match(raw)
-        if head is not None and b'"finished"' not in raw:
-            kind, version, seat, waiting = head.groups()
-            awaiting = [w.strip(b'"').decode() for w in waiting.split(b",") if w]
-            seat = seat.decode() if seat is not None else None
-            if not (self.acting and seat in awaiting):
-                self.on_message({"type": kind.decode(), "version": int(version), "seat": seat,
-                                 "awaiting": awaiting, "actions": []})
-                return
-            end = ACTIONS_END.search(raw, head.end())
-            if end is not None:
-                with contextlib.suppress(orjson.JSONDecodeError):  # then it is parsed in full below
-                    self.on_message(orjson.loads(raw[: end.start() + 1] + b"}"))
-                    return
-        self.on_message(orjson.loads(raw))
-
-    def on_message(self, msg: dict[str, Any]) -> None:
-        now = time.perf_counter()
-        kind = msg.get("type")
-        if kind in ("snapshot", "update"):
-            version = msg["version"]
-            if kind == "update":
-                if self.versions and version <= self.versions[-1]:
-                    self.stats.out_of_order += 1
-                self.versions.append(version)
-                self.times.append(now)
-            if kind == "snapshot":
-                self.resyncing = False
-            self.latest = msg
-            if self.finished_game():
-                self.finished.set()
-            self.maybe_act()
-        elif kind == "ack":
-            sent = self.pending.pop(msg.get("client_id"), None)
-            if sent is not None:
-                self.wait_version = max(self.wait_version, msg["version"])
-                if self.stats.measuring and self.stats.window[0] <= sent:
-                    self.stats.ack_ms.append((now - sent) * 1000)
-                    self.stats.acks.append(Ack(self.table, msg["version"], sent, self.serial))
-            self.maybe_act()
-        elif kind == "error":
-            code = str(msg.get("code"))
-            self.stats.errors[code] += 1
-            if (self.pending or self.resyncing) and self.ws is not None:
-                # Like the browser: drop the refused move, refetch the picture, then act again from it;
-                # after a rate limit (which may refuse the resync too) only once the bucket has refilled.
-                self.pending.clear()
-                self.resyncing = True
-                self.wait_version = 0  # the resync's snapshot is the picture to act from
-                delay = 1.0 if code == "rate_limited" else 0.0
-                asyncio.get_running_loop().create_task(self._resync(delay))
-
-    async def _resync(self, delay: float) -> None:
-        if delay:
-            await asyncio.sleep(delay)
-        self._send_now({"type": "resync", "version": 0})
-
-    def maybe_act(self) -> None:
-        msg = self.latest
-        if (not self.acting or not self.stats.playing or self.stats.stopping or self.pending or self.resyncing or msg is None
-                or msg["version"] < self.wait_version or msg.get("seat") not in msg.get("awaiting", [])
-                or not msg.get("actions")):
-            return
-        action = self.rnd.choice(msg["actions"])
-        client_id = f"{self.serial}.{next(_acts)}"
-        self.pending[client_id] = 0.0
-        self.wait_version = msg["version"] + 1
-        # Stay under the server's per-socket message rate (20/s by default), as a person always does; a
-        # timer rather than a task when the act must wait, and neither when it need not.
-        now = time.monotonic()
-        at = self.pacer.reserve(max(now, self.last_act + MIN_GAP))
-        self.last_act = at
-        if at > now:
-            asyncio.get_running_loop().call_later(at - now, self._act, action, client_id)
-        else:
-            self._act(action, client_id)
-
-    def _act(self, action: dict[str, Any], client_id: str) -> None:
-        if client_id in self.pending:
-            self.pending[client_id] = time.perf_counter()
-            self._send_now({"type": "act", "action": action, "client_id": client_id})
-
-    def _send_now(self, message: dict[str, Any]) -> None:
-        if self.ws is None:
-            return
-        try:
-            self.ws.send_text(orjson.dumps(message))
-        except Exception:  # noqa: BLE001 - the reader notices the closed socket
-            self.stats.errors["send_failed"] += 1
+    async def close(self, timeout: float = 5.0) -> None:
+        """The closing handshake (the driver drops the socket if it takes over 2 s)."""
+        if not self.closed.is_set():
+            self.driver.send(f"close {self.serial}")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.closed.wait(), timeout)
 
 
 class Slot:
     """One table's place in the test: its users, the current table, and its sockets."""
 
-    def __init__(self, index: int, args: argparse.Namespace, servers: list[str], stats: Stats, pacer: Pacer,
+    def __init__(self, index: int, args: argparse.Namespace, servers: list[str], stats: Stats, driver: Driver,
                  http: list[httpx.AsyncClient], connect_gate: asyncio.Semaphore) -> None:
-        self.index, self.args, self.servers, self.stats, self.pacer = index, args, servers, stats, pacer
+        self.index, self.args, self.servers, self.stats, self.driver = index, args, servers, stats, driver
         self.http, self.gate = http, connect_gate
-        self.rnd = random.Random(args.seed * 100_003 + index)
         self.spectators = args.spectators // args.tables + (index < args.spectators % args.tables)
         self.tokens: list[str] = []
         self.socks: list[Sock] = []  # every socket ever opened by this slot (for delivery accounting)
@@ -431,15 +419,15 @@ class Slot:
             try:
                 async with self.gate:
                     tid = await self.new_table()
-                    socks = [Sock(self.stats, self.pacer, self.rnd, tid, True) for _ in self.tokens]
-                    socks += [Sock(self.stats, self.pacer, self.rnd, tid, False) for _ in range(self.spectators)]
+                    socks = [Sock(self.driver, self.stats, tid, True) for _ in self.tokens]
+                    socks += [Sock(self.driver, self.stats, tid, False) for _ in range(self.spectators)]
                     tasks = []
                     for k, s in enumerate(socks):
                         token = self.tokens[k] if s.acting else None
                         at = self.index if self.args.spread == "tables" else self.index + k
                         base = self.servers[at % len(self.servers)].replace("http", "ws", 1)
                         url = f"{base}/ws/tables/{tid}" + (f"?token={token}" if token else "")
-                        tasks.append(asyncio.create_task(s.run(url, self.args.compression)))
+                        tasks.append(asyncio.create_task(s.run(url)))
                     await asyncio.wait_for(asyncio.gather(*(self._opened(s) for s in socks)), 60)
                 self.socks.extend(socks)
             except Exception as exc:  # noqa: BLE001 - counted; the slot tries again
@@ -459,16 +447,15 @@ class Slot:
                     self.stats.games_finished += 1
                 await asyncio.wait([asyncio.create_task(s.finished.wait()) for s in socks], timeout=5)
                 for s in socks:
-                    if s.ws is not None:
-                        await s.ws.close()
+                    await s.close()
             else:
                 await stop_wait
             await asyncio.wait(tasks, timeout=10)
         self.ready.set()
 
     async def _opened(self, s: Sock) -> None:
-        while s.latest is None:
-            if s.finished.is_set():
+        while not s.snapshot_seen:
+            if s.closed.is_set():
                 raise RuntimeError("socket closed before its snapshot")
             await asyncio.sleep(0.02)
 
@@ -477,10 +464,7 @@ class Slot:
             await asyncio.sleep(0.1)
 
     async def close(self) -> None:
-        for s in self.socks:
-            if s.ws is not None:
-                with contextlib.suppress(Exception):
-                    await s.ws.close()
+        await asyncio.gather(*(s.close() for s in self.socks))
 
 
 def deliveries(slots: list[Slot], stats: Stats) -> tuple[list[float], int, int]:
@@ -508,7 +492,7 @@ def deliveries(slots: list[Slot], stats: Stats) -> tuple[list[float], int, int]:
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     stats = Stats()
-    pacer = Pacer(args.rate)
+    driver = await Driver.start(stats, args.rate, args.seed, args.compression is not None)
     servers: list[Server] = []
     db = f"bench_load_{int(time.time())}_{os.getpid()}"
     log_dir = Path(args.log_dir)
@@ -545,7 +529,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         direct = [httpx.AsyncClient(base_url=u, timeout=60) for u in server_urls]
         http += direct
         gate = asyncio.Semaphore(args.setup_concurrency)
-        slots = [Slot(i, args, urls, stats, pacer, http, gate) for i in range(args.tables)]
+        slots = [Slot(i, args, urls, stats, driver, http, gate) for i in range(args.tables)]
         t_setup = time.perf_counter()
         tasks = [asyncio.create_task(s.run()) for s in slots]
         try:
@@ -553,16 +537,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         except TimeoutError:
             raise RuntimeError(f"set-up not done in {args.setup_timeout} s: {dict(stats.errors)}") from None
         setup_s = time.perf_counter() - t_setup
-        # This process's own garbage collector would stall every socket's reading (and so inflate the
-        # latencies it measures) while it walks the recorded figures: keep it out of the run.
-        gc.collect()
-        gc.freeze()
-        gc.disable()
         stats.playing = True
-        for slot in slots:
-            for sock in slot.socks:
-                sock.maybe_act()
-        lag_watch = asyncio.create_task(watch_own_loop(stats))
+        driver.send("play")
         await asyncio.sleep(args.warmup)
         # The measured window.
         pg_start = postgres_started()
@@ -571,6 +547,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         pg0, redis0 = ticks_of("postgres"), ticks_of("redis-server")
         proxy0 = {p: cpu_ticks(p) for p in proxy.pids()} if proxy else {}
         me0 = resource.getrusage(resource.RUSAGE_SELF)
+        driver0 = cpu_ticks(driver.proc.pid)
         rss_peak = {p: rss_mb(p) for p in pids}
         metrics0 = [await server_metrics(h) for h in direct]
         disk = subprocess.Popen([sys.executable, str(Path(__file__).parent / "disk_probe.py"), "--seconds",
@@ -589,14 +566,17 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             for p in pids:
                 rss_peak[p] = max(rss_peak[p], rss_mb(p))
         stats.measuring = False
-        elapsed = time.perf_counter() - t0
+        window_end = time.perf_counter()
+        elapsed = window_end - t0
         cpu = {p: (cpu_ticks(p) - cpu0[p]) / TICK / elapsed * 100 for p in pids}
         waiting = {p: (run_queue_ns(p) - wait0[p]) / 1e9 / elapsed * 100 for p in pids}
         pg_cpu = cpu_pct_since(pg0, "postgres", elapsed)
         redis_cpu = cpu_pct_since(redis0, "redis-server", elapsed)
         proxy_cpu = sum(cpu_ticks(p) - t for p, t in proxy0.items()) / TICK / elapsed * 100
         me1 = resource.getrusage(resource.RUSAGE_SELF)
-        client_cpu = (me1.ru_utime + me1.ru_stime - me0.ru_utime - me0.ru_stime) / elapsed * 100
+        # The sockets' process and this one (which only sets tables up and replaces finished games).
+        client_cpu = ((me1.ru_utime + me1.ru_stime - me0.ru_utime - me0.ru_stime) * 100
+                      + (cpu_ticks(driver.proc.pid) - driver0) / TICK * 100) / elapsed
         rss_end = {p: rss_mb(p) for p in pids}
         load_end = loadavg()
         commits = commit_figures(metrics0, [await server_metrics(h) for h in direct], elapsed)
@@ -604,10 +584,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         if postgres_started() != pg_start:
             stats.errors["postgres_restarted_during_window"] += 1
         stats.stopping = True
+        driver.send("stop")
         await asyncio.sleep(args.drain)  # the last acked moves reach everyone
         if spy is not None:
             spy.wait(30)
-        await lag_watch
+        await driver.collect(log_dir / f"client-{os.getpid()}.txt", window_end)
         lat, missed, total = deliveries(slots, stats)
         if args.timeline:
             write_timeline(args.timeline, stats)
@@ -641,6 +622,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         }
     finally:
         stats.stopping = True
+        await driver.stop()
         for h in http:
             await h.aclose()
         if proxy is not None:
@@ -698,15 +680,6 @@ def commit_figures(before: list[dict[MetricKey, float]], after: list[dict[Metric
         "gc_pauses": int(gc_n), "gc_pause_ms_total": round(gc_s * 1000, 1), "gc_pauses_over_10ms": int(slow_gc),
         "gc_pauses_by_generation": by_generation,
     }
-
-
-async def watch_own_loop(stats: Stats, every: float = 0.002) -> None:
-    """Record how late this process's event loop wakes from a short sleep while the window is measured."""
-    while not stats.stopping:
-        t = time.perf_counter()
-        await asyncio.sleep(every)
-        if stats.measuring:
-            stats.loop_lags.append((t, time.perf_counter() - t - every))
 
 
 def loop_lag_figures(stats: Stats) -> dict[str, Any]:
@@ -809,6 +782,9 @@ def main() -> None:
         result = asyncio.run(asyncio.wait_for(run(args), bound))
     except TimeoutError:
         print(f"load: hard time bound ({bound:.0f} s) hit", file=sys.stderr)
+        sys.exit(2)
+    except asyncio.CancelledError:
+        print("load: the sockets' process (bench/loadclient.c) exited during the run", file=sys.stderr)
         sys.exit(2)
     report(result)
 
