@@ -1,6 +1,7 @@
 """The server's CPU per move with the sockets and the database taken out: what our Python costs.
 
 Usage: .venv/bin/python bench/hotpath.py [--tables 50] [--players 2] [--spectators 0] [--moves 20000] [--reps 3]
+                                         [--through protocol]
 
 In one process, on a throwaway SQLite database: sets the tables up through the real API, then swaps the
 move writer for one that returns at once and gives every seat and spectator a connection whose frame
@@ -9,6 +10,11 @@ same call a socket's message makes (parse, check, apply, write, ack, views, upda
 microseconds per move (median of the repetitions) and the bytes sent per move, so a change to that path
 can be judged in seconds, without the noise of a load run. A load run adds the kernel's socket work,
 uvicorn's frame parsing, the group commit and the client's share of the cores.
+
+With `--through protocol` each move enters as the bytes of a masked client frame, through the websocket
+protocol the server runs (its `data_received`, on a transport that only counts what is written) and the
+socket's own ASGI task, and the writer makes each move wait for the next turn of the event loop as a
+commit does: our Python per move as the real server runs it, without the kernel and Postgres.
 """
 
 from __future__ import annotations
@@ -24,17 +30,24 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import asyncio
+import base64
+import os
+import struct
+
 import httpx
 import orjson
+import uvicorn
+from uvicorn.server import ServerState
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from app.api.ws import handle_message  # noqa: E402
+from app.api.ws import handle_message, with_table_sockets  # noqa: E402
 from app.config import Settings  # noqa: E402
-from app.main import create_app  # noqa: E402
+from app.main import create_app, uvicorn_options  # noqa: E402
 from app.realtime.hub import Connection  # noqa: E402
-from app.realtime.protocol import FRAME_WRITER  # noqa: E402
+from app.realtime.protocol import FRAME_WRITER, FramedWebSocketProtocol  # noqa: E402
 from app.runtime import Runtime  # noqa: E402
 
 
@@ -43,6 +56,55 @@ class InstantWriter:
 
     async def write(self, item: Any) -> None:
         return None
+
+
+class NextTurnWriter:
+    """Stands in for the move writer: a move is durable at the next turn of the event loop, so its task
+    waits and is woken as it is by a real commit."""
+
+    async def write(self, item: Any) -> None:
+        fut = asyncio.get_running_loop().create_future()
+        asyncio.get_running_loop().call_soon(fut.set_result, None)
+        await fut
+
+
+class CountingTransport:
+    """What the websocket protocol writes to: counts the bytes, never pushes back."""
+
+    def __init__(self, sink: Sink) -> None:
+        self.sink = sink
+        self.closing = False
+
+    def write(self, data: bytes) -> None:
+        self.sink.bytes += len(data)
+
+    def get_write_buffer_size(self) -> int:
+        return 0
+
+    def is_closing(self) -> bool:
+        return self.closing
+
+    def close(self) -> None:
+        self.closing = True
+
+    abort = close
+
+    def pause_reading(self) -> None:
+        return None
+
+    resume_reading = pause_reading
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return {"peername": ("127.0.0.1", 40000), "sockname": ("127.0.0.1", 8000)}.get(name, default)
+
+
+def client_frame(payload: bytes) -> bytes:
+    """One masked text frame, as a browser sends it."""
+    key = os.urandom(4)
+    n = len(payload)
+    head = struct.pack("!BB", 0x81, 0x80 | n) if n < 126 else struct.pack("!BBH", 0x81, 0x80 | 126, n)
+    masked = (int.from_bytes(payload, "big") ^ int.from_bytes((key * (n // 4 + 1))[:n], "big")).to_bytes(n, "big")
+    return head + key + masked
 
 
 class Sink:
@@ -103,18 +165,49 @@ async def run_in(folder: str, args: argparse.Namespace) -> dict[str, Any]:
                 rt.hub.attach(Connection.open(SimpleNamespace(scope={"extensions": {FRAME_WRITER: sink}}),  # type: ignore[arg-type]
                                               tid, None))
 
+        config = uvicorn.Config(with_table_sockets(app), log_level="warning",
+                                **{k: v for k, v in uvicorn_options(settings).items() if k.startswith("ws")})
+        config.load()
+        feeds: dict[str, dict[str, FramedWebSocketProtocol]] = {}
+
+        async def open_sockets(tid: str, tokens: list[str], rec: Any) -> None:
+            """Real protocol instances for the table's players (by seat) and its spectators, each past its
+            handshake and snapshot."""
+            feeds[tid] = {}
+            for token in tokens + [""] * (args.spectators // args.tables):
+                proto = FramedWebSocketProtocol(config=config, server_state=ServerState(), app_state={})
+                proto.connection_made(CountingTransport(sink))  # type: ignore[arg-type]
+                query = f"?token={token}" if token else ""
+                key = base64.b64encode(os.urandom(16))
+                proto.data_received(
+                    f"GET /ws/tables/{tid}{query} HTTP/1.1\r\nHost: hot\r\nUpgrade: websocket\r\n"
+                    f"Connection: Upgrade\r\nSec-WebSocket-Key: {key.decode()}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+                    .encode())
+                if token:
+                    feeds[tid][rec.seat_of(rt.signer.user_id(token)) or ""] = proto
+            room = rt.hub.rooms.get(tid)
+            while room is None or len(room.conns) < len(tokens) + args.spectators // args.tables:
+                await asyncio.sleep(0.001)
+                room = rt.hub.rooms.get(tid)
+
+        through = open_sockets if args.through == "protocol" else attach
         for tid, tokens in tables:
-            attach(tid, tokens, await rt.reload(tid))
-        rt.writer = InstantWriter()  # type: ignore[assignment]
+            result = through(tid, tokens, await rt.reload(tid))
+            if result is not None:
+                await result
+        fast_writer = NextTurnWriter() if args.through == "protocol" or os.environ.get("NEXTTURN") else InstantWriter()
+        rt.writer = fast_writer  # type: ignore[assignment]
 
         async def replace(slot: int) -> float:
             """A new table for a slot whose game ended (set up with the real writer); its CPU seconds."""
             t0 = time.process_time()
             rt.writer = real_writer
             tid, tokens = await set_up(client, args, 1000 + slot)
-            rt.writer = InstantWriter()  # type: ignore[assignment]
             tables[slot] = (tid, tokens)
-            attach(tid, tokens, await rt.reload(tid))
+            result = through(tid, tokens, await rt.reload(tid))
+            if result is not None:
+                await result
+            rt.writer = fast_writer  # type: ignore[assignment]
             return time.process_time() - t0
 
         async def play(moves: int) -> tuple[int, float]:
@@ -129,8 +222,13 @@ async def run_in(folder: str, args: argparse.Namespace) -> dict[str, Any]:
                     continue
                 seat = rnd.choice(rec.awaiting)
                 action = rnd.choice(rec.actions_for(seat))
-                raw = orjson.dumps({"type": "act", "action": action, "client_id": f"c{played}"}).decode()
-                await handle_message(rt, seated[tid][seat], raw)
+                raw = orjson.dumps({"type": "act", "action": action, "client_id": f"c{played}"})
+                if args.through == "protocol":
+                    feeds[tid][seat].data_received(client_frame(raw))
+                    while rec.version == (rt.cache.get(tid) or rec).version:
+                        await asyncio.sleep(0)
+                else:
+                    await handle_message(rt, seated[tid][seat], raw.decode())
                 played += 1
             return played, aside
 
@@ -145,7 +243,7 @@ async def run_in(folder: str, args: argparse.Namespace) -> dict[str, Any]:
             sent.append(sink.bytes / n)
         rt.writer = real_writer
         await client.aclose()
-    return {"game": args.game, "tables": args.tables, "players": args.players, "spectators": args.spectators,
+    return {"game": args.game, "through": args.through, "tables": args.tables, "players": args.players, "spectators": args.spectators,
             "moves": args.moves, "us_per_move": [round(x, 1) for x in per_move],
             "us_per_move_median": round(statistics.median(per_move), 1),
             "bytes_sent_per_move": round(statistics.median(sent))}
@@ -160,6 +258,8 @@ def main() -> None:
     ap.add_argument("--moves", type=int, default=20000, help="moves per repetition")
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--through", choices=["handler", "protocol"], default="handler",
+                    help="enter each move at handle_message, or as a frame through the websocket protocol")
     args = ap.parse_args()
     import uvloop
 

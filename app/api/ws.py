@@ -15,6 +15,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.api.deps import token_from, user_for_token
 from app.realtime.hub import Connection
+from app.realtime.protocol import FRAME_READER
 from app.runtime import Runtime
 from app.services.errors import ServiceError
 from app.services.play import Ack, apply_action
@@ -114,9 +115,11 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     rt.hub.attach(conn)
     rt.hub.snapshot(rec, conn)
     limiter = RateLimiter(rt.settings.ws_rate_per_second, rt.settings.ws_rate_burst)
+    # The framed protocol's own read (no Starlette wrapper per message); ASGI's otherwise.
+    receive = ws.scope["extensions"].get(FRAME_READER) or ws.receive
     try:
         while not conn.closed:
-            frame = await ws.receive()  # idle sockets are closed by the hub's sweep
+            frame = await receive()  # idle sockets are closed by the hub's sweep
             conn.last_seen = time.monotonic()
             if frame["type"] == "websocket.disconnect":
                 return

@@ -1,24 +1,38 @@
-"""uvicorn's sans-I/O websocket protocol, plus a synchronous write of a ready-made frame.
+"""uvicorn's sans-I/O websocket protocol, plus a synchronous write of a ready-made frame and a lean read.
 
 A table's update is the same bytes for every socket of one viewer (all spectators share
 one), so the hub encodes each distinct message as a websocket frame once and writes
 those bytes straight to each socket's transport: no task, no ASGI message and no
 per-socket frame encoding for the thousands of sends a busy server makes each second.
-Everything else (handshake, receiving, ping/pong, close) is uvicorn's own code.
 
-The application finds the writer in the ASGI scope under `extensions[FRAME_WRITER]`;
-without it (another websocket implementation) the hub sends through ASGI as usual.
+Reading is the mirror image. Nearly every client frame is one short, whole, masked text
+message (or a pong), so the protocol reads those itself and hands their text to the
+socket's task through a plain inbox, which the application awaits directly
+(`extensions[FRAME_READER]`): no sans-I/O parser generator, asyncio.Queue or Starlette
+wrapper per message. Anything else (a close, a fragment, a binary or large frame, bad
+UTF-8) goes to uvicorn's own code with every byte after it, for good, so the rare cases
+keep websockets' full handling. The handshake, pings, closing and errors are uvicorn's.
+
+The application finds the writer and the reader in the ASGI scope under
+`extensions[FRAME_WRITER]` and `extensions[FRAME_READER]`; without them (another
+websocket implementation) the hub sends and the socket receives through ASGI as usual.
 """
 
 from __future__ import annotations
 
+import asyncio
 import struct
+from collections import deque
+from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.frames import Frame, Opcode
 from websockets.http11 import Request
 from websockets.protocol import State
+from websockets.speedups import apply_mask
 
 FRAME_WRITER = "foodgames.frame_writer"
+FRAME_READER = "foodgames.frame_reader"
 # A client this far behind (bytes written but not yet taken by the kernel) is dropped; it reconnects
 # and resyncs. About 64 full updates of a card game.
 WRITE_BUFFER_LIMIT = 256 * 1024
@@ -26,6 +40,42 @@ WRITE_BUFFER_LIMIT = 256 * 1024
 
 # Messages a client may have waiting unread before we stop reading its socket (backpressure).
 READ_AHEAD = 4
+
+
+# The client frames read here: FIN with a text, ping or pong opcode and no RSV bits (no extension is
+# negotiated), of a 7- or 16-bit length (a longer message is over the app's limit anyway).
+_FIN_TEXT, _FIN_PING, _FIN_PONG = 0x81, 0x89, 0x8A
+
+
+class Inbox:
+    """The messages of one socket waiting for its one reader: the part of asyncio.Queue that uvicorn uses."""
+
+    __slots__ = ("_items", "_waiter")
+
+    def __init__(self) -> None:
+        self._items: deque[Any] = deque()
+        self._waiter: asyncio.Future[None] | None = None
+
+    def put_nowait(self, item: Any) -> None:
+        self._items.append(item)
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    async def get(self) -> Any:
+        while not self._items:
+            self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
+        return self._items.popleft()
+
+    def qsize(self) -> int:
+        return len(self._items)
+
+    def empty(self) -> bool:
+        return not self._items
 
 
 def text_frame(payload: bytes) -> bytes:
@@ -41,16 +91,90 @@ def text_frame(payload: bytes) -> bytes:
 
 
 class FramedWebSocketProtocol(WebSocketsSansIOProtocol):
-    """`WebSocketsSansIOProtocol` that also offers `write_frame` to the application.
+    """`WebSocketsSansIOProtocol` that also offers `write_frame` and a lean `receive` to the application.
 
     It also stops reading from a client only when several of its messages wait unread (uvicorn's
     protocol pauses after every message, which costs two system calls per message received)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.queue = Inbox()  # type: ignore[assignment]
+        self.lean = True  # frames are read here until one needs websockets' parser
+        self.partial = b""  # the start of a frame still arriving
 
     def handle_connect(self, event: Request) -> None:
         super().handle_connect(event)
         scope = getattr(self, "scope", None)
         if scope is not None:
             scope["extensions"][FRAME_WRITER] = self.write_frame
+            scope["extensions"][FRAME_READER] = self.receive
+
+    def data_received(self, data: bytes) -> None:
+        if self.lean and self.handshake_complete:
+            if not self.close_sent and self.conn.state is State.OPEN and not self.conn.reader.buffer:
+                self.read_lean(self.partial + data if self.partial else data)
+                return
+            self.hand_over(data)
+            return
+        super().data_received(data)
+
+    def read_lean(self, data: bytes) -> None:
+        """Read the whole text, ping and pong frames at the front of `data`; hand over at any other frame."""
+        pos, end = 0, len(data)
+        while end - pos >= 2:
+            b0, b1 = data[pos], data[pos + 1]
+            n = b1 & 0x7F
+            if not b1 & 0x80 or n == 127 or (b0 != _FIN_TEXT and (b0 not in (_FIN_PONG, _FIN_PING) or n > 125)):
+                self.partial = b""
+                self.hand_over(data[pos:])  # unmasked (a protocol error), long, or another kind: websockets'
+                return
+            head = pos + 2
+            if n == 126:
+                if end - head < 2:
+                    break
+                n = (data[head] << 8) | data[head + 1]
+                head += 2
+            stop = head + 4 + n
+            if stop > end:
+                break
+            payload = apply_mask(data[head + 4 : stop], data[head : head + 4])
+            if b0 == _FIN_TEXT:
+                try:
+                    text = payload.decode()
+                except UnicodeDecodeError:
+                    self.partial = b""
+                    self.hand_over(data[pos:])  # websockets closes with 1007
+                    return
+                pos = stop
+                self.deliver(text)
+            else:
+                pos = stop
+                if b0 == _FIN_PONG:
+                    self.handle_pong(Frame(Opcode.PONG, payload))
+                else:
+                    self.conn.send_pong(payload)
+                    self.transport.write(b"".join(self.conn.data_to_send()))
+            if self.close_sent:
+                self.partial = b""
+                self.hand_over(data[pos:])  # the closing handshake is websockets' to finish
+                return
+        self.partial = data[pos:]  # the start of the next frame, if any
+
+    def hand_over(self, data: bytes) -> None:
+        """From here on websockets' parser reads everything (it has seen whole frames only, so it is at one's start)."""
+        self.lean = False
+        rest, self.partial = self.partial + data, b""
+        if rest:
+            super().data_received(rest)
+
+    def deliver(self, text: str) -> None:
+        """One whole text message for the application (as uvicorn's own `send_receive_event_to_app`)."""
+        if self.close_sent:
+            return  # the app is past `websocket.close`; reading goes on until the peer's close reply
+        self.queue.put_nowait({"type": "websocket.receive", "text": text})
+        if not self.read_paused and self.queue.qsize() >= READ_AHEAD:
+            self.read_paused = True
+            self.transport.pause_reading()
 
     def send_receive_event_to_app(self) -> None:
         # The parent pauses reading after queueing each message and resumes once the app takes it.

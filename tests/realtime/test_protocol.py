@@ -1,4 +1,4 @@
-"""The framed websocket protocol on top of uvicorn's: the frame writer it offers, and its read-ahead.
+"""The framed websocket protocol on top of uvicorn's: the frame writer and reader it offers, its read-ahead.
 
 It subclasses a uvicorn class, so these tests pin the behaviour we rely on to the uvicorn we install."""
 
@@ -17,6 +17,7 @@ from websockets.protocol import CLIENT
 from websockets.protocol import Protocol as SansIO
 
 from app.realtime.protocol import (
+    FRAME_READER,
     FRAME_WRITER,
     READ_AHEAD,
     WRITE_BUFFER_LIMIT,
@@ -178,3 +179,118 @@ async def test_after_our_close_reading_goes_on_until_the_close_reply() -> None:
     reply.send_close(1008)
     proto.data_received(b"".join(reply.data_to_send()))
     assert transport.closing
+
+
+def client_frame(opcode: Opcode, payload: bytes, fin: bool = True) -> bytes:
+    """One masked client frame of any kind."""
+    conn = SansIO(CLIENT)
+    conn.send_frame(Frame(opcode, payload, fin))
+    return b"".join(conn.data_to_send())
+
+
+async def reading_app(got: list[Any]) -> Any:
+    """An app that accepts, then records every message it reads through the protocol's own reader."""
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        await receive()
+        await send({"type": "websocket.accept"})
+        read = scope["extensions"][FRAME_READER]
+        while True:
+            message = await read()
+            got.append(message)
+            if message["type"] == "websocket.disconnect":
+                return
+
+    return app
+
+
+async def settle() -> None:
+    for _ in range(20):
+        await asyncio.sleep(0)
+
+
+async def test_text_frames_are_read_whole_however_the_bytes_arrive() -> None:
+    got: list[Any] = []
+    proto, transport = await open_protocol(await reading_app(got))
+    texts = ["a", "é" * 100, "x" * 40_000, '{"type":"act"}']  # 7-bit and 16-bit lengths, multi-byte UTF-8
+    stream = b"".join(client_text(t.encode()) for t in texts)
+    for cut in (1, 5, 7, 300, len(stream) - 1):  # frames split across reads at awkward places
+        proto.data_received(stream[:cut])
+        proto.data_received(stream[cut:])
+        await settle()
+    assert [m["text"] for m in got] == texts * 5
+    assert proto.lean  # every frame was read without websockets' parser
+    proto.connection_lost(None)
+    await settle()
+    assert got[-1]["type"] == "websocket.disconnect"
+
+
+async def test_pings_are_answered_and_pongs_taken_while_reading_lean() -> None:
+    got: list[Any] = []
+    proto, transport = await open_protocol(await reading_app(got))
+    start = len(transport.written)
+    proto.pending_ping_payload = b"1234"  # as if our keepalive ping were out
+    proto.data_received(client_frame(Opcode.PING, b"hi") + client_frame(Opcode.PONG, b"1234") + client_text(b"m"))
+    await settle()
+    assert proto.pending_ping_payload is None  # the pong was matched to our ping
+    frames = parse_server_frames(bytes(transport.written[start:]))
+    assert [(f.opcode, bytes(f.data)) for f in frames] == [(Opcode.PONG, b"hi")]
+    assert [m["text"] for m in got] == ["m"] and proto.lean
+    proto.connection_lost(None)
+
+
+@pytest.mark.parametrize(
+    "odd, expect",
+    [
+        (client_frame(Opcode.BINARY, b"\x00\x01"), {"type": "websocket.receive", "bytes": b"\x00\x01"}),
+        (client_frame(Opcode.TEXT, b"fra", fin=False) + client_frame(Opcode.CONT, b"gment"),
+         {"type": "websocket.receive", "text": "fragment"}),
+        (client_text(b"x" * 70_000), {"type": "websocket.receive", "text": "x" * 70_000}),  # a 64-bit length
+    ],
+    ids=["binary", "fragmented", "long"],
+)
+async def test_other_frames_go_to_websockets_with_everything_after_them(odd: bytes, expect: dict[str, Any]) -> None:
+    got: list[Any] = []
+    proto, _transport = await open_protocol(await reading_app(got))
+    proto.data_received(client_text(b"before") + odd + client_text(b"after"))
+    await settle()
+    proto.data_received(client_text(b"later"))
+    await settle()
+    assert got == [{"type": "websocket.receive", "text": "before"}, expect,
+                   {"type": "websocket.receive", "text": "after"}, {"type": "websocket.receive", "text": "later"}]
+    assert not proto.lean
+    proto.connection_lost(None)
+
+
+@pytest.mark.parametrize(
+    "bad, code",
+    [
+        (client_frame(Opcode.TEXT, b"\xff\xfe"), 1007),  # not UTF-8
+        (b"\x81\x02hi", 1002),  # an unmasked client frame
+    ],
+    ids=["bad-utf8", "unmasked"],
+)
+async def test_protocol_errors_are_left_to_websockets(bad: bytes, code: int) -> None:
+    got: list[Any] = []
+    proto, transport = await open_protocol(await reading_app(got))
+    start = len(transport.written)
+    proto.data_received(client_text(b"ok") + bad)
+    await settle()
+    assert got[0] == {"type": "websocket.receive", "text": "ok"}
+    assert got[-1]["type"] == "websocket.disconnect" and got[-1]["code"] == code
+    frames = parse_server_frames(bytes(transport.written[start:]))
+    assert frames[-1].opcode == Opcode.CLOSE and transport.closing
+
+
+async def test_a_client_close_is_answered_by_websockets() -> None:
+    got: list[Any] = []
+    proto, transport = await open_protocol(await reading_app(got))
+    start = len(transport.written)
+    closing = SansIO(CLIENT)
+    closing.send_close(1000, "bye")
+    proto.data_received(client_text(b"last") + b"".join(closing.data_to_send()))
+    await settle()
+    assert got == [{"type": "websocket.receive", "text": "last"},
+                   {"type": "websocket.disconnect", "code": 1000, "reason": "bye"}]
+    (reply,) = parse_server_frames(bytes(transport.written[start:]))
+    assert reply.opcode == Opcode.CLOSE and transport.closing
