@@ -195,7 +195,7 @@ async def run_in(folder: str, args: argparse.Namespace) -> dict[str, Any]:
             result = through(tid, tokens, await rt.reload(tid))
             if result is not None:
                 await result
-        fast_writer = NextTurnWriter() if args.through == "protocol" or os.environ.get("NEXTTURN") else InstantWriter()
+        fast_writer = NextTurnWriter() if args.through == "protocol" else InstantWriter()
         rt.writer = fast_writer  # type: ignore[assignment]
 
         async def replace(slot: int) -> float:
