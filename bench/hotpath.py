@@ -140,8 +140,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 async def run_in(folder: str, args: argparse.Namespace) -> dict[str, Any]:
+    # No per-socket rate limit: the moves come far faster than any person's.
     settings = Settings(database_url=f"sqlite+aiosqlite:///{folder}/db.sqlite3", secret_key="h" * 40,
-                        bot_delay=0, log_level="warning")
+                        bot_delay=0, log_level="warning", ws_rate_per_second=1e9, ws_rate_burst=10**9)
     app = create_app(settings)
     rnd = random.Random(args.seed)
     async with app.router.lifespan_context(app):
@@ -225,8 +226,12 @@ async def run_in(folder: str, args: argparse.Namespace) -> dict[str, Any]:
                 raw = orjson.dumps({"type": "act", "action": action, "client_id": f"c{played}"})
                 if args.through == "protocol":
                     feeds[tid][seat].data_received(client_frame(raw))
-                    while rec.version == (rt.cache.get(tid) or rec).version:
+                    for _ in range(1000):
+                        if rec.version != (rt.cache.get(tid) or rec).version:
+                            break
                         await asyncio.sleep(0)
+                    else:
+                        raise RuntimeError(f"move {played} was not applied")
                 else:
                     await handle_message(rt, seated[tid][seat], raw.decode())
                 played += 1
