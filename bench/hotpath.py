@@ -20,20 +20,19 @@ commit does: our Python per move as the real server runs it, without the kernel 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import base64
 import gc
+import os
 import random
 import statistics
+import struct
 import sys
 import tempfile
 import time
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
-
-import asyncio
-import base64
-import os
-import struct
 
 import httpx
 import orjson

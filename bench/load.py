@@ -60,6 +60,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TICK = os.sysconf("SC_CLK_TCK")
 PG = {"host": "127.0.0.1", "port": "5432", "user": "postgres"}
 CLIENT_SRC = Path(__file__).resolve().parent / "loadclient.c"  # the sockets' side, in C
+SETTLE = 0.5  # seconds between starting the window's instruments and opening it
 
 
 # ---------------------------------------------------------------------------------------------- processes
@@ -540,8 +541,23 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         stats.playing = True
         driver.send("play")
         await asyncio.sleep(args.warmup)
-        # The measured window.
+        # What starts a process or asks the servers for work goes first, and the window opens once that has
+        # settled: a scrape of /metrics or a Python start-up on these two cores stalls every socket for tens
+        # of milliseconds, which would be counted as the servers' latency.
         pg_start = postgres_started()
+        metrics0 = [await server_metrics(h) for h in direct]
+        scraped0 = time.perf_counter()
+        disk = subprocess.Popen([sys.executable, str(Path(__file__).parent / "disk_probe.py"), "--seconds",
+                                 str(args.duration + SETTLE)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                text=True)
+        spy = None
+        if args.profile and pids:
+            # py-spy (pip install py-spy into .venv; not a project dependency) samples server 0 meanwhile.
+            spy = subprocess.Popen([str(Path(sys.executable).parent / "py-spy"), "record", "-p", str(pids[0]),
+                                    "-d", str(int(args.duration + SETTLE)), "-r", "200", "-f", "raw", "-o",
+                                    args.profile], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        await asyncio.sleep(SETTLE)
+        # The measured window: from here on only cheap reads of /proc until it closes.
         cpu0 = {p: cpu_ticks(p) for p in pids}
         wait0 = {p: run_queue_ns(p) for p in pids}
         pg0, redis0 = ticks_of("postgres"), ticks_of("redis-server")
@@ -549,15 +565,6 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         me0 = resource.getrusage(resource.RUSAGE_SELF)
         driver0 = cpu_ticks(driver.proc.pid)
         rss_peak = {p: rss_mb(p) for p in pids}
-        metrics0 = [await server_metrics(h) for h in direct]
-        disk = subprocess.Popen([sys.executable, str(Path(__file__).parent / "disk_probe.py"), "--seconds",
-                                 str(args.duration)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        spy = None
-        if args.profile and pids:
-            # py-spy (pip install py-spy into .venv; not a project dependency) samples server 0 meanwhile.
-            spy = subprocess.Popen([str(Path(sys.executable).parent / "py-spy"), "record", "-p", str(pids[0]),
-                                    "-d", str(int(args.duration)), "-r", "200", "-f", "raw", "-o", args.profile],
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         t0 = time.perf_counter()
         stats.window = (t0, t0 + args.duration)
         stats.measuring = True
@@ -579,7 +586,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                       + (cpu_ticks(driver.proc.pid) - driver0) / TICK * 100) / elapsed
         rss_end = {p: rss_mb(p) for p in pids}
         load_end = loadavg()
-        commits = commit_figures(metrics0, [await server_metrics(h) for h in direct], elapsed)
+        metrics1 = [await server_metrics(h) for h in direct]
+        commits = commit_figures(metrics0, metrics1, time.perf_counter() - scraped0)
         disk_out, _ = disk.communicate(timeout=60)
         if postgres_started() != pg_start:
             stats.errors["postgres_restarted_during_window"] += 1
@@ -650,7 +658,8 @@ async def server_metrics(client: httpx.AsyncClient) -> dict[MetricKey, float]:
 
 def commit_figures(before: list[dict[MetricKey, float]], after: list[dict[MetricKey, float]],
                    elapsed: float) -> dict[str, Any]:
-    """The servers' group commits and garbage collections during the window, from their metrics."""
+    """The servers' group commits and garbage collections between two scrapes of their metrics (around the
+    window), per second of `elapsed`, the time between the scrapes."""
     delta: Counter[MetricKey] = Counter()
     for b, a in zip(before, after, strict=True):
         for key, value in a.items():
