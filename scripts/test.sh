@@ -5,6 +5,8 @@
 # CI=true).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+VENV=${VENV:-.venv}
+export VENV
 ./scripts/setup.sh
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
@@ -18,6 +20,6 @@ if [ ${#missing[@]} -gt 0 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/nu
     || echo "could not install ${missing[*]}; their tests will be skipped" >&2
   [ -z "$made_policy" ] || rm -f $policy
 fi
-.venv/bin/ruff check app tests bench
-.venv/bin/mypy app
-exec .venv/bin/pytest -q -p no:cacheprovider "$@"
+"$VENV/bin/ruff" check app tests bench
+"$VENV/bin/mypy" app
+exec "$VENV/bin/pytest" -q -p no:cacheprovider "$@"
