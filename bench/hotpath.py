@@ -270,7 +270,8 @@ def main() -> None:
     result = uvloop.run(run(args))
     print(f"hot path: {result['game']}, {result['tables']} tables x {result['players']} players + "
           f"{result['spectators']} spectators: {result['us_per_move_median']} us of CPU per move "
-          f"(runs {result['us_per_move']}), {result['bytes_sent_per_move']} bytes sent per move")
+          f"(runs {result['us_per_move']}), {result['bytes_sent_per_move']} bytes sent per move; Python "
+          f"{sys.version.split()[0]} ({sys.executable})")
     print(orjson.dumps(result).decode())
 
 

@@ -94,6 +94,12 @@ def loadavg() -> str:
     return Path("/proc/loadavg").read_text().split()[0]
 
 
+def interpreter() -> str:
+    """The Python running this (and the servers it starts): builds differ by 10-20 % on the same machine
+    (docs/performance.md, "The tenth session"), so every report names it."""
+    return f"Python {sys.version.split()[0]} ({sys.executable})"
+
+
 def pids_named(name: str) -> list[int]:
     """Every process with this command name (e.g. the postgres server and its backends), as /proc allows."""
     out = []
@@ -626,7 +632,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "client_cpu_pct": round(client_cpu, 1), **loop_lag_figures(stats),
             **commits,
             "disk_fsync": orjson.loads(disk_out) if disk_out.strip() else None,
-            "load_average": load_end, "utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            "load_average": load_end, "python": interpreter(), "utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         }
     finally:
         stats.stopping = True
@@ -733,6 +739,7 @@ def report(r: dict[str, Any]) -> None:
     proxy = f"   nginx CPU % {r['proxy_cpu_pct']}" if r.get("proxy_cpu_pct") is not None else ""
     print(f"  postgres CPU %       {r['postgres_cpu_pct']}   redis CPU % {r['redis_cpu_pct']}{proxy}   client CPU % {r['client_cpu_pct']}   "
           f"(machine load average {r['load_average']}, {os.cpu_count()} cores, {r['utc']})")
+    print(f"  servers run on       {r['python']}")
     print(f"  group commits        {r['commits_per_s']}/s, {r['moves_per_commit']} moves each, under "
           f"{r['commit_ms_p50_under']} ms at the median and {r['commit_ms_p99_under']} ms at p99   "
           f"GC pauses {r['gc_pauses']} ({r['gc_pause_ms_total']} ms in all, {r['gc_pauses_over_10ms']} over 10 ms; by generation {r['gc_pauses_by_generation']})")

@@ -32,7 +32,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from load import loadavg, psql, rss_mb, start_server, stop_server, wait_healthy  # noqa: E402
+from load import interpreter, loadavg, psql, rss_mb, start_server, stop_server, wait_healthy  # noqa: E402
 
 
 def raise_nofile() -> int:
@@ -165,7 +165,7 @@ async def run(args: argparse.Namespace) -> list[dict[str, Any]]:
         print(f"idle sockets on one server process: {args.tables} running tables, watchers spread over them, "
               f"ws compression offered: {args.compression or 'none'}; {time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())}, "
               f"{os.cpu_count()} cores, nofile limit {resource.getrlimit(resource.RLIMIT_NOFILE)[0]}, "
-              f"load average {loadavg()}")
+              f"load average {loadavg()}; {interpreter()}")
         print(f"baseline RSS {base:.1f} MB")
         print(f"{'sockets':>8}{'open s':>8}{'failed':>8}{'answering':>11}{'RSS MB':>9}{'KB/socket':>11}")
         for level in args.levels:
