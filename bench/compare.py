@@ -23,6 +23,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from interpreter import interpreter
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 
@@ -98,8 +100,8 @@ def main() -> None:
                 print(json.dumps({"rep": rep, "who": who, "tables": level, **r}), flush=True)
     keys = ["moves_per_s", "p50_ms", "p99_ms", "per_cpu_s", "server_cpu_pct", "server_wait_pct"]
     print(f"\nmedian of {args.reps} interleaved runs, {args.duration} s each; peer boardgame.io PAD_BYTES={args.pad}; "
-          f"ours Food Truck Champion, 2 players/table, Postgres, {args.servers} process(es) on Python "
-          f"{sys.version.split()[0]} ({sys.executable}); {os.cpu_count()} cores")
+          f"ours Food Truck Champion, 2 players/table, Postgres, {args.servers} process(es) on {interpreter()}; "
+          f"{os.cpu_count()} cores")
     print(f"{'tables':>6} {'who':<5}" + "".join(f"{k:>16}" for k in keys))
     for level in levels:
         med = {}

@@ -31,6 +31,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from interpreter import interpreter  # noqa: E402
+
 from app.games import GAMES  # noqa: E402
 from app.games.base import Game, apply_listed  # noqa: E402
 
@@ -224,8 +226,8 @@ def main() -> None:
         bots[gid] = int(k)
     print(f"engines: {time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())}, load average "
           f"{Path('/proc/loadavg').read_text().split()[0]}; means in us include preemption on a busy machine")
-    print(f"machine: a pure-Python loop of 10 million additions takes {calibration():.2f} s on Python "
-          f"{sys.version.split()[0]} ({sys.executable}; relates sessions on the same interpreter only)")
+    print(f"machine: a pure-Python loop of 10 million additions takes {calibration():.2f} s on "
+          f"{interpreter()}; it relates sessions on the same interpreter only")
     print(f"{'game':<22}{'seats':>5}{'bots':>5}{'games':>6}{'moves/game':>11}{'games/s':>9}{'listed':>8}{'(w/ views)':>11}"
           f"{'apply us':>10}{'actions us':>11}{'view us':>9}{'mid a+a p50':>12}{'p90':>8}{'unfinished':>11}")
     for gid in ids:

@@ -42,6 +42,8 @@ from uvicorn.server import ServerState
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from interpreter import interpreter  # noqa: E402
+
 from app.api.ws import handle_message, with_table_sockets  # noqa: E402
 from app.config import Settings  # noqa: E402
 from app.main import create_app, uvicorn_options  # noqa: E402
@@ -270,8 +272,8 @@ def main() -> None:
     result = uvloop.run(run(args))
     print(f"hot path: {result['game']}, {result['tables']} tables x {result['players']} players + "
           f"{result['spectators']} spectators: {result['us_per_move_median']} us of CPU per move "
-          f"(runs {result['us_per_move']}), {result['bytes_sent_per_move']} bytes sent per move; Python "
-          f"{sys.version.split()[0]} ({sys.executable})")
+          f"(runs {result['us_per_move']}), {result['bytes_sent_per_move']} bytes sent per move; "
+          f"{interpreter()}")
     print(orjson.dumps(result).decode())
 
 

@@ -54,6 +54,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from interpreter import interpreter  # noqa: E402
 from proxy import Proxy  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -92,12 +93,6 @@ def rss_mb(pid: int) -> float:
 def loadavg() -> str:
     """The 1-minute load average: this machine is shared, so every report says how busy it was."""
     return Path("/proc/loadavg").read_text().split()[0]
-
-
-def interpreter() -> str:
-    """The Python running this (and the servers it starts): builds differ by 10-20 % on the same machine
-    (docs/performance.md, "The tenth session"), so every report names it."""
-    return f"Python {sys.version.split()[0]} ({sys.executable})"
 
 
 def pids_named(name: str) -> list[int]:

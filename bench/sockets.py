@@ -32,7 +32,8 @@ from websockets.asyncio.client import ClientConnection, connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from load import interpreter, loadavg, psql, rss_mb, start_server, stop_server, wait_healthy  # noqa: E402
+from interpreter import interpreter  # noqa: E402
+from load import loadavg, psql, rss_mb, start_server, stop_server, wait_healthy  # noqa: E402
 
 
 def raise_nofile() -> int:
