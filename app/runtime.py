@@ -94,6 +94,18 @@ class Runtime:
             rec = self.cache.put(await load_record(session, table_id))
         return rec  # load_record refuses malformed ids before any SQL
 
+    async def record_fresh(self, session: AsyncSession, table_id: str) -> TableRecord:
+        """The table with every change committed before this read, though another process made it.
+
+        A request may reach another process than the one that answered a change, before its notice does."""
+        rec = self.cache.get(table_id)
+        if rec is None or not self.broker.shared:
+            return await self.record(session, table_id)
+        stored = await session.scalar(select(GameTable.version).where(GameTable.id == table_id))
+        if stored is not None and stored > rec.version:
+            return await self.record_at_least(table_id, stored)
+        return rec
+
     async def reload(self, table_id: str) -> TableRecord:
         """Read the table afresh from the database."""
         async with self.reads() as session:
@@ -117,9 +129,10 @@ class Runtime:
             return  # our own write: its local publish follows
         room = self.hub.rooms.get(table_id)
         if room is None:
-            cached = self.cache.get(table_id)
-            if cached is not None and cached.version < version:
-                self.cache.drop(table_id)  # nobody watches it here: reload lazily
+            known = self.cache.known_version(table_id)
+            if known is None or known < version:
+                # Nobody watches it here: reload lazily, and never keep an older write of ours after it.
+                self.cache.drop(table_id, newer=version)
             return
         if room.last_version < version:
             self._remote[table_id] = max(version, self._remote.get(table_id, 0))
@@ -158,7 +171,11 @@ class Runtime:
         for tid, version in changes.items():
             rec = self.cache.get(tid)
             if rec is None or rec.version < version or not self.hub.publish_now(rec):
-                self.spawn(self._publish_remote(tid, version))
+                self.publish_later(tid, version)
+
+    def publish_later(self, table_id: str, version: int) -> None:
+        """Bring the table's sockets here up to `version` in the background."""
+        self.spawn(self._publish_remote(table_id, version))
 
     async def _publish_remote(self, table_id: str, version: int) -> None:
         try:

@@ -76,7 +76,7 @@ async def visible_table(
     invite: str | None,
 ) -> TableRecord:
     """The table if this user may see it; a private one without the right code is 'not found'."""
-    rec = await rt.record(session, table_id)
+    rec = await rt.record_fresh(session, table_id)
     if rec.can_see(user.id if user else None, None):
         return rec
     key = client_key(request, user)

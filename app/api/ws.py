@@ -178,8 +178,8 @@ async def handle_message(rt: Runtime, conn: Connection, raw: str) -> None:
         if kind == "ping":
             # The newest version this process knows: a client that is behind it (an update lost somewhere)
             # resyncs, so no client can stay stale for longer than its ping interval.
-            known = rt.cache.get(conn.table_id)
-            conn.send_json({"type": "pong", "version": known.version} if known is not None else {"type": "pong"})
+            known = rt.cache.known_version(conn.table_id)
+            conn.send_json({"type": "pong", "version": known} if known is not None else {"type": "pong"})
         elif kind == "resync":
             rec = await rt.reload(conn.table_id)
             rt.hub.snapshot(rec, conn)

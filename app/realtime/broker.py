@@ -42,6 +42,7 @@ class Broker:
     """In-process: the writer's own hub is told directly, so there is nothing to carry."""
 
     notify_in_writes = False  # whether committed moves must NOTIFY (only LISTEN/NOTIFY carries them so)
+    shared = False  # whether other server processes may write the same tables
 
     async def start(self, handler: Handler, reconnected: Reconnected) -> None:
         return None
@@ -60,6 +61,7 @@ class PostgresBroker(Broker):
     """LISTEN/NOTIFY on a dedicated asyncpg connection, re-established after a loss."""
 
     notify_in_writes = True
+    shared = True
 
     def __init__(self, dsn: str) -> None:
         self.dsn = dsn.replace("postgresql+asyncpg://", "postgresql://")
@@ -134,6 +136,8 @@ class RedisBroker(Broker):
     The changes committed during one turn of the event loop go out as one PUBLISH. Pub/sub keeps
     nothing for a subscriber that is away, so after a reconnect every room is resynced from the database.
     """
+
+    shared = True
 
     def __init__(self, url: str) -> None:
         self.url = url

@@ -238,6 +238,10 @@ class Hub:
             # yet published still reaches its other sockets.
             room.last_version = max(room.last_version, rec.version)
         conn.send(Message.of(viewer_message(self.rt, rec, conn.user_id, "snapshot", None)))
+        known = self.rt.cache.known_version(rec.id)
+        if known is not None and known > rec.version:
+            # Dropped meanwhile for a change made elsewhere, whose notice found no room to tell.
+            self.rt.publish_later(rec.id, known)
 
     def publish_now(self, rec: TableRecord) -> bool:
         """Publish a change this process just made, without a task, if everything needed is at hand.

@@ -329,10 +329,15 @@ def _doc(value: Any) -> Any:
 
 
 class TableCache:
-    """The newest known record of recently used tables, bounded in size (LRU)."""
+    """The newest known record of recently used tables, bounded in size (LRU).
+
+    A table dropped because another process moved it ahead keeps that version as a floor: a record
+    older than it (this process's own write, committed before the other one but stored after its
+    notice) is not kept, so no reader here sees a version it knows to be stale."""
 
     def __init__(self, capacity: int = 5000) -> None:
         self._items: OrderedDict[str, TableRecord] = OrderedDict()
+        self._floors: OrderedDict[str, int] = OrderedDict()
         self.capacity = capacity
 
     def get(self, table_id: str) -> TableRecord | None:
@@ -341,8 +346,18 @@ class TableCache:
             self._items.move_to_end(table_id)
         return rec
 
+    def known_version(self, table_id: str) -> int | None:
+        """The newest version this process has heard of: the cached one, or the floor of a dropped table."""
+        rec = self._items.get(table_id)
+        return rec.version if rec is not None else self._floors.get(table_id)
+
     def put(self, rec: TableRecord) -> TableRecord:
-        """Store a record unless a newer one is already known; return the newest."""
+        """Store a record unless a newer one is already known; return the newest (or `rec`, if known stale)."""
+        floor = self._floors.get(rec.id)
+        if floor is not None:
+            if rec.version < floor:
+                return rec
+            del self._floors[rec.id]
         old = self._items.get(rec.id)
         if old is not None and old.version > rec.version:
             return old
@@ -354,5 +369,11 @@ class TableCache:
             self._items.popitem(last=False)
         return rec
 
-    def drop(self, table_id: str) -> None:
+    def drop(self, table_id: str, newer: int | None = None) -> None:
+        """Forget a table; `newer` is a version committed elsewhere, below which nothing is stored again."""
         self._items.pop(table_id, None)
+        if newer is not None:
+            self._floors[table_id] = max(newer, self._floors.get(table_id, newer))
+            self._floors.move_to_end(table_id)
+            while len(self._floors) > self.capacity:
+                self._floors.popitem(last=False)

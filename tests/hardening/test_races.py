@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import IS_POSTGRES, Server
+from tests.conftest import IS_POSTGRES, SECRET, Server
 from tests.hardening.helpers import SCALE, close_all, guests, moves, table_state
 from tests.platform.client import Player, Socket
 
@@ -199,3 +199,30 @@ async def test_a_join_racing_the_start_is_either_in_the_game_or_told_it_started(
             assert final["seat_count"] == 2 and b.user["id"] not in {s["user"]["id"] for s in final["seats"]}
         await close_all(host, a, b)
     assert sum(outcomes.values()) == 6 * SCALE
+
+
+async def test_a_read_through_another_process_shows_a_change_whose_notice_has_not_reached_it(server: Server) -> None:
+    """A third process's runtime, started without its broker, stands for one whose notice is late."""
+    if not IS_POSTGRES:
+        pytest.skip("one process serves SQLite: there is no other process to be behind")
+    from app.config import Settings
+    from app.runtime import Runtime
+    from tests.platform.tiny_game import install
+
+    install()
+    host, guest = await guests(server, "Late0", "Late1")
+    tid = (await host.table(seats=2))["id"]
+    late = Runtime(Settings(database_url=server.db.url, secret_key=SECRET))
+    try:
+        async with late.reads() as session:
+            assert (await late.record(session, tid)).version == 1
+        await guest.post(f"/api/tables/{tid}/join", {})
+        await host.post(f"/api/tables/{tid}/start")
+        async with late.reads() as session:
+            assert (await late.record(session, tid)).status == "open"  # what it knows, unannounced
+            fresh = await late.record_fresh(session, tid)
+        assert fresh.status == "playing" and fresh.version == (await table_state(server, tid))["version"]
+        assert late.cache.get(tid) is fresh
+    finally:
+        await late.engine.dispose()
+        await close_all(host, guest)

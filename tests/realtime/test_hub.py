@@ -82,3 +82,14 @@ def test_a_failed_publish_does_not_count_the_version_as_published(monkeypatch: p
     monkeypatch.undo()
     assert hub.publish_now(new)
     assert sock.sent[-1]["type"] == "update" and sock.sent[-1]["version"] == 2
+
+
+def test_a_snapshot_of_a_table_dropped_for_a_newer_change_elsewhere_brings_the_room_up_to_it() -> None:
+    hub, conn, sock, cache = hub_with_socket()
+    old, _new = two_versions()
+    later: list[tuple[str, int]] = []
+    hub.rt.publish_later = lambda table_id, version: later.append((table_id, version))  # type: ignore[attr-defined]
+    cache.put(old)
+    cache.drop("t1", newer=2)  # the notice came while the socket's read of `old` was under way
+    hub.snapshot(old, conn)
+    assert sock.sent[-1]["version"] == 1 and later == [("t1", 2)]

@@ -10,7 +10,7 @@ import orjson
 import pytest
 
 from app.games import GAMES
-from app.services.records import EVENT_WINDOW, SeatInfo, TableRecord, advance
+from app.services.records import EVENT_WINDOW, SeatInfo, TableCache, TableRecord, advance
 from tests.platform.tiny_game import TinyGame
 
 TINY = TinyGame()
@@ -102,3 +102,23 @@ def test_a_record_keeps_the_events_of_the_last_window_of_versions() -> None:
         rec.remember_events(version, [{"type": "e", "v": version}])
     newest = 3 + EVENT_WINDOW + 10
     assert sorted(rec.recent_events) == list(range(newest - EVENT_WINDOW + 1, newest + 1))
+
+
+def test_a_write_of_ours_stored_after_a_newer_change_elsewhere_is_not_kept() -> None:
+    # Our v4 committed before another process's v5, but its notice dropped our v3 before we stored v4.
+    cache = TableCache()
+    cache.put(record(version=3))
+    cache.drop("t" * 16, newer=5)
+    mine = record(version=4)
+    assert cache.put(mine) is mine
+    assert cache.get("t" * 16) is None and cache.known_version("t" * 16) == 5
+    fresh = record(version=5)
+    assert cache.put(fresh) is fresh and cache.get("t" * 16) is fresh
+    assert cache.put(record(version=4)) is fresh  # the floor is gone, the newer record still wins
+
+
+def test_floors_are_bounded_like_the_records() -> None:
+    cache = TableCache(capacity=2)
+    for k in range(5):
+        cache.drop(f"t{k}", newer=k + 1)
+    assert [cache.known_version(f"t{k}") for k in range(5)] == [None, None, None, 4, 5]
