@@ -1,6 +1,6 @@
 // The table page: seats and host controls before the start, the live game, log, result.
 
-import { h, mount } from "../lib/dom.js";
+import { h, mount, mountIfChanged } from "../lib/dom.js";
 import { api, query, ApiError } from "./api.js";
 import { t, getLang, onLangChange } from "./i18n.js";
 import { me, loadMe } from "./session.js";
@@ -234,7 +234,8 @@ function drawTurn() {
     node.append(h("button", { type: "button", class: "undo-btn", "data-testid": "undo", onclick: undo },
       `↶ ${t("table.undo")}`));
   }
-  if (node) mount(els.turn, node);
+  // The bot's and the other players' moves redraw this line while its buttons may be under the pointer.
+  if (node) mountIfChanged(els.turn, node);
   else els.turn.replaceChildren();
   els.turn.hidden = !node;
 }

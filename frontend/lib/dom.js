@@ -41,6 +41,14 @@ export function mount(container, ...nodes) {
   append(container, nodes);
 }
 
+// Like mount, but keeps what is there when it equals `node`: a redraw that changes nothing then cannot swap
+// a button out between the press and the release of a click (which would lose the click). Only for nodes
+// whose handlers read the current state when called, since the old handlers stay.
+export function mountIfChanged(container, node) {
+  if (container.childNodes.length === 1 && container.firstChild.isEqualNode(node)) return;
+  mount(container, node);
+}
+
 // Actions from ctx.actions whose fields match `partial` (e.g. {type: "serve"}).
 export function matching(actions, partial) {
   return actions.filter((a) => Object.entries(partial).every(([k, v]) => a[k] === v));

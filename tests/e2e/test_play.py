@@ -145,6 +145,9 @@ def test_a_bot_plays_for_a_player_until_they_take_their_seat_back(person: Callab
     expect(bo.page.get_by_test_id("turn")).to_contain_text("A bot is playing for you.")
     expect(bo.page.locator(".toast").filter(has_text="A bot plays for Bo")).to_have_count(0)  # a log line, not a toast
     expect(bo.page.get_by_test_id("log")).to_contain_text("A bot plays for Bo.")
+    # The moves that follow redraw the page; the button is kept, so a click never lands between two copies.
+    bo.page.evaluate("window.reclaimButton = document.querySelector('[data-testid=turn] [data-testid=reclaim]')")
+    seen = bo.page.evaluate("window.foodGames.state().version")
     # The bot chooses Bo's truck when his turn comes; Ana chooses hers when hers does.
     ana.page.wait_for_function("window.foodGames.state().view?.phase === 'trucks'")
     while ana.page.evaluate("window.foodGames.state().view.phase") == "trucks":
@@ -153,6 +156,8 @@ def test_a_bot_plays_for_a_player_until_they_take_their_seat_back(person: Callab
         else:
             ana.page.wait_for_timeout(50)
     bo.page.wait_for_function("window.foodGames.state().view?.phase === 'prep'")
+    assert bo.page.evaluate("window.foodGames.state().version") > seen
+    assert bo.page.evaluate("window.reclaimButton.isConnected")
     bo.page.get_by_test_id("turn").get_by_test_id("reclaim").click()
     expect(bo.page.get_by_test_id("turn")).not_to_contain_text("A bot is playing for you.")
     expect(seat_row(bo.page, "1")).not_to_contain_text("Bot")
