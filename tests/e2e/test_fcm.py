@@ -79,18 +79,19 @@ def best_billboard_spot(view: JSON, seat: str, spots: list[JSON]) -> JSON:
         house = houses[reached[0]]
         mine = fcm_map.house_distance(view["map"], ours, house)
         rival = fcm_map.house_distance(view["map"], theirs, house) if theirs else None
-        if mine is None:
-            continue
+        # A house off our roads is the last resort (some maps offer no other spot in range this round):
+        # its billboard is still placed, and a later round's campaign may do better.
         score = (
+            int(mine is None),
             int(reached[0] in taken),
             len(reached),
             0 if rival is None or rival > mine else 1,
             -(rival if rival is not None else 99),
-            mine,
+            mine if mine is not None else 99,
         )
         if best is None or score < best[0]:
             best = (score, spot)
-    assert best is not None, "no billboard spot reaches a house we can serve"
+    assert best is not None, "no billboard spot reaches a house"
     return best[1]
 
 
@@ -210,7 +211,7 @@ def work_step(page: Page, snap: JSON, plan: JSON, kinds: set[str], mine: Any) ->
             else:
                 pizza.click()
                 click_and_wait(page, game.locator(f".fcm-advertise [data-duration='{longest}']"))
-            plan["advertised"] = True
+            plan["advertised"] = plan.get("served", True)  # else another round's billboard may reach one
             return
         spots = [a for a in acts if a["type"] == "campaign_at"]
         if spots:
@@ -218,6 +219,9 @@ def work_step(page: Page, snap: JSON, plan: JSON, kinds: set[str], mine: Any) ->
             plan["house"] = fcm_map.campaign_reach(
                 view["map"], view["houses"], {"type": "billboard", "cells": spot["cells"]}
             )[0]
+            ours = fcm_map.chain_entrances(view["restaurants"], seat, False)
+            houses = {h["number"]: h for h in view["houses"]}
+            plan["served"] = fcm_map.house_distance(view["map"], ours, houses[plan["house"]]) is not None
             # Click the footprint's squares until the renderer has pinned it down and sent it.
             before = version(page)
             for cell in spot["cells"]:
