@@ -130,8 +130,9 @@ class Runtime:
         room = self.hub.rooms.get(table_id)
         if room is None:
             known = self.cache.known_version(table_id)
-            if known is None or known < version:
-                # Nobody watches it here: reload lazily, and never keep an older write of ours after it.
+            if known is not None and known < version:
+                # Nobody watches it here: reload lazily, and never keep an older write of ours after it
+                # (a table this process writes is cached; the others' notices cost nothing here).
                 self.cache.drop(table_id, newer=version)
             return
         if room.last_version < version:

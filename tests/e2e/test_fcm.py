@@ -58,8 +58,9 @@ def click_and_wait(page: Page, locator: Any) -> None:
     raise AssertionError("the click did not make a move")
 
 
-def best_billboard_spot(view: JSON, seat: str, spots: list[JSON]) -> JSON:
-    """A listed footprint beside a house we reach by road, best one no other campaign reaches and the bot is far from."""
+def best_billboard_spot(view: JSON, seat: str, spots: list[JSON]) -> tuple[JSON, bool]:
+    """A listed footprint beside a house we reach by road, best one no other campaign reaches and the bot is far from;
+    and whether its house is on our roads."""
     houses = {h["number"]: h for h in view["houses"]}
     ours = fcm_map.chain_entrances(view["restaurants"], seat, False)
     theirs = [
@@ -69,7 +70,7 @@ def best_billboard_spot(view: JSON, seat: str, spots: list[JSON]) -> JSON:
         for e in fcm_map.chain_entrances(view["restaurants"], s, False)
     ]
     taken = {n for c in view["campaigns"] for n in fcm_map.campaign_reach(view["map"], view["houses"], c)}
-    best: tuple[tuple[int, ...], JSON] | None = None
+    best: tuple[tuple[int, ...], JSON, bool] | None = None
     for spot in spots:
         reached = fcm_map.campaign_reach(
             view["map"], view["houses"], {"type": "billboard", "cells": spot["cells"]}
@@ -90,9 +91,9 @@ def best_billboard_spot(view: JSON, seat: str, spots: list[JSON]) -> JSON:
             mine if mine is not None else 99,
         )
         if best is None or score < best[0]:
-            best = (score, spot)
+            best = (score, spot, mine is not None)
     assert best is not None, "no billboard spot reaches a house"
-    return best[1]
+    return best[1], best[2]
 
 
 def door_value(view: JSON, door: list[int]) -> tuple[int, float]:
@@ -215,13 +216,10 @@ def work_step(page: Page, snap: JSON, plan: JSON, kinds: set[str], mine: Any) ->
             return
         spots = [a for a in acts if a["type"] == "campaign_at"]
         if spots:
-            spot = best_billboard_spot(view, seat, spots)
+            spot, plan["served"] = best_billboard_spot(view, seat, spots)
             plan["house"] = fcm_map.campaign_reach(
                 view["map"], view["houses"], {"type": "billboard", "cells": spot["cells"]}
             )[0]
-            ours = fcm_map.chain_entrances(view["restaurants"], seat, False)
-            houses = {h["number"]: h for h in view["houses"]}
-            plan["served"] = fcm_map.house_distance(view["map"], ours, houses[plan["house"]]) is not None
             # Click the footprint's squares until the renderer has pinned it down and sent it.
             before = version(page)
             for cell in spot["cells"]:
