@@ -20,9 +20,10 @@ started (by PID) and drops the database. Loopback only; a hard time bound ends i
 Reports: commands applied/s (acks), ack latency p50/p95/p99 (act sent -> ack received), update delivery
 latency to the table's other sockets p50/p99 (act sent -> first update of that version or newer on each
 other socket), deliveries missed, errors by code, server CPU % and resident memory (each process),
-Postgres CPU %, this client's CPU % (both of its processes), the servers' group commits, garbage-collector pauses
-and time from a move's check to its durability in the window (from their /metrics), how long the disk took to flush a page meanwhile (bench/disk_probe.py), and how late
-the sockets' event loop woke (a late client delays every ack it reads, whatever the server did).
+Postgres CPU %, this client's CPU % (both of its processes), the servers' group commits, garbage-collector
+pauses and time from a move's check to its durability in the window (from their /metrics), how long the disk
+took to flush a page meanwhile (bench/disk_probe.py), and how late the sockets' event loop woke (a late client
+delays every ack it reads, whatever the server did).
 `--timeline FILE` writes the acks per 100 ms of the window, to tell a stall from a steady queue and the
 client's own stalls from the server's.
 """
@@ -730,8 +731,8 @@ def report(r: dict[str, Any]) -> None:
     print(f"  commands applied/s   {r['commands_per_s']}   (per second of server CPU: "
           f"{r['commands_per_server_cpu_s']})")
     print(f"  ack latency ms       p50 {r['ack_p50_ms']}  p95 {r['ack_p95_ms']}  p99 {r['ack_p99_ms']}   "
-          f"(in the server, check to durable: under {r.get('command_ms_p50_under')} ms at the median, "
-          f"{r.get('command_ms_p99_under')} ms at p99)")
+          f"(in the server, check to durable: under {r['command_ms_p50_under']} ms at the median, "
+          f"{r['command_ms_p99_under']} ms at p99)")
     print(f"  delivery latency ms  p50 {r['delivery_p50_ms']}  p99 {r['delivery_p99_ms']}  "
           f"({r['deliveries']} deliveries, {r['deliveries_missed']} missed, "
           f"{r['out_of_order_updates']} out of order)")
