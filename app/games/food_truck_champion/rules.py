@@ -225,10 +225,19 @@ def apply_listed(state: JSON, player: str, action: JSON) -> Applied:
     dispatch(new, player, action, ev)
     advance(new, ev)
     new["boards"] = new["boards"].boards  # a plain dict again
-    hidden_moved = any(e["visible_to"] is not None or e["type"] in REVEALING for e in ev)
-    undoable = not hidden_moved and awaiting(new) == [player]
+    undoable = not any(reveals(e) for e in ev) and awaiting(new) == [player]
     return Applied(state=new, events=ev, undoable=undoable)
 
 
-# Events that reveal information or bring in randomness: a step producing one cannot be taken back.
-REVEALING = {"drew", "market_refilled", "deck_rebuilt", "awarded", "lead", "game_over", "token_taken"}
+# Events that reveal information, bring in randomness or are final by rule (a follow decision, §4.3):
+# a step producing one cannot be taken back.
+REVEALING = {"drew", "market_refilled", "deck_rebuilt", "awarded", "lead", "decided", "game_over", "token_taken",
+             "discarded"}
+
+
+def reveals(e: JSON) -> bool:
+    """Whether an event ends the step's undo: private, random or final, or an Exec. Chef putting a secret hand card
+    on a ticket."""
+    if e["visible_to"] is not None or e["type"] in REVEALING:
+        return True
+    return e["type"] == "ingredient_placed" and e["action"] == "exec_chef"
