@@ -124,6 +124,7 @@ def _e3_state(milestones: dict[str, int]) -> dict:
     p["busy"] = [{"card": "brand_manager", "campaign": 7}]
     p["r"]["hires"] = 2
     p["r"]["girls"] = 0
+    p["r"]["rm_cap"] = 2  # the recruiting manager at work this round
     p["milestones"] = dict(milestones)
     return state
 

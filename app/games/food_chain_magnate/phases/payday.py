@@ -7,7 +7,7 @@ from typing import Any
 from app.games.base import IllegalAction
 from app.games.food_chain_magnate.bank import pay_in
 from app.games.food_chain_magnate.data import MILESTONES, SALARY
-from app.games.food_chain_magnate.employees import ability_actions, salaried
+from app.games.food_chain_magnate.employees import salaried
 from app.games.food_chain_magnate.milestones import award, holds
 from app.games.food_chain_magnate.phases.working.recruit import discount_actions
 from app.games.food_chain_magnate.players import active_seats
@@ -24,12 +24,15 @@ def pays_salary(state: JSON, seat: str, card: str) -> bool:
 
 
 def salary_due(state: JSON, seat: str) -> int:
-    """Gross salaries minus recruiting discounts and the training milestone, never below $0."""
+    """Gross salaries minus recruiting discounts and the training milestone, never below $0.
+
+    The recruiting discounts are those available when Payday starts: the unused actions of the recruiting
+    managers and HR directors at work this round, even if they are fired now (rulebook, "First to pay $20").
+    """
     p = state["p"][seat]
     cards = p["work"] + p["beach"] + [b["card"] for b in p["busy"]]
     gross = SALARY * sum(1 for c in cards if pays_salary(state, seat, c))
-    rm_cap = ability_actions(p["work"], "recruit_or_discount")
-    discount = SALARY * discount_actions(p, rm_cap)
+    discount = SALARY * discount_actions(p, int(p["r"]["rm_cap"]))
     if holds(state, seat, "first_to_train"):
         discount += int(MILESTONES["first_to_train"]["params"]["salary_discount"])
     return max(0, gross - discount)
