@@ -12,7 +12,8 @@ from app.games.food_truck.rules import awaiting, legal_actions, moment, refuse
 from app.games.food_truck.table import JSON, Events, copy_state
 from app.games.food_truck.view import redact
 
-#: steps that only rearrange a player's own secret order, so undoing them hides nothing
+#: steps that only rearrange a player's own secret order, so undoing them hides nothing (while the order is still
+#: being built: placing the last card submits it for good, R4)
 _PRIVATE_STEPS = {"place", "take_back", "rearrange"}
 
 
@@ -55,7 +56,8 @@ class FoodTruck:
         ev: Events = []
         before = (new["phase"], moment(new), new["turn"])
         _dispatch(new, player, action, ev)
-        private = action["type"] in _PRIVATE_STEPS and (new["phase"], moment(new), new["turn"]) == before
+        private = (action["type"] in _PRIVATE_STEPS and (new["phase"], moment(new), new["turn"]) == before
+                   and player in awaiting(new))
         return Applied(new, ev, undoable=private)
 
     def view(self, state: JSON, viewer: str | None) -> JSON:
