@@ -34,7 +34,8 @@ PHASES: dict[str, tuple[ActionsFn, ApplyFn]] = {
     "payday_forced": (payday.forced_actions, payday.apply_forced),
     "cleanup": (cleanup.cleanup_actions, cleanup.apply_cleanup),
 }
-# Choices that only narrow down a placement or add to a secret set can be taken back.
+# Choices that only narrow down a placement or add to a secret set can be taken back. A `fire` is secret only at
+# the Payday firing; the forced firing that follows is public and done (§6.5, E9).
 UNDOABLE = {"restaurant_at", "campaign", "campaign_at", "new_house", "garden", "house_at", "new_restaurant",
             "move_restaurant", "work", "take_back", "fire"}
 
@@ -112,7 +113,8 @@ class FoodChainMagnate:
         advance(new, events)
         # Taking back is safe only while the same decision is still open.
         same_window = new["phase"] == state["phase"] and self.awaiting(new) == self.awaiting(state)
-        return Applied(state=new, events=events, undoable=action["type"] in UNDOABLE and same_window)
+        undoable = action["type"] in UNDOABLE and state["phase"] != "payday_forced" and same_window
+        return Applied(state=new, events=events, undoable=undoable)
 
     def view(self, state: JSON, viewer: str | None) -> JSON:
         """What `viewer` may see (None = spectator)."""
