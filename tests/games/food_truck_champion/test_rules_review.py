@@ -3,6 +3,10 @@ and the rulebook."""
 
 from __future__ import annotations
 
+import random
+
+from app.games.food_truck_champion import ENGINE
+from tests.games.contract import seats
 from tests.games.food_truck_champion.helpers import make_state, run, step
 from tests.games.food_truck_champion.test_examples import MARKET8
 
@@ -42,3 +46,36 @@ def test_following_with_a_hand_card_shows_it_and_cannot_be_taken_back() -> None:
     applied = step(state, "1", {"type": "follow_hand", "card": "ftc-085"})
     assert applied.state["round"]["stage"] == "resolve" and applied.state["boards"]["1"]["centre"] == "ftc-085"
     assert applied.undoable is False
+
+
+def _cards_seen(view: object) -> set[str]:
+    """Every game card named anywhere in a view."""
+    if isinstance(view, dict):
+        return set().union(*map(_cards_seen, view.values())) if view else set()
+    if isinstance(view, list):
+        return set().union(*map(_cards_seen, view)) if view else set()
+    return {view} if isinstance(view, str) and view.startswith("ftc-") else set()
+
+
+def test_undoable_steps_show_the_other_seats_no_new_card() -> None:
+    # Over seeded random games: a step that may be taken back drew nothing, keeps its player the only one awaited,
+    # and shows no other seat (nor a spectator) a card it could not see before: public steps may be taken back,
+    # but a card that comes out of a hand or the deck has been seen.
+    r = random.Random(11)
+    seen = 0
+    for game in range(12):
+        state = ENGINE.new_game(seats(2 + game % 3), game)
+        for _ in range(400):
+            waiting = ENGINE.awaiting(state)
+            if not waiting:
+                break
+            seat = waiting[0]
+            applied = ENGINE.apply(state, seat, r.choice(ENGINE.actions(state, seat)))
+            if applied.undoable:
+                seen += 1
+                assert ENGINE.awaiting(applied.state) == [seat] and applied.state["rng"] == state["rng"]
+                assert all(e["visible_to"] in (None, [seat]) for e in applied.events)
+                for other in [p for p in state["players"] if p != seat] + [None]:
+                    assert _cards_seen(ENGINE.view(applied.state, other)) <= _cards_seen(ENGINE.view(state, other))
+            state = applied.state
+    assert seen > 50
