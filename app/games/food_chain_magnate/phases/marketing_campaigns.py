@@ -6,15 +6,17 @@ from typing import Any
 
 from app.games.food_chain_magnate import map as fcm_map
 from app.games.food_chain_magnate.board import demand_cap
+from app.games.food_chain_magnate.data import MILESTONES
 from app.games.food_chain_magnate.milestones import holds
 
 JSON = dict[str, Any]
+RADIO_TOKENS = int(MILESTONES["first_radio_campaign"]["params"]["radio_tokens_per_house"])
 
 
 def tokens_per_house(state: JSON, campaign: JSON) -> int:
-    """1, or 2 for a radio whose owner holds the radio milestone."""
+    """1, or the radio milestone's count (2) for a radio whose owner holds it."""
     if campaign["type"] == "radio" and holds(state, campaign["owner"], "first_radio_campaign"):
-        return 2
+        return RADIO_TOKENS
     return 1
 
 
