@@ -8,8 +8,8 @@ from typing import Any
 
 from app.games.foodies.data import OPPOSITE, SPACES, STALLS, Stall
 
-Court = Sequence[str | None]
-POPULARITY_SOURCES = ("tokens", "stalls", "effects", "stars", "chef_for_hire", "special_chefs")  # index space-1 -> card id or None
+Court = Sequence[str | None]  # index space-1 -> card id or None
+POPULARITY_SOURCES = ("tokens", "stalls", "effects", "stars", "chef_for_hire", "special_chefs")
 
 
 def stall_at(court: Court, space: int) -> Stall | None:
