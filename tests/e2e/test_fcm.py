@@ -13,6 +13,8 @@ from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from app.games.food_chain_magnate import map as fcm_map
+from app.games.food_chain_magnate.data import CAMPAIGNS
+from app.games.food_chain_magnate.employees import card
 from tests.e2e.conftest import Person
 from tests.e2e.helpers import finished, version
 
@@ -94,6 +96,20 @@ def best_billboard_spot(view: JSON, seat: str, spots: list[JSON]) -> tuple[JSON,
             best = (score, spot, mine is not None)
     assert best is not None, "no billboard spot reaches a house"
     return best[1], best[2]
+
+
+def billboard_for_a_house(view: JSON, seat: str, billboards: list[JSON]) -> JSON | None:
+    """The listed billboard tile (smallest footprint first) with a spot in range that reaches a house, if any: the
+    bot's buildings and campaigns may have taken every such spot this round."""
+    m = view["map"]
+    taken = fcm_map.occupied_cells(m, view["houses"], view["restaurants"], view["campaigns"])
+    ours = fcm_map.chain_entrances([r for r in view["restaurants"] if not r.get("dead")], seat, False)
+    for choice in sorted(billboards, key=lambda a: -a["number"]):
+        reach = card(choice["marketeer"])["range"]["value"]
+        spots = fcm_map.campaign_placements(m, taken, CAMPAIGNS[choice["number"]]["size"], entrances=ours, reach=reach)
+        if any(fcm_map.campaign_reach(m, view["houses"], {"type": "billboard", "cells": c}) for c in spots):
+            return choice
+    return None
 
 
 def door_value(view: JSON, door: list[int]) -> tuple[int, float]:
@@ -230,9 +246,9 @@ def work_step(page: Page, snap: JSON, plan: JSON, kinds: set[str], mine: Any) ->
             expect(game.locator(".fcm-advertise")).to_be_visible()
             return
         billboards = [a for a in acts if a["type"] == "campaign" and a["number"] >= 11]
-        if billboards and not plan.get("advertised"):
-            number = max(a["number"] for a in billboards)  # the smallest footprints have the highest numbers
-            click_and_wait(page, game.locator(f".fcm-ctile[data-campaign='{number}'].legal"))
+        choice = billboard_for_a_house(view, seat, billboards) if not plan.get("advertised") else None
+        if choice is not None:  # else no campaign this round: a later one may find a free spot
+            click_and_wait(page, game.locator(f".fcm-ctile[data-campaign='{choice['number']}'].legal"))
             return
     elif step == "food_and_drinks":
         food = food_for_our_house(view, seat, plan)
