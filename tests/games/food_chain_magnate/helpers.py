@@ -9,6 +9,7 @@ from app.games.food_chain_magnate import ENGINE
 from app.games.food_chain_magnate import map as fcm_map
 from app.games.food_chain_magnate.data import CAMPAIGNS, GARDEN_TILES, HOUSE_NUMBERS, SALARY
 from app.games.food_chain_magnate.employees import initial_supply, salaried, structure_capacity
+from app.games.food_chain_magnate.phases import payday
 from app.games.food_chain_magnate.phases.payday import salary_due
 from app.games.food_chain_magnate.players import owned_cards
 
@@ -54,6 +55,24 @@ def give(state: JSON, seat: str, where: str, *cards: str) -> None:
     for c in cards:
         state["supply"][c] -= 1
         state["p"][seat][where].append(c)
+
+
+def short_of_cash_at_payday() -> JSON:
+    """Payday of a two-chain table where seat 0, with $4, a burger cook at work and a brand manager busy on an
+    airplane, cannot pay its $10 of salaries."""
+    state = hand_made(2, MAP_ALPHA, bank=300)
+    add_restaurant(state, "0", sq((0, 5), (0, 6), (1, 5), (1, 6)), [1, 6])
+    add_restaurant(state, "1", sq((0, 3), (0, 4), (1, 3), (1, 4)), [1, 3])
+    give(state, "0", "work", "burger_cook")
+    state["supply"]["brand_manager"] -= 1
+    state["p"]["0"]["busy"] = [{"card": "brand_manager", "campaign": 5}]
+    state["campaign_supply"].remove(5)
+    state["campaigns"] = [{"number": 5, "type": "airplane", "owner": "0", "card": "brand_manager", "good": "burger",
+                           "tokens": 2, "eternal": False, "edge": "W", "offset": 0, "covers": 3}]
+    state["p"]["0"]["cash"] = 4
+    state["money_total"] += 4
+    payday.start_payday(state, [])
+    return state
 
 
 def invariant(state: JSON) -> None:

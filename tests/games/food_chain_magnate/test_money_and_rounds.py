@@ -12,7 +12,15 @@ from app.games.food_chain_magnate.phases import cleanup, payday
 from app.games.food_chain_magnate.phases.dinnertime import dinnertime, unit_price
 from app.games.food_chain_magnate.phases.marketing_campaigns import marketing_campaigns
 from tests.games import contract
-from tests.games.food_chain_magnate.helpers import MAP_ALPHA, add_restaurant, give, hand_made, invariant, sq
+from tests.games.food_chain_magnate.helpers import (
+    MAP_ALPHA,
+    add_restaurant,
+    give,
+    hand_made,
+    invariant,
+    short_of_cash_at_payday,
+    sq,
+)
 
 A, B = "0", "1"
 
@@ -82,16 +90,7 @@ def test_negative_cfo_bonus_rounds_up() -> None:
 
 
 def test_payday_forced_firing_and_busy_marketeers() -> None:
-    state = _table()
-    give(state, A, "work", "burger_cook")
-    state["supply"]["brand_manager"] -= 1
-    state["p"][A]["busy"] = [{"card": "brand_manager", "campaign": 5}]
-    state["campaign_supply"].remove(5)
-    state["campaigns"] = [{"number": 5, "type": "airplane", "owner": A, "card": "brand_manager", "good": "burger",
-                           "tokens": 2, "eternal": False, "edge": "W", "offset": 0, "covers": 3}]
-    state["p"][A]["cash"] = 4
-    state["money_total"] += 4
-    payday.start_payday(state, [])
+    state = short_of_cash_at_payday()
     state["phase"] = "payday_firing"
     assert ENGINE.awaiting(state) == [A]
     state = ENGINE.apply(state, A, {"type": "submit"}).state

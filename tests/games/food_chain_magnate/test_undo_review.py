@@ -6,32 +6,14 @@ from __future__ import annotations
 import random
 
 from app.games.food_chain_magnate import ENGINE
-from app.games.food_chain_magnate.phases import payday
-from tests.games.food_chain_magnate.helpers import MAP_ALPHA, add_restaurant, give, hand_made, sq
+from tests.games.food_chain_magnate.helpers import short_of_cash_at_payday
 
-A, B = "0", "1"
-
-
-def _short_of_cash() -> dict:
-    # A owns a burger cook at work and a busy brand manager, with $4: after firing nothing it cannot pay $10.
-    state = hand_made(2, MAP_ALPHA, bank=300)
-    add_restaurant(state, A, sq((0, 5), (0, 6), (1, 5), (1, 6)), [1, 6])
-    add_restaurant(state, B, sq((0, 3), (0, 4), (1, 3), (1, 4)), [1, 3])
-    give(state, A, "work", "burger_cook")
-    state["supply"]["brand_manager"] -= 1
-    state["p"][A]["busy"] = [{"card": "brand_manager", "campaign": 5}]
-    state["campaign_supply"].remove(5)
-    state["campaigns"] = [{"number": 5, "type": "airplane", "owner": A, "card": "brand_manager", "good": "burger",
-                           "tokens": 2, "eternal": False, "edge": "W", "offset": 0, "covers": 3}]
-    state["p"][A]["cash"] = 4
-    state["money_total"] += 4
-    payday.start_payday(state, [])
-    return state
+A = "0"
 
 
 def test_a_secret_payday_firing_step_can_be_taken_back() -> None:
     # E9: the firing choices are secret until all have submitted; a step of one is seen only by the chooser.
-    applied = ENGINE.apply(_short_of_cash(), A, {"type": "fire", "card": "burger_cook", "from": "work"})
+    applied = ENGINE.apply(short_of_cash_at_payday(), A, {"type": "fire", "card": "burger_cook", "from": "work"})
     assert applied.state["phase"] == "payday_firing"
     assert [e["visible_to"] for e in applied.events] == [[A]]
     assert applied.undoable is True
@@ -40,7 +22,7 @@ def test_a_secret_payday_firing_step_can_be_taken_back() -> None:
 def test_a_forced_firing_is_public_and_cannot_be_taken_back() -> None:
     # §6.5 step 3, E9: the forced firing after the secret one is carried out in the open, one card at a time: the
     # card goes back to the supply before everyone. A is still short of cash and awaited, but the firing is done.
-    state = ENGINE.apply(_short_of_cash(), A, {"type": "submit"}).state
+    state = ENGINE.apply(short_of_cash_at_payday(), A, {"type": "submit"}).state
     assert state["phase"] == "payday_forced" and ENGINE.awaiting(state) == [A]
     applied = ENGINE.apply(state, A, {"type": "fire", "card": "burger_cook", "from": "work"})
     assert ENGINE.awaiting(applied.state) == [A]
