@@ -30,7 +30,7 @@ const TEXT = {
       follow_staff: (n, also) => `follows with staff (${n} left)${also === "market_research" ? " + research" : also === "take_charge" ? " + take charge" : ""}`,
       market_research: () => "Market Research", take_charge: () => "Take Charge",
     },
-    deciding: "deciding…", waitingFor: (names) => `Waiting for ${names}…`,
+    deciding: "deciding…", toDecide: "decides later", waitingFor: (names) => `Waiting for ${names}…`,
     prompt: {
       turn: "Your turn: click a hand card to lead it, the deck for Market Research, or your face-down Owner card to Take Charge.",
       decide: (a) => `${a} was led: follow with a matching hand card (or your Owner card), with matching hired staff, or do Market Research / Take Charge.`,
@@ -42,7 +42,7 @@ const TEXT = {
       exec_chef: "Click a hand card, then the ticket that needs its ingredient.",
       whereTo: "Now click an empty space of that section, or a card there to replace it.",
       whichTicket: "Now click the ticket to put it on.",
-      discard: "Too many cards: click a hand card to discard (never the Owner card).",
+      discard: (n) => `Over the hand limit of six: click ${n} hand card${n === 1 ? "" : "s"} to discard (never the Owner card).`,
       token: (v) => `No ${v}-point token is left: click a lower stack, or take none.`,
       place: "Click the board section where your new token goes (+1 capacity).",
       critique: "Critique: click one of your completed orders to move it to Awards.",
@@ -57,10 +57,11 @@ const TEXT = {
       cancel: "Cancel",
     },
     final: "Final scoring", total: "Total", tokenPts: "Tokens", sets: "Profile sets", logos: "Own logo",
-    tokenCount: "tokens held",
+    tokenCount: "Tokens held",
     log: {
       turn: (n) => `${n}'s turn`, neutralTurn: "The neutral owner's turn",
       research: (n, c) => `${n} did Market Research (drew ${c})`, drew: (cards) => `You drew ${cards}`,
+      drewOther: (n, cards) => `${n} drew ${cards}`,
       rebuilt: (c) => `The discard pile became the new deck (${c} cards)`,
       discarded: (n, c) => `${n} discarded ${c}`, charge: (n) => `${n} took charge (Owner card to hand)`,
       lead: (n, a, c) => `${n} leads ${a} with ${c}`, neutralLead: (a, c) => `The neutral owner leads ${a} (${c})`,
@@ -76,7 +77,7 @@ const TEXT = {
       end: "The end of the game is triggered", endSupply: "No card is left for the neutral owner: the end is triggered",
       declined: (n, a) => `${n} declined a ${a}`, skipped: (n, a) => `${n} could not use a ${a}`,
       critiqueStart: "Critique: everyone with a completed order moves one to Awards",
-      pick: (c) => `You picked ${c} for the critique`, awarded: (n, c) => `${n} moved ${c} to Awards`,
+      pick: (c) => `You picked ${c} for the critique`, pickOther: (n, c) => `${n} picked ${c} for the critique`, awarded: (n, c) => `${n} moved ${c} to Awards`,
       neutralStack: (c) => `${c} goes under the neutral owner`,
       toMarket: (n, c, p, cov) => `${n} put ${c} on M${p}${cov ? ` (covering ${cov})` : ""}`,
       refill: (p, c) => `M${p} refilled with ${c}`, neutralSkip: "The neutral owner cannot draw: its turn is skipped",
@@ -97,20 +98,20 @@ const TEXT = {
     endTriggered: "Se activó el final: se juega hasta que todos tengan los mismos turnos.",
     round: (who, a) => `${who} lidera ${a}`,
     choice: {
-      lead: (n) => `lidera (quedan ${n})`, follow_hand: (n) => `sigue con carta (quedan ${n})`,
-      follow_staff: (n, also) => `sigue con personal (quedan ${n})${also === "market_research" ? " + investiga" : also === "take_charge" ? " + toma el mando" : ""}`,
+      lead: (n) => `lidera (${n === 1 ? "queda" : "quedan"} ${n})`, follow_hand: (n) => `sigue con carta (${n === 1 ? "queda" : "quedan"} ${n})`,
+      follow_staff: (n, also) => `sigue con personal (${n === 1 ? "queda" : "quedan"} ${n})${also === "market_research" ? " + investiga" : also === "take_charge" ? " + toma el mando" : ""}`,
       market_research: () => "Investigación de mercado", take_charge: () => "Tomar el mando",
     },
-    deciding: "decidiendo…", waitingFor: (names) => `Esperando a ${names}…`,
+    deciding: "decidiendo…", toDecide: "decide después", waitingFor: (names) => `Esperando a ${names}…`,
     prompt: {
       turn: "Tu turno: pulsa una carta de la mano para liderar, el mazo para investigar o tu Dueño boca abajo para tomar el mando.",
       decide: (a) => `Se lideró ${a}: sigue con una carta igual (o tu Dueño), con personal igual, o investiga / toma el mando.`,
-      resolve: (a, n) => `Realiza ${a} (quedan ${n}): pulsa qué usar o renuncia.`,
+      resolve: (a, n) => `Realiza ${a} (${n === 1 ? "queda" : "quedan"} ${n}): pulsa qué usar o renuncia.`,
       driver: "Pulsa una carta del mercado para tu nevera.", cashier: "Pulsa una carta del mercado como pedido.",
       manager: "Pulsa una carta del mercado para contratar.",
       prep_cook: "Pulsa un ingrediente de la nevera y luego el pedido.", exec_chef: "Pulsa una carta de la mano y luego el pedido.",
       whereTo: "Pulsa un hueco libre de esa sección o una carta para reemplazarla.", whichTicket: "Pulsa el pedido.",
-      discard: "Demasiadas cartas: pulsa una para descartar (nunca el Dueño).",
+      discard: (n) => `Más de seis cartas: pulsa ${n === 1 ? "una" : n} para descartar (nunca el Dueño).`,
       token: (v) => `No quedan fichas de ${v}: pulsa una pila menor o no tomes ninguna.`,
       place: "Pulsa la sección donde va la ficha (+1 capacidad).",
       critique: "Crítica: pulsa un pedido completado para pasarlo a Premios.",
@@ -124,10 +125,11 @@ const TEXT = {
       cancel: "Cancelar",
     },
     final: "Puntuación final", total: "Total", tokenPts: "Fichas", sets: "Sets de sabor", logos: "Logo propio",
-    tokenCount: "fichas",
+    tokenCount: "Fichas",
     log: {
       turn: (n) => `Turno de ${n}`, neutralTurn: "Turno del dueño neutral",
       research: (n, c) => `${n} investigó (robó ${c})`, drew: (cards) => `Robaste ${cards}`,
+      drewOther: (n, cards) => `${n} robó ${cards}`,
       rebuilt: (c) => `Los descartes forman el nuevo mazo (${c})`, discarded: (n, c) => `${n} descartó ${c}`,
       charge: (n) => `${n} tomó el mando`, lead: (n, a, c) => `${n} lidera ${a} con ${c}`,
       neutralLead: (a, c) => `El dueño neutral lidera ${a} (${c})`,
@@ -141,7 +143,7 @@ const TEXT = {
       end: "Se activa el final", endSupply: "No quedan cartas para el dueño neutral: se activa el final",
       declined: (n, a) => `${n} renunció a ${a}`, skipped: (n, a) => `${n} no pudo usar ${a}`,
       critiqueStart: "Crítica: cada uno pasa un pedido completado a Premios",
-      pick: (c) => `Elegiste ${c} para la crítica`, awarded: (n, c) => `${n} pasó ${c} a Premios`,
+      pick: (c) => `Elegiste ${c} para la crítica`, pickOther: (n, c) => `${n} eligió ${c} para la crítica`, awarded: (n, c) => `${n} pasó ${c} a Premios`,
       neutralStack: (c) => `${c} va bajo el dueño neutral`,
       toMarket: (n, c, p) => `${n} puso ${c} en M${p}`, refill: (p, c) => `M${p} se repone con ${c}`,
       neutralSkip: "El dueño neutral no puede robar: pierde el turno", over: "Fin de la partida",
@@ -227,7 +229,15 @@ function act(ctx, action) {
   ctx.send(action).catch(() => {});
 }
 function redraw() { if (last) render(last.container, last.view, last.ctx); }
-function choose(sel) { selection = sel; redraw(); }
+function choose(sel) {
+  selection = sel;
+  redraw();
+  // These choices end with a button in the prompt, which on a phone is far above the card just clicked.
+  if (sel && (sel.kind === "ownerLead" || sel.kind === "followStaff") && last) {
+    const prompt = last.container.querySelector(".ftc-prompt");
+    if (prompt && prompt.scrollIntoView) prompt.scrollIntoView({ block: "nearest" });
+  }
+}
 
 // ---- centre: stacks, deck, discard, market, neutral --------------------------------------------------------
 
@@ -244,7 +254,7 @@ function stacksEl(view, ctx) {
       h("div", { class: "ftc-chips" }, stack.length ? stack.map((x) => h("span", { class: x === "P" ? "chip-p" : "chip-c" }, x === "P" ? v : "C")) : "—"));
     })),
     view.pending_critiques ? h("p", { class: "ftc-note" }, T.critiquesPending(view.pending_critiques)) : null,
-    view.end_triggered ? h("p", { class: "ftc-note warn" }, T.endTriggered) : null);
+    view.end_triggered && view.phase !== "over" ? h("p", { class: "ftc-note warn" }, T.endTriggered) : null);
 }
 
 function marketEl(view, ctx) {
@@ -285,7 +295,7 @@ function roundEl(view, ctx) {
     h("h3", null, T.round(nameOf(ctx, rnd.leader), T.staff[rnd.lead_action])),
     h("ul", { class: "ftc-choices" }, seats.map((seat) => {
       const c = rnd.choices[seat];
-      const text = c ? T.choice[c.choice](c.left, c.also) : (rnd.to_decide.includes(seat) ? T.deciding : "");
+      const text = c ? T.choice[c.choice](c.left, c.also) : (rnd.to_decide.includes(seat) ? (ctx.awaiting.includes(seat) ? T.deciding : T.toDecide) : "");
       return h("li", { class: ctx.awaiting.includes(seat) ? "now" : null },
         h("b", null, nameOf(ctx, seat)), " ", c && c.card ? cardLabel(view, c.card) : null, " ", text);
     })));
@@ -412,15 +422,18 @@ function myBoard(view, ctx) {
       ownerSpot(view, ctx, seat, board),
       sectionEl(view, ctx, seat, board, "hired_staff", true),
       sectionEl(view, ctx, seat, board, "plating", true),
-      h("div", { class: "ftc-section" }, h("div", { class: "ftc-sec-head" }, `${T.completed} (${board.completed_count})`),
-        h("div", { class: "ftc-row" }, (board.completed || []).map((id) => {
-          const pick = critique.find((a) => a.card === id);
-          return cardEl(view, id, { face: "ticket", small: true, legal: Boolean(pick), onclick: pick ? () => act(ctx, pick) : null });
-        }))),
-      h("div", { class: "ftc-section" }, h("div", { class: "ftc-sec-head" }, `${T.awards} (${board.awards.length})`),
-        h("div", { class: "ftc-row" }, board.awards.map((id) => cardEl(view, id, { face: "ticket", small: true })))),
-      h("div", { class: "ftc-section" }, h("div", { class: "ftc-sec-head" }, T.tokens),
-        h("div", { class: "ftc-row" }, (board.tokens || []).map((v) => h("span", { class: "chip-p" }, v))))));
+      // Completed, Awards and tokens share one full-width row: in a grid column of their own a long row of
+      // Awards would widen its column and squeeze the Fridge to nothing on a phone.
+      h("div", { class: "ftc-board-foot" },
+        h("div", { class: "ftc-section" }, h("div", { class: "ftc-sec-head" }, `${T.completed} (${board.completed_count})`),
+          h("div", { class: "ftc-row" }, (board.completed || []).map((id) => {
+            const pick = critique.find((a) => a.card === id);
+            return cardEl(view, id, { face: "ticket", small: true, legal: Boolean(pick), onclick: pick ? () => act(ctx, pick) : null });
+          }))),
+        h("div", { class: "ftc-section" }, h("div", { class: "ftc-sec-head" }, `${T.awards} (${board.awards.length})`),
+          h("div", { class: "ftc-row" }, board.awards.map((id) => cardEl(view, id, { face: "ticket", small: true })))),
+        h("div", { class: "ftc-section" }, h("div", { class: "ftc-sec-head" }, T.tokens),
+          h("div", { class: "ftc-row" }, (board.tokens || []).map((v) => h("span", { class: "chip-p" }, v)))))));
 }
 
 function handEl(view, ctx) {
@@ -473,7 +486,7 @@ function promptEl(view, ctx) {
   const pending = view.pending;
   const rnd = view.round;
   if (pending) {
-    text = pending.kind === "discard" ? P.discard : pending.kind === "token" ? P.token(pending.value) : P.place;
+    text = pending.kind === "discard" ? P.discard(Math.max(1, view.boards[ctx.seat].hand.length - 6)) : pending.kind === "token" ? P.token(pending.value) : P.place;
     const none = ctx.actions.find((a) => a.type === "decline_token");
     if (none) button(T.btn.none, none);
   } else if (!rnd) {
@@ -553,6 +566,13 @@ export function render(container, view, ctx) {
     h("div", { class: "ftc-others" }, others.map((seat) => otherBoard(view, ctx, seat)))));
 }
 
+// One line per player under the shell's result (used by a shell that asks renderers for it).
+export function describeDetails(d, ctx) {
+  const T = tr(ctx);
+  const truck = CATALOG.trucks[d.truck];
+  return `${truck ? truck.name : d.truck} · ${T.tokenPts}: ${d.token_points} · ${T.sets}: ${d.profile_sets} × 5 · ${T.logos}: ${d.logo_points}`;
+}
+
 export function describeEvent(event, ctx) {
   const L = tr(ctx).log;
   const T = tr(ctx);
@@ -561,7 +581,11 @@ export function describeEvent(event, ctx) {
   switch (event.type) {
     case "turn_started": return event.seat === null ? L.neutralTurn : L.turn(n);
     case "market_research": return L.research(n, event.count);
-    case "drew": return L.drew((event.dishes || event.cards.map(dish)).join(", "));
+    case "drew": {
+      // Only the drawing seat sees this live; a replay shows it to everyone.
+      const cards = (event.dishes || event.cards.map(dish)).join(", ");
+      return ctx && event.seat === ctx.seat ? L.drew(cards) : L.drewOther(n, cards);
+    }
     case "deck_rebuilt": return L.rebuilt(event.cards);
     case "discarded": return L.discarded(n, dish(event.card));
     case "took_charge": return L.charge(n);
@@ -588,7 +612,7 @@ export function describeEvent(event, ctx) {
     case "declined": return L.declined(n, staff(event.action));
     case "skipped": return L.skipped(n, staff(event.action));
     case "critique_started": return L.critiqueStart;
-    case "critique_pick": return L.pick(dish(event.card));
+    case "critique_pick": return ctx && event.seat === ctx.seat ? L.pick(dish(event.card)) : L.pickOther(n, dish(event.card));
     case "awarded": return L.awarded(n, dish(event.card));
     case "neutral_card_stacked": return L.neutralStack(dish(event.card));
     case "card_to_market": return L.toMarket(n, dish(event.card), event.position, event.covered ? dish(event.covered) : null);

@@ -7,6 +7,31 @@ const EMOJI = {
   sushi: "🍣", kebab: "🥙", fried_chicken: "🍗", salad: "🥗", sandwich: "🥪", dessert: "🍰",
 };
 
+// The meal pictures are emoji. Without a colour emoji font (a bare Linux desktop) they would be drawn as
+// empty boxes, so then the cards carry the meal's name alone: a glyph drawn in colour means there is one.
+const HAS_EMOJI = (() => {
+  try {
+    const canvas = document.createElement("canvas");
+    canvas.width = 24;
+    canvas.height = 24;
+    const g = canvas.getContext("2d", { willReadFrequently: true });
+    g.textBaseline = "top";
+    g.font = "20px sans-serif";
+    g.fillText(EMOJI.burger, 0, 0);
+    const px = g.getImageData(0, 0, 24, 24).data;
+    for (let i = 0; i < px.length; i += 4) {
+      if (px[i + 3] && (px[i] !== px[i + 1] || px[i + 1] !== px[i + 2])) return true;
+    }
+    return false;
+  } catch {
+    return true;
+  }
+})();
+
+function pic(emoji) {
+  return HAS_EMOJI && emoji ? emoji : "";
+}
+
 const TEXT = {
   en: {
     meals: {
@@ -267,7 +292,7 @@ function mealCard(view, t, card, opts = {}) {
     dataset: { card },
     ...clickable(opts.onclick),
   },
-  h("span", { class: "ft-emoji", "aria-hidden": "true" }, EMOJI[meal] || "🍽"),
+  HAS_EMOJI ? h("span", { class: "ft-emoji", "aria-hidden": "true" }, EMOJI[meal] || "🍽") : null,
   h("span", { class: "ft-name" }, mealName(t, view, meal)),
   opts.badge ? h("span", { class: "ft-badge" }, opts.badge) : null,
   opts.caption ? h("span", { class: "ft-caption" }, opts.caption) : null);
@@ -293,7 +318,7 @@ function truckCard(view, t, seat, opts = {}) {
     const last = me.truck_discard.length ? effectOf(me.truck_discard[me.truck_discard.length - 1]) : null;
     const note = view.phase === "service" && me.truck_used && last ? `${t.truckUsed}: ${t.effects[last][0]}` : t.truckNone;
     return h("div", { class: ["ft-truck", "ft-truck-spent", opts.small && "ft-small"], title: `${truckName} · ${deck}` },
-      opts.small ? null : h("span", { class: "ft-truck-name" }, `🚚 ${truckName}`),
+      opts.small ? null : h("span", { class: "ft-truck-name" }, `${pic("🚚 ")}${truckName}`),
       h("span", { class: "ft-muted" }, note),
       opts.small ? null : h("span", { class: "ft-muted" }, deck));
   }
@@ -303,7 +328,7 @@ function truckCard(view, t, seat, opts = {}) {
     title: `${truckName}: ${text} (${deck})`, dataset: { effect },
     ...clickable(opts.onclick),
   },
-  opts.small ? null : h("span", { class: "ft-truck-name" }, `🚚 ${truckName}`),
+  opts.small ? null : h("span", { class: "ft-truck-name" }, `${pic("🚚 ")}${truckName}`),
   h("b", null, `${effect} · ${name}`),
   opts.small ? null : h("span", { class: "ft-truck-text" }, text),
   opts.small ? null : h("span", { class: "ft-muted" }, deck));
@@ -391,7 +416,7 @@ function menuBoard(view, ctx) {
     h("div", { class: "ft-menu-rows" }, meals.map((meal) => {
       const holders = view.players.filter((p) => view.seats[p].served[meal]);
       return h("div", { class: ["ft-menu-row", holders.length && "ft-menu-taken"], dataset: { meal } },
-        h("span", { class: "ft-menu-meal" }, `${EMOJI[meal] || ""} ${mealName(t, view, meal)}`),
+        h("span", { class: "ft-menu-meal" }, `${pic(EMOJI[meal] && `${EMOJI[meal]} `)}${mealName(t, view, meal)}`),
         h("span", { class: "ft-menu-who" }, holders.length
           ? holders.map((p) => `${nameOf(ctx, p)}${view.seats[p].served[meal].length > 1 ? ` ×${view.seats[p].served[meal].length}` : ""}`).join(", ")
           : t.nobody));
@@ -421,7 +446,7 @@ function sharedArea(view, ctx, container, mode) {
       return h("div", {
         class: ["ft-truck", action && "legal"], dataset: { truck },
         ...clickable(action ? () => send(ctx, action) : null),
-      }, h("span", { class: "ft-truck-name" }, `🚚 ${(view.truck_names && view.truck_names[truck]) || truck}`));
+      }, h("span", { class: "ft-truck-name" }, `${pic("🚚 ")}${(view.truck_names && view.truck_names[truck]) || truck}`));
     }))) : null;
   return h("section", { class: "ft-shared" },
     h("div", { class: "ft-round" },
@@ -441,7 +466,9 @@ function prompt(view, ctx, mode) {
   if (view.phase === "prep") {
     if (acts.length) return t.prepPrompt;
     if (ctx.seat !== null && ctx.seat !== undefined && view.seats[ctx.seat]) return t.prepDone;
-    return t.waiting(others.join(", "));
+    // A replay's view says nothing of who is awaited: those whose order is not ready are.
+    const busy = others.length ? others : view.players.filter((s) => !view.seats[s].ready).map((s) => nameOf(ctx, s));
+    return busy.length ? t.waiting(busy.join(", ")) : null;
   }
   if (mode === "E2") return t.armE2;
   if (mode === "E3") return t.armE3;
@@ -476,7 +503,13 @@ function myArea(view, ctx, container, mode, e2Targets) {
   if (plays.length) {
     const effect = plays[0].effect;
     if (effect === "E2" || effect === "E3") {
-      truckClick = () => { if (armed.get(container) === effect) armed.delete(container); else armed.set(container, effect); rerender(); };
+      truckClick = () => {
+        if (armed.get(container) === effect) armed.delete(container); else armed.set(container, effect);
+        rerender();
+        // The targets and the prompt naming them are above this card, out of sight on a small screen.
+        const shown = armed.get(container) && container.querySelector(".ft-prompt");
+        if (shown && shown.scrollIntoView) shown.scrollIntoView({ block: "nearest" });
+      };
     } else {
       truckClick = () => send(ctx, plays[0]);
     }
@@ -520,7 +553,7 @@ function myArea(view, ctx, container, mode, e2Targets) {
 
   const reveal = matching(acts, { type: "reveal" })[0];
   const resolve = matching(acts, { type: "resolve" })[0];
-  const pile = view.phase === "prep" || view.phase === "over" ? null : cardBack(t.drawPile, pileSize(view, seat), {
+  const pile = ["trucks", "prep", "over"].includes(view.phase) ? null : cardBack(t.drawPile, pileSize(view, seat), {
     legal: !!reveal, onclick: reveal ? () => send(ctx, reveal) : null, testid: "ft-my-pile",
   });
   let pending = null;
@@ -562,7 +595,7 @@ function otherArea(view, ctx, container, seat, e2Targets) {
     h("div", { class: "ft-area-head" }, h("b", null, nameOf(ctx, seat)), seatTags(view, seat, ctx), vpTokens(view, seat)),
     h("div", { class: "ft-row" },
       me.truck ? truckCard(view, t, seat, { small: true }) : null,
-      view.phase === "prep" || view.phase === "over" ? null : cardBack(t.drawPile, pileSize(view, seat), { small: true }),
+      ["trucks", "prep", "over"].includes(view.phase) ? null : cardBack(t.drawPile, pileSize(view, seat), { small: true }),
       pending,
       servedArea(view, ctx, seat, { small: true, e2Targets, container })),
     collectionSummary(view, t, seat, true));
@@ -610,6 +643,12 @@ export function render(container, view, ctx) {
     h("section", { class: "ft-others" }, others.map((seat) => otherArea(view, ctx, container, seat, e2Targets))),
     sharedArea(view, ctx, container, mode),
     me !== null ? myArea(view, ctx, container, mode, e2Targets) : null));
+}
+
+// One line per player under the shell's result (used by a shell that asks renderers for it).
+export function describeDetails(d, ctx) {
+  const t = tx(ctx);
+  return `${t.vp}: ${d.vp} · ${t.roundsWon}: ${(d.rounds_won || []).join(", ") || "—"} · ${t.cards}: ${d.cards_owned}`;
 }
 
 export function describeEvent(event, ctx) {

@@ -309,6 +309,11 @@ def test_a_person_plays_food_truck_champion_against_a_bot_to_the_end(person: Cal
     expect(ranking).to_contain_text("Ana")
     for seat, score in outcome["scores"].items():
         expect(ranking.locator(f"tr[data-seat='{seat}'] td.num")).to_have_text(str(score))
+        # The details line is the renderer's, in words, not the outcome's raw keys.
+        d = outcome["details"][seat]
+        expect(ranking.locator(f"tr[data-seat='{seat}'] .small")).to_have_text(
+            f"{CATALOG['trucks'][d['truck']]['name']} · Tokens: {d['token_points']} · Profile sets: "
+            f"{d['profile_sets']} × 5 · Own logo: {d['logo_points']}")
     expect(ranking.locator("tr.winner")).to_have_count(len(outcome["winners"]))
 
     final = area(page).locator(".ftc-final")
