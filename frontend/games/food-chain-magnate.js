@@ -269,6 +269,20 @@ const TEXT = {
   },
 };
 
+// Where the long words of the card names may break on a narrow card ("-" = a soft hyphen). Browsers without
+// hyphenation dictionaries (Debian's Chromium) otherwise cut them anywhere: "Waitres|s", "Manage|ment".
+const SYLLABLES = Object.fromEntries((
+  "Di-rec-tor Man-age-ment Man-ag-er Train-ee Train-er Pres-i-dent Ex-ec-u-tive Re-cruit-ing Mar-ket-ing Cam-paign "
+  + "Kitch-en Op-er-a-tor Zep-pe-lin Wait-ress Pric-ing Dis-count Lux-u-ries Busi-ness De-vel-op-er Re-gion-al "
+  + "Apren-diz ges-tión Vi-ce-pre-si-den-te eje-cu-ti-vo Re-clu-ta-do-ra se-lec-ción For-ma-dor mar-ke-ting "
+  + "cam-pa-ñas Co-ci-ne-ro ham-bur-gue-sas Piz-ze-ro piz-ze-ro Re-ca-de-ro Con-duc-tor ca-rri-to Ca-mio-ne-ro "
+  + "Pi-lo-to ze-pe-lín Ca-ma-re-ra pre-cios des-cuen-tos De-sa-rro-llo ne-go-cio Ge-ren-te re-gio-nal fi-nan-cie-ro "
+  + "ge-ne-ral"
+).split(" ").map((w) => [w.replace(/-/g, ""), w.replace(/-/g, "\u00ad")]));
+function breakable(name) {
+  return name.split(" ").map((w) => SYLLABLES[w] || w).join(" ");
+}
+
 // English indefinite article ("an Errand Boy", "a CFO" is read "a see-eff-oh" but "an HR Director").
 function an(noun) {
   return `${/^([AEIOU]|HR)/.test(noun) ? "an" : "a"} ${noun}`;
@@ -362,7 +376,7 @@ const LOG = {
     dinnertime: "La cena: por orden de número, cada casa con demanda compra todo lo que quiere a la cadena con menor precio + distancia (empates: más camareras, luego antes en el turno)",
     sale: (n, house, garden, list, price, score, pays, rivals) => `La casa ${house}${garden ? " (jardín)" : ""} compra ${list} a ${n}: ${price}, ${score}; ${pays}${rivals ? `. ${rivals}` : ""}`,
     no_sale: (house, garden, list, rivals) => `La casa ${house}${garden ? " (jardín)" : ""} quiere ${list} y no compra nada: ${rivals || "no queda ninguna cadena"}`,
-    price: (parts, unit) => (parts ? `$10${parts} = $${unit} cada uno` : `$${unit} cada uno`),
+    price: (parts, unit) => (parts ? `$10${parts} = $${unit} por unidad` : `$${unit} por unidad`),
     score: (d, total) => `distancia ${d} → total ${total}`,
     pays: (k, unit, garden, bonus, income) => `${k} × $${unit}${garden ? " ×2 (jardín)" : ""}${bonus} = $${income}`,
     bonus: (b, list) => ` + $${b} (bonificación de marketing: ${list})`,
@@ -512,7 +526,7 @@ function employee(ctx, id, opts = {}) {
     dataset: { card: id },
     ...clickable(opts.onclick),
   },
-  h("span", { class: "fcm-card-name" }, cardName(ctx, id)),
+  h("span", { class: "fcm-card-name" }, breakable(cardName(ctx, id))),
   bits.length ? h("span", { class: "fcm-card-meta" }, bits.join(" ")) : null,
   opts.badge !== undefined && opts.badge !== null ? h("span", { class: "fcm-badge" }, String(opts.badge)) : null,
   opts.caption ? h("span", { class: "fcm-card-caption" }, opts.caption) : null,
@@ -657,6 +671,12 @@ function mapTargets(view, ctx, container, ui) {
       out.help = t.reachHelp;
     }
   }
+  const chosen = view.pending && view.pending.kind === "campaign" && view.pending.spot;
+  if (chosen && chosen.cells && !spots.length) {
+    out.ghost = chosen.cells;
+    const type = (CAMPAIGN_TILES[view.pending.number] || [])[0];
+    for (const n of reachOf(view, type, chosen.cells)) out.reach.set(n, "sure");
+  }
   const planes = acts.filter((a) => a.type === "campaign_at" && a.edge);
   for (const a of planes) {
     const width = (view.pending && CAMPAIGN_TILES[view.pending.number] || [])[1] || 1;
@@ -749,7 +769,9 @@ function cityMap(view, ctx, container, ui) {
       ...clickable(act),
     },
     h("span", { class: "fcm-house-no" }, String(house.number)),
-    demand.length ? h("span", { class: "fcm-demand" }, demand.map((g) => token(ctx, g, { class: "tiny" }))) : null));
+    // Demand grouped by good ("Bu3"), so a house two squares wide on a phone still shows all of it.
+    demand.length ? h("span", { class: "fcm-demand" }, Object.entries(countList(demand)).map(([g, n]) =>
+      token(ctx, g, { class: "tiny", count: n > 1 ? n : undefined }))) : null));
   }
   for (const r of view.restaurants) {
     const b = box(r.cells);
@@ -819,6 +841,13 @@ function cityMap(view, ctx, container, ui) {
       h("span", null, h("span", { class: "fcm-legend-door" }), t.entrance)));
 }
 
+// A folded panel that stays as the person left it: every update redraws the whole area.
+function foldable(container, key, byDefault, props, ...children) {
+  const open = memory.get(container).open;
+  return h("details", { ...props, open: (key in open ? open[key] : byDefault) ? true : null,
+    ontoggle: (e) => { open[key] = e.target.open; } }, ...children);
+}
+
 function redraw(container) {
   const mem = memory.get(container);
   if (mem && mem.view) render(container, mem.view, mem.ctx);
@@ -837,7 +866,7 @@ function bankPanel(view, ctx) {
     known ? `+$${known[0]} ▢${known[1]}` : "?");
   });
   return h("div", { class: "fcm-bank", dataset: { testid: "fcm-bank" } },
-    h("b", null, `${t.bank}: $${view.bank}`), " ",
+    h("b", null, `${t.bank}: ${view.bank < 0 ? "−" : ""}$${Math.abs(view.bank)}`), " ",
     h("span", { class: "fcm-muted" }, t.breaks(view.breaks)), " ",
     h("span", { class: "fcm-muted" }, t.ceoSlots(view.ceo_slots), view.ceo_slots_next ? ` ${t.ceoNext(view.ceo_slots_next)}` : ""),
     view.options && view.options.intro || !reserves.some(Boolean) ? null : h("span", { class: "fcm-reserves" }, `${t.reserves}: `, reserves));
@@ -887,7 +916,7 @@ function supplyPanel(view, ctx, container, ui) {
         onclick: () => send(ctx, a, container) })));
   }
   return h("details", { class: "fcm-supply", open: hiring || ui.openSupply ? true : null,
-    ontoggle: (e) => { ui.openSupply = e.target.open; } },
+    ontoggle: (e) => { if (!hiring) ui.openSupply = e.target.open; } },
   h("summary", null, t.supply), rows, phantomChoice);
 }
 
@@ -942,7 +971,7 @@ function advertisePanel(view, ctx, container, ui) {
         onclick: () => send(ctx, a, container) }, String(a.duration)))) : null);
 }
 
-function milestonesPanel(view, ctx) {
+function milestonesPanel(view, ctx, container) {
   const t = tx(ctx);
   if (view.options && view.options.intro) return null;
   const items = MILESTONES.map((id) => {
@@ -955,7 +984,8 @@ function milestonesPanel(view, ctx) {
       h("span", { class: "fcm-ms-who" }, holders.map((s) => h("span", { class: "fcm-dot", style: css({ "--seat": colourOf(view, s) }), title: nameOf(ctx, s) }, nameOf(ctx, s).slice(0, 2)))),
       h("span", { class: "fcm-muted" }, now ? t.claimedNow : available ? t.available : t.retired));
   });
-  return h("details", { class: "fcm-milestones" }, h("summary", null, `${t.milestonesTitle} (${view.milestones_available.length}/18)`),
+  return foldable(container, "milestones", false, { class: "fcm-milestones" },
+    h("summary", null, `${t.milestonesTitle} (${view.milestones_available.length}/18)`),
     h("ul", null, items));
 }
 
@@ -996,8 +1026,18 @@ function chainArea(view, ctx, container, seat, ui, mine) {
   const newRest = matching(acts, { type: "new_restaurant" });
   const trains = matching(acts, { type: "train" });
 
+  // Cards already chosen to be fired (Payday, secret) are crossed out where they are, one copy per choice.
+  const toFire = countList(firedNow.map((f) => `${f.from}:${f.card}`));
+  const crossedOut = (from, id, opts) => {
+    if (!toFire[`${from}:${id}`]) return false;
+    toFire[`${from}:${id}`] -= 1;
+    Object.assign(opts, { marked: true, caption: t.firing });
+    return true;
+  };
+
   const workCard = (id) => {
     const opts = { small };
+    if (crossedOut("work", id, opts)) return employee(ctx, id, opts);
     const fire = fires.find((a) => a.card === id && a.from === "work");
     if (fire) { opts.legal = true; opts.onclick = go(fire); opts.caption = "✕"; }
     const cook = produce.filter((a) => a.card === id);
@@ -1058,6 +1098,7 @@ function chainArea(view, ctx, container, seat, ui, mine) {
   } else {
     const beachCard = (id) => {
       const opts = { small };
+      if (crossedOut("beach", id, opts)) return employee(ctx, id, opts);
       const fire = fires.find((a) => a.card === id && a.from === "beach");
       if (fire) { opts.legal = true; opts.onclick = go(fire); opts.caption = "✕"; }
       const tr = trains.filter((a) => a.card === id);
@@ -1083,17 +1124,14 @@ function chainArea(view, ctx, container, seat, ui, mine) {
       }))) : null);
   }
 
-  const fireMarks = firedNow.length ? h("div", { class: "fcm-row fcm-fired" }, h("span", { class: "fcm-muted" }, `${t.firing}:`),
-    firedNow.map((f) => employee(ctx, f.card, { small: true, marked: true }))) : null;
   const restCount = view.restaurants.filter((r) => r.owner === seat).length;
   const held = Object.keys(p.milestones || {});
   return h("section", { class: ["fcm-chain", mine && "mine", view.work && view.work.seat === seat && "turn"], dataset: { seat },
     style: css({ "--seat": colourOf(view, seat) }) },
   head, stock,
   // With several rivals their pyramids start folded, so the map stays near the top on a phone.
-  mine || !small ? company : h("details", { class: "fcm-compact", open: view.players.length <= 2 || view.phase === "over" },
+  mine || !small ? company : foldable(container, `company:${seat}`, view.players.length <= 2 || view.phase === "over", { class: "fcm-compact" },
     h("summary", null, `${t.company} (${p.hand.length + p.work.length + p.beach.length + p.busy.length + 1})`), company),
-  fireMarks,
   h("div", { class: "fcm-muted" }, t.restaurants(restCount), step && view.work.seat === seat ? ` · ${t.steps[step]}` : ""),
   held.length ? h("div", { class: "fcm-held" }, held.map((m) => h("span", { class: "fcm-chip", title: (tx(ctx).milestones[m] || ["", ""])[1] }, milestoneName(ctx, m)))) : null);
 }
@@ -1196,7 +1234,7 @@ function finalScoring(view, ctx) {
 export function render(container, view, ctx) {
   const t = tx(ctx);
   let mem = memory.get(container);
-  if (!mem) { mem = { ui: {} }; memory.set(container, mem); }
+  if (!mem) { mem = { ui: {}, open: {} }; memory.set(container, mem); }
   // Half-made choices only survive while the same decision is open.
   const decision = JSON.stringify([view.phase, view.round, view.work && view.work.seat, view.work && view.work.step,
     view.pending, (ctx.actions || []).length]);
@@ -1212,6 +1250,7 @@ export function render(container, view, ctx) {
   const me = ctx.seat !== null && ctx.seat !== undefined && view.p[ctx.seat] ? ctx.seat : null;
   const others = view.players.filter((s) => s !== me);
   const phase = t.phases[view.phase] || view.phase;
+  const onOwnChain = me !== null && decidesOnChain(view, ctx);
   mount(container, h("div", { class: "fcm-root", lang: lang(ctx), dataset: { phase: view.phase, round: String(view.round),
     step: (view.work && view.work.step) || "", actions: String((ctx.actions || []).length) } },
     finalScoring(view, ctx),
@@ -1219,6 +1258,7 @@ export function render(container, view, ctx) {
       h("b", null, view.round ? t.round(view.round) : ""), " ",
       h("span", null, phase), view.phase === "working" && view.work && view.work.step ? ` · ${t.steps[view.work.step]}` : ""),
     promptBar(view, ctx, container, ui),
+    me !== null && onOwnChain ? chainArea(view, ctx, container, me, ui, true) : null,
     h("section", { class: "fcm-others" }, others.map((s) => chainArea(view, ctx, container, s, ui, false))),
     h("section", { class: "fcm-shared" },
       bankPanel(view, ctx),
@@ -1226,8 +1266,20 @@ export function render(container, view, ctx) {
       cityMap(view, ctx, container, ui),
       campaignSupply(view, ctx, container, ui),
       supplyPanel(view, ctx, container, ui),
-      milestonesPanel(view, ctx)),
-    me !== null ? chainArea(view, ctx, container, me, ui, true) : null));
+      milestonesPanel(view, ctx, container)),
+    me !== null && !onOwnChain ? chainArea(view, ctx, container, me, ui, true) : null));
+}
+
+// Whether the viewer decides on their own chain now (hand, pyramid, beach, cooks, stock): it is then drawn right under
+// the prompt rather than at the bottom, below the map and the supply. Buyers choosing routes keep it there (the routes
+// are picked beside the map).
+function decidesOnChain(view, ctx) {
+  const acts = ctx.actions || [];
+  if (!acts.length) return false;
+  if (["restructuring", "payday_firing", "payday_forced", "cleanup"].includes(view.phase)) return true;
+  if (view.phase !== "working" || view.pending) return false;
+  return acts.some((a) => a.type === "train" || a.type === "produce" || (a.type === "buy" && a.drink))
+    && !acts.some((a) => a.type === "buy" && a.sources);
 }
 
 // Why each other chain did not get the house (Dinnertime, §6.4), one clause per chain.
@@ -1237,6 +1289,15 @@ function rivalsText(event, ctx, L, n) {
     const missing = Object.entries(r.missing || {}).map(([g, k]) => `${k} ${goodName(ctx, g, k)}`).join(" + ");
     return say ? say(n(r.player), r, event.waitresses, missing) : n(r.player);
   }).join("; ");
+}
+
+// One line per player under the shell's result (the score is the cash): turn order, bankruptcy, milestones.
+export function describeDetails(d, ctx) {
+  const t = tx(ctx);
+  const parts = [`${t.turnOrder}: ${d.turn_position}`];
+  if (d.bankrupt) parts.push(t.bankrupt);
+  if (d.milestones && d.milestones.length) parts.push(`${t.milestonesTitle}: ${d.milestones.map((m) => milestoneName(ctx, m)).join(", ")}`);
+  return parts.join(" · ");
 }
 
 export function describeEvent(event, ctx) {

@@ -154,7 +154,7 @@ const LOG = {
     flyer_chosen: (n, s) => (s === null ? `${n} guarda sus volantes` : `${n} gastará un volante en el espacio ${s}`),
     flyers_revealed: (list) => (list ? `Volantes: ${list}` : null),
     flyerTo: (n, s) => `${n} → ${s}`,
-    collected: (n, s, parts, flyer) => `${n} recolectó ${parts} del espacio ${s}${flyer ? " (volante)" : ""}`,
+    collected: (n, s, parts, flyer) => `${n} ${parts === "nada" ? "no recolectó" : "recolectó"} ${parts} del espacio ${s}${flyer ? " (volante)" : ""}`,
     nothing: "nada",
     end_triggered: (n, p, t) => `${n} llegó a ${p} de popularidad (${t}): se termina la ronda y acaba la partida`,
     bought: (n, c, p, s, cov) => `${n} compró ${c} por ${p} monedas y lo puso en el espacio ${s}${cov ? `, cubriendo ${cov}` : ""}`,
@@ -164,7 +164,7 @@ const LOG = {
     chef_claimed: (n, chef, p) => `${n} contrató a ${chef}: +${p} de popularidad`,
     turn_ended: (n) => `${n} terminó su turno`,
     game_over: (w) => `Fin de la partida — gana ${w}`,
-    amount: { coins: "moneda", popularity: "popularidad", flyers: "volante" },
+    amount: { coins: "moneda", popularity: "de popularidad", flyers: "volante" },
   },
 };
 
@@ -179,6 +179,8 @@ const PRINTED = { 1: 0, 2: 1, 3: 0, 4: 1, 5: 2, 6: 1, 7: 0, 8: 1, 9: 0 };
 
 // The market card picked before a space is clicked, per container.
 const picked = new WeakMap();
+// Whether the person opened the culture legend, per container (every update redraws the whole area).
+const legendOpen = new WeakMap();
 
 function tx(ctx) {
   return TEXT[ctx && ctx.lang === "es" ? "es" : "en"];
@@ -360,9 +362,10 @@ function chefsArea(view, ctx) {
   return h("section", { class: "fd-chefs" }, forHire, specials);
 }
 
-function cultureLegend(view, ctx) {
+function cultureLegend(view, ctx, container) {
   const t = tx(ctx);
-  return h("details", { class: "fd-legend" },
+  return h("details", { class: "fd-legend", open: legendOpen.get(container) ? true : null,
+    ontoggle: (e) => legendOpen.set(container, e.target.open) },
     h("summary", null, view.cultures.map((c) => h("span", { class: "fd-chip", style: { background: CULTURE_COLOURS[c] } }, t.cultures[c]))),
     h("ul", null, view.cultures.map((c) => h("li", null, h("b", null, t.cultures[c], ": "), t.effects[EFFECT_OF[c]]))));
 }
@@ -473,23 +476,23 @@ export function render(container, view, ctx) {
     controls(view, ctx, sel, setSel));
 
   const mine = me !== null
-    ? h("section", { class: ["fd-mine", view.active === me && "fd-turn"] },
+    ? h("section", { class: ["fd-mine", view.active === me && view.phase !== "over" && "fd-turn"] },
       h("div", { class: "fd-area-head" }, h("h3", null, t.yourCourt), playerStats(view, me, ctx)),
       courtGrid(view, me, ctx, { targets: courtTargets(view, ctx, sel, setSel) }),
       view.players[me].chefs.length ? h("div", { class: "fd-muted" }, "★ ", view.players[me].chefs.map((c) => (t.chefs[c] || [c])[0]).join(", ")) : null)
     : null;
 
   const rivals = h("section", { class: "fd-others" }, others.map((seat) => h("div", {
-    class: ["fd-other", view.active === seat && "fd-turn"], dataset: { seat },
+    class: ["fd-other", view.active === seat && view.phase !== "over" && "fd-turn"], dataset: { seat },
   },
   h("div", { class: "fd-area-head" }, seatLabel(view, seat, ctx), playerStats(view, seat, ctx)),
   courtGrid(view, seat, ctx, { small: me !== null }),
   view.flyer_choices[seat] ? h("div", { class: "fd-muted" }, view.flyer_choices[seat].decided ? "✉ ✓" : "✉ …") : null)));
 
-  mount(container, h("div", { class: "fd-root" },
+  mount(container, h("div", { class: ["fd-root", me === null && "fd-watching"] },
     finalScoring(view, ctx),
     header,
-    h("div", { class: "fd-shared" }, popularityTrack(view, ctx), marketArea(view, ctx, sel, setSel), chefsArea(view, ctx), cultureLegend(view, ctx)),
+    h("div", { class: "fd-shared" }, popularityTrack(view, ctx), marketArea(view, ctx, sel, setSel), chefsArea(view, ctx), cultureLegend(view, ctx, container)),
     mine,
     rivals));
 }
@@ -504,6 +507,12 @@ function amountText(lang, e) {
     parts.push(`${n} ${word}${n > 1 && key !== "popularity" ? "s" : ""}`);
   }
   return parts.length ? parts.join(", ") : L.nothing;
+}
+
+// One line per player under the shell's result: coins (the tie-break) and stars (the full breakdown is drawn above).
+export function describeDetails(d, ctx) {
+  const t = tx(ctx);
+  return `${d.coins} ${t.coins} · ${d.full_stars} ${t.stars}`;
 }
 
 export function describeEvent(event, ctx) {
