@@ -19,7 +19,8 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DBAPIError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.types import ASGIApp
+from starlette.responses import Response
+from starlette.types import ASGIApp, Scope
 
 from app.api import auth, ops, tables, ws
 from app.api.ws import is_database_outage
@@ -32,6 +33,18 @@ from app.services.errors import ServiceError
 ROOT = Path(__file__).resolve().parent.parent
 FRONTEND = ROOT / "frontend"
 log = logging.getLogger("app")
+
+
+class Revalidated(StaticFiles):
+    """The frontend's files, which browsers must check (by ETag) before reuse.
+
+    Without a Cache-Control header a browser guesses how long to keep each file, so after a deploy it could pair
+    a new script with an old stylesheet; the files are small and have no build step to give them hashed names."""
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        response = await super().get_response(path, scope)
+        response.headers.setdefault("Cache-Control", "no-cache")
+        return response
 
 
 def run_migrations(url: str) -> None:
@@ -148,10 +161,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.api_route("/t/{table_id}", methods=["GET", "HEAD"], include_in_schema=False)
     async def table_page(table_id: str) -> FileResponse:
         page = FRONTEND / "table.html"
-        return FileResponse(page if page.exists() else FRONTEND / "index.html")
+        return FileResponse(page if page.exists() else FRONTEND / "index.html", headers={"Cache-Control": "no-cache"})
 
     if FRONTEND.exists():
-        app.mount("/", StaticFiles(directory=FRONTEND, html=True), name="frontend")
+        app.mount("/", Revalidated(directory=FRONTEND, html=True), name="frontend")
     return app
 
 

@@ -52,7 +52,8 @@ function names() {
 function ctx() {
   return {
     seat: isSpectator() ? null : S.seat,
-    actions: isSpectator() || S.table?.status !== "playing" ? [] : S.actions,
+    // While a bot plays the seat, its moves are not the person's to make (the server refuses them).
+    actions: isSpectator() || S.table?.status !== "playing" || standingIn() ? [] : S.actions,
     awaiting: S.awaiting,
     send,
     names: names(),
@@ -222,7 +223,7 @@ function drawTurn() {
       const nameMap = names();
       const others = S.awaiting.filter((s) => s !== S.seat).map((s) => nameMap[s] ?? s);
       node = h("div", { class: "turn-line mine" }, t("table.your_turn"),
-        others.length ? h("span", { class: "also" }, ` · ${t("table.also_waiting", { names: listNames(others) })}`) : null);
+        others.length ? h("span", { class: "also" }, ` · ${t(others.length > 1 ? "table.also_waiting_many" : "table.also_waiting", { names: listNames(others) })}`) : null);
     } else if (S.awaiting.length) {
       const nameMap = names();
       node = h("div", { class: "turn-line" }, t("table.turn_of", { names: listNames(S.awaiting.map((s) => nameMap[s] ?? s)) }));
@@ -273,9 +274,15 @@ function placeLabel(index) {
 function detailRows(details, seat) {
   const entry = details && details[seat];
   if (!entry || typeof entry !== "object") return null;
+  // The game's renderer knows what its details mean, and says it in the player's language.
+  const describe = S.renderer?.module?.describeDetails;
+  if (typeof describe === "function") {
+    const line = describe(entry, ctx());
+    return line ? h("div", { class: "muted small" }, line) : null;
+  }
   const parts = Object.entries(entry)
-    .filter(([, value]) => ["number", "string", "boolean"].includes(typeof value))
-    .map(([key, value]) => `${key.replace(/[_-]+/g, " ")}: ${value}`);
+    .filter(([, value]) => typeof value === "number" || typeof value === "string" || value === true)
+    .map(([key, value]) => (value === true ? key.replace(/[_-]+/g, " ") : `${key.replace(/[_-]+/g, " ")}: ${value}`));
   return parts.length ? h("div", { class: "muted small" }, parts.join(" · ")) : null;
 }
 
@@ -501,6 +508,7 @@ async function openTable() {
   S.awaiting = table.awaiting || [];
   rendererReady = loadRenderer(table.game).then((loaded) => {
     S.renderer = loaded;
+    drawResult(); // the renderer describes the result's details
     drawGame();
   });
   api("GET", "/api/games").then((games) => {

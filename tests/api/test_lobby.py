@@ -157,3 +157,14 @@ async def test_metrics_are_exposed(server: Server) -> None:
                  "foodgames_sockets_open", 'foodgames_tables{status="open"}', "foodgames_group_commit_seconds",
                  "foodgames_group_commit_moves"]:
         assert name in text
+
+
+async def test_frontend_files_are_revalidated_before_reuse(server: Server) -> None:
+    """After a deploy no browser may pair a new script with a stylesheet it kept by guesswork."""
+    async with httpx.AsyncClient(base_url=server.url) as c:
+        for path in ("/", "/style.css", "/app/table.js", "/games/foodies.js", "/favicon.svg", "/t/some-table"):
+            r = await c.get(path)
+            assert r.status_code == 200, path
+            assert r.headers["cache-control"] == "no-cache", path
+        etag = (await c.get("/style.css")).headers["etag"]
+        assert (await c.get("/style.css", headers={"If-None-Match": etag})).status_code == 304
