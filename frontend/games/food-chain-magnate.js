@@ -2,6 +2,7 @@
 // campaigns), every chain's company pyramid, the employee supply, milestones, turn order, bank and cash.
 // Every decision is made on the board: map squares, cards, supply piles, tokens; legal targets are "legal".
 import { h, matching, mount } from "../lib/dom.js";
+import { langOf as lang, seatName as nameOf } from "../lib/text.js";
 
 // ---------- component facts the view refers to by id (printed on the physical cards) ----------
 
@@ -414,14 +415,8 @@ const LOG = {
 // Per container: the half-made choice (selected squares, card, good…) and the last drawn view/ctx.
 const memory = new WeakMap();
 
-function lang(ctx) {
-  return ctx && ctx.lang === "es" ? "es" : "en";
-}
 function tx(ctx) {
   return TEXT[lang(ctx)];
-}
-function nameOf(ctx, seat) {
-  return (ctx && ctx.names && ctx.names[seat]) || `Seat ${seat}`;
 }
 function cardName(ctx, id) {
   const c = CARDS[id];

@@ -2,6 +2,7 @@
 // marketplace with its covered stacks, the popularity stacks, the action round's choices and the other trucks.
 // Every decision is made by clicking the card, stack, position or board section itself.
 import { h, matching, mount } from "../lib/dom.js";
+import { langOf, seatName } from "../lib/text.js";
 
 // The printed card faces never change: fetched once, not carried in every view.
 const CATALOG = await fetch("/api/games/food-truck-champion/catalog").then((r) => r.json());
@@ -156,10 +157,9 @@ let selection = null; // a half-made choice: {kind: "market"|"fridge"|"hand"|"ow
 let selectionKey = "";
 let last = null; // {container, view, ctx} for redrawing after a local selection
 
-function tr(ctx) { return TEXT[ctx && ctx.lang === "es" ? "es" : "en"]; }
+function tr(ctx) { return TEXT[langOf(ctx)]; }
 function nameOf(ctx, seat) {
-  if (seat === null || seat === undefined) return tr(ctx).neutral;
-  return (ctx.names && ctx.names[seat]) || `Seat ${seat}`;
+  return seat === null || seat === undefined ? tr(ctx).neutral : seatName(ctx, seat);
 }
 function dish(id) {
   const c = cardCache[id];

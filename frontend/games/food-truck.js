@@ -1,6 +1,7 @@
 // Food Truck renderer: every player's served meals by type (who serves what is the whole game), the
 // face-up Truck cards, the supply, victory points, and the click-by-click ordering of one's hand in Prep.
 import { h, matching, mount } from "../lib/dom.js";
+import { langOf as lang, seatName as nameOf } from "../lib/text.js";
 
 const EMOJI = {
   burger: "🍔", pizza: "🍕", fries_drink: "🍟", takeaway_box: "🥡", hot_dog: "🌭", tacos: "🌮",
@@ -245,16 +246,8 @@ const LOG = {
 // A Truck card play waiting for its target (E2: a single; E3: a supply card), per container.
 const armed = new WeakMap();
 
-function lang(ctx) {
-  return ctx && ctx.lang === "es" ? "es" : "en";
-}
-
 function tx(ctx) {
   return TEXT[lang(ctx)];
-}
-
-function nameOf(ctx, seat) {
-  return (ctx && ctx.names && ctx.names[seat]) || `Seat ${seat}`;
 }
 
 function typeOf(card) {

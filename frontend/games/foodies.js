@@ -1,6 +1,7 @@
 // Foodies renderer: food courts (3x3 stalls whose half-stars meet at the edges), the market with its
 // prices, the chefs, the popularity track, coins, flyers and the die. Texts in English and Spanish.
 import { h, matching, mount } from "../lib/dom.js";
+import { langOf, seatName as nameOf } from "../lib/text.js";
 
 const TEXT = {
   en: {
@@ -183,11 +184,7 @@ const picked = new WeakMap();
 const legendOpen = new WeakMap();
 
 function tx(ctx) {
-  return TEXT[ctx && ctx.lang === "es" ? "es" : "en"];
-}
-
-function nameOf(ctx, seat) {
-  return (ctx && ctx.names && ctx.names[seat]) || `Seat ${seat}`;
+  return TEXT[langOf(ctx)];
 }
 
 function cultureOf(card) {
@@ -516,7 +513,7 @@ export function describeDetails(d, ctx) {
 }
 
 export function describeEvent(event, ctx) {
-  const lang = ctx && ctx.lang === "es" ? "es" : "en";
+  const lang = langOf(ctx);
   const L = LOG[lang];
   const t = TEXT[lang];
   const n = (seat) => nameOf(ctx, seat);
