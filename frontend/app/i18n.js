@@ -109,6 +109,9 @@ const STRINGS = {
     "table.rematch_watch": "Watch the rematch",
     "log.rematch": "{name} opened a rematch.",
     "table.kicked": "You are no longer seated at this table.",
+    "table.spectator_full": "Every seat is taken: you are watching.",
+    "log.kicked": "{name} was removed from the table.",
+    "log.host_changed": "{name} is the host now.",
     "table.invited": "You have been invited to a table. Sign in (a name is enough) and you go straight to your seat.",
     "log.joined": "{name} sat down.",
     "log.left": "{name} left.",
@@ -240,6 +243,9 @@ const STRINGS = {
     "table.rematch_watch": "Ver la revancha",
     "log.rematch": "{name} abrió una revancha.",
     "table.kicked": "Ya no tienes asiento en esta mesa.",
+    "table.spectator_full": "Todos los asientos están ocupados: estás mirando.",
+    "log.kicked": "{name} fue retirado de la mesa.",
+    "log.host_changed": "{name} es ahora el anfitrión.",
     "table.invited": "Te han invitado a una mesa. Entra (basta con un nombre) y pasarás directamente a tu asiento.",
     "log.joined": "{name} se sentó.",
     "log.left": "{name} se fue.",
@@ -255,6 +261,42 @@ const STRINGS = {
     "errors.offline": "Sin conexión; tu jugada no se envió.",
     "errors.timeout": "El servidor no respondió a tiempo.",
     "errors.generic": "Algo salió mal.",
+    // The server's refusals by code (its own messages are in English).
+    "errors.code.bad_credentials": "Usuario o contraseña incorrectos.",
+    "errors.code.username_taken": "Ese nombre de usuario ya existe.",
+    "errors.code.weak_password": "La contraseña necesita al menos 8 caracteres.",
+    "errors.code.bad_username": "Un nombre de usuario solo puede tener letras, números, «.», «_» y «-».",
+    "errors.code.not_signed_in": "Entra primero (como invitado o con una cuenta).",
+    "errors.code.bad_token": "Tu sesión no es válida; vuelve a entrar.",
+    "errors.code.token_expired": "Tu sesión ha caducado; vuelve a entrar.",
+    "errors.code.not_found": "Esta mesa no existe o no puedes verla.",
+    "errors.code.bad_invite": "Esta mesa es privada: falta el código de invitación o no es correcto.",
+    "errors.code.table_full": "Todos los asientos están ocupados.",
+    "errors.code.seat_taken": "Ese asiento está ocupado.",
+    "errors.code.already_seated": "Ya tienes asiento en esta mesa.",
+    "errors.code.already_started": "La partida ya ha empezado.",
+    "errors.code.not_enough_players": "Faltan jugadores para empezar.",
+    "errors.code.not_host": "Solo el anfitrión puede hacer eso.",
+    "errors.code.not_seated": "No tienes asiento en esta mesa.",
+    "errors.code.not_playing": "La partida no está en curso.",
+    "errors.code.not_started": "La partida aún no ha empezado.",
+    "errors.code.not_finished": "La revancha se puede pedir cuando acabe la partida.",
+    "errors.code.not_your_turn": "No es tu turno.",
+    "errors.code.illegal_action": "Esa no es una de tus jugadas válidas.",
+    "errors.code.bot_playing": "Un bot juega por ti; recupera tu asiento para jugar.",
+    "errors.code.nothing_to_undo": "No hay nada que deshacer.",
+    "errors.code.stale_version": "La mesa ya ha cambiado; inténtalo de nuevo.",
+    "errors.code.conflict": "La mesa está ocupada; inténtalo de nuevo.",
+    "errors.code.rate_limited": "Demasiados mensajes; ve más despacio.",
+    "errors.code.server_error": "Algo falló en el servidor; tu jugada no se aplicó.",
+    "errors.code.database_unavailable": "La base de datos no responde; inténtalo en un momento.",
+    "errors.code.bad_name": "Ese nombre no vale: vacío o demasiado largo.",
+    "errors.code.too_many_attempts": "Demasiados códigos de invitación erróneos; espera un minuto.",
+    "errors.code.no_such_seat": "Ese asiento no existe en esta mesa.",
+    "errors.code.seat_empty": "Ese asiento ya está libre.",
+    "errors.code.not_a_player": "Ese asiento ya lo juega un bot.",
+    "errors.code.already_standing_in": "Un bot ya juega por esa persona.",
+    "errors.code.not_standing_in": "Ningún bot juega en tu asiento.",
     "replay.title": "Repetición",
     "replay.step": "Jugada {step} de {total}",
     "replay.first": "Inicio",
@@ -306,6 +348,15 @@ export function onLangChange(listener) {
 export function t(key, params = {}) {
   const text = STRINGS[lang][key] ?? STRINGS.en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (match, name) => (name in params ? String(params[name]) : match));
+}
+
+/**
+ * A refusal from the server in the person's language: the shell's text for its code, else the
+ * server's own message (English, and more specific, so English keeps it).
+ */
+export function errorText(code, message) {
+  const own = lang !== "en" && code ? STRINGS[lang][`errors.code.${code}`] : undefined;
+  return own ?? message;
 }
 
 document.documentElement.lang = lang;

@@ -16,6 +16,7 @@ const SHELL_EVENTS = {
   rematch: "log.rematch",
   stand_in: "log.stand_in",
   reclaimed: "log.reclaimed",
+  host_changed: "log.host_changed",
 };
 
 function actorOf(event) {
@@ -48,8 +49,10 @@ export function describe(renderer, event, ctx) {
   const key = SHELL_EVENTS[event.type];
   if (key) {
     const actor = actorOf(event);
-    const name = event.name ?? (actor !== null ? ctx.names[actor] : null) ?? "";
-    return t(key, { name });
+    // A bot reads as the seat list names it ("Bot 2"), not as the server's plain "Bot".
+    const bot = event.bot && actor !== null ? t("table.bot_named", { n: Number(actor) + 1 || actor }) : null;
+    const name = bot ?? event.name ?? (actor !== null ? ctx.names[actor] : null) ?? "";
+    return t(event.kicked && SHELL_EVENTS[event.type] === "log.left" ? "log.kicked" : key, { name });
   }
   return undefined;
 }

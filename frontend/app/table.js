@@ -2,7 +2,7 @@
 
 import { h, mount, mountIfChanged } from "../lib/dom.js";
 import { api, query, ApiError } from "./api.js";
-import { t, getLang, onLangChange } from "./i18n.js";
+import { t, getLang, onLangChange, errorText } from "./i18n.js";
 import { me, loadMe } from "./session.js";
 import {
   toast, errorMessage, renderHeader, signInForm, inviteBox, seatNames, listNames, statusLabel,
@@ -67,7 +67,7 @@ function ctx() {
 function localErrorMessage(error) {
   if (error.code === "offline" || error.code === "closed") return t("errors.offline");
   if (error.code === "timeout") return t("errors.timeout");
-  return error.message || t("errors.generic");
+  return errorText(error.code, error.message) || t("errors.generic");
 }
 
 /** ctx.send: submit an action over the socket; rejects with {code, message} when refused. */
@@ -155,7 +155,8 @@ function seatEntry(entry) {
     h("span", { class: "seat-dot", "aria-hidden": "true" }),
     h("span", { class: "seat-name" },
       taken ? nameMap[entry.seat] : h("span", { class: "muted" }, t("table.seat_empty")),
-      entry.bot ? h("span", { class: "tag" }, t("table.bot")) : null,
+      // A player's seat a bot stood in for is theirs again once the game is over.
+      entry.bot && (!entry.user || table.status === "playing") ? h("span", { class: "tag" }, t("table.bot")) : null,
       mine ? h("span", { class: "tag you" }, t("table.you")) : null,
       isHostSeat ? h("span", { class: "tag" }, t("table.host")) : null),
     score !== undefined ? h("span", { class: "seat-score" }, String(score)) : null,
@@ -209,7 +210,10 @@ function drawBanner() {
   const show = isSpectator();
   els.banner.hidden = !show;
   if (show) {
-    mount(els.banner, table.status === "open" && me() ? t("table.spectator_open") : t("table.spectator"));
+    const free = table.seats.some((s) => !s.user && !s.bot);
+    let text = t("table.spectator");
+    if (table.status === "open" && me()) text = free ? t("table.spectator_open") : t("table.spectator_full");
+    mount(els.banner, text);
   }
 }
 
@@ -402,7 +406,9 @@ async function reloadLog() {
       // A move that landed while we were fetching may or may not be in the answer: fetch again.
       if (updatesDuringLog && attempt < 2) continue;
       const c = ctx();
-      logPanel.reset((answer.moves || []).flatMap((move) => linesForMove(S.renderer?.module, move, c)));
+      // The start is not a stored move: say it here too, so a reloaded log begins as the live one did.
+      const started = S.table && S.table.status !== "open" ? [t("log.started")] : [];
+      logPanel.reset([...started, ...(answer.moves || []).flatMap((move) => linesForMove(S.renderer?.module, move, c))]);
       break;
     }
   } catch (error) {
@@ -445,7 +451,7 @@ function onMessage(message) {
     else logPanel.append(linesForEvents(S.renderer?.module, S.events, ctx()));
     drawAll();
   } else if (message.type === "error") {
-    toast(message.message || t("errors.generic"), "error");
+    toast(errorText(message.code, message.message) || t("errors.generic"), "error");
     // Redraw from the last known state so nothing the renderer tentatively changed sticks.
     drawGame();
     if (/version|stale|conflict/i.test(String(message.code || ""))) socket.resync();
@@ -555,6 +561,9 @@ async function init() {
     return;
   }
   renderHeader(els.header, { onChange: () => location.reload() });
+  // The turn bar sticks just under the (sticky) header, whose height depends on the width and language.
+  new ResizeObserver(() => document.documentElement.style.setProperty("--header-h", `${els.header.offsetHeight}px`))
+    .observe(els.header);
   onLangChange(() => {
     renderHeader(els.header, { onChange: () => location.reload() });
     drawAll();

@@ -1,7 +1,7 @@
 // Small shared pieces of the shell: toasts, the header, the sign-in form, invite links.
 
 import { h, mount } from "../lib/dom.js";
-import { t, getLang, setLang } from "./i18n.js";
+import { t, getLang, setLang, errorText } from "./i18n.js";
 import { me, signInGuest, logIn, register, signOut } from "./session.js";
 
 /** Show a short message in the toast region; kind is "error" or "info". */
@@ -20,7 +20,7 @@ export function toast(message, kind = "info") {
 export function errorMessage(error) {
   if (!error) return t("errors.generic");
   if (error.code === "network") return t("errors.network");
-  return error.message || t("errors.generic");
+  return errorText(error.code, error.message) || t("errors.generic");
 }
 
 /** Draw the page header: brand, signed-in name, account buttons, language switch. */
@@ -112,7 +112,7 @@ export function signInForm(onDone, { upgrade = false } = {}) {
     },
       upgrade ? h("p", { class: "muted small" }, t("auth.upgrade_hint")) : null,
       field(t("auth.username"), h("input", { name: "username", required: true, autocomplete: "username" })),
-      field(t("auth.password"), h("input", { name: "password", type: "password", required: true, minlength: "6", autocomplete: "new-password" })),
+      field(t("auth.password"), h("input", { name: "password", type: "password", required: true, minlength: "8", autocomplete: "new-password" })),
       upgrade ? null : field(t("auth.display_name"), h("input", { name: "name", maxlength: "40", autocomplete: "nickname" })),
       h("button", { type: "submit", class: "primary" }, t("auth.register_submit")));
   }
