@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, exists, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import GameTable, Seat, User
@@ -190,10 +190,11 @@ async def _add_table(
 async def list_tables(
     rt: Runtime, session: AsyncSession, status: str | None, game: str | None, limit: int = 100
 ) -> list[TableRecord]:
-    """Public tables, newest activity first."""
+    """Public tables, newest activity first; an open one with nobody seated (its host left) is not listed."""
     if game and game not in GAMES:
         return []
-    query = select(GameTable.id).where(GameTable.visibility == "public")
+    someone_seated = exists().where(Seat.table_id == GameTable.id, Seat.user_id.is_not(None))
+    query = select(GameTable.id).where(GameTable.visibility == "public", (GameTable.status != "open") | someone_seated)
     if status:
         query = query.where(GameTable.status == status)
     if game:
@@ -276,14 +277,23 @@ async def join(
 
 
 async def leave(session: AsyncSession, rec: TableRecord, user: User) -> Events:
-    """Give up one's seat before the start."""
+    """Give up one's seat before the start; a host who leaves hands the table to the first person still seated.
+
+    Only the host can start a table, so one left to players without a host could never start. With nobody
+    seated the host keeps it (it stays in their tables, and out of the public list until someone sits)."""
     _require_open(rec)
     seat = rec.seat_of(user.id)
     if seat is None:
         raise ServiceError("not_seated", "You have no seat at this table.", 409)
     await session.execute(update(Seat).where(Seat.table_id == rec.id, Seat.seat == seat).values(user_id=None))
-    await _bump(session, rec)
-    return [{"type": "seat_left", "seat": seat, "name": user.name, "visible_to": None}]
+    events: Events = [{"type": "seat_left", "seat": seat, "name": user.name, "visible_to": None}]
+    heir = next((s for s in rec.seats if s.user_id not in (None, user.id)), None) if user.id == rec.host_id else None
+    if heir is None:
+        await _bump(session, rec)
+    else:
+        await _bump(session, rec, host_id=heir.user_id)
+        events.append({"type": "host_changed", "seat": heir.seat, "name": heir.user_name, "visible_to": None})
+    return events
 
 
 async def kick(session: AsyncSession, rec: TableRecord, user: User, seat: Any) -> Events:
@@ -299,7 +309,7 @@ async def kick(session: AsyncSession, rec: TableRecord, user: User, seat: Any) -
     )
     await _bump(session, rec)
     name = "Bot" if info.bot else info.user_name
-    return [{"type": "seat_left", "seat": target, "name": name, "kicked": True, "visible_to": None}]
+    return [{"type": "seat_left", "seat": target, "name": name, "bot": info.bot, "kicked": True, "visible_to": None}]
 
 
 async def add_bot(session: AsyncSession, rec: TableRecord, user: User, seat: Any) -> Events:

@@ -82,6 +82,39 @@ async def test_join_leave_kick_bots_start(server: Server) -> None:
         await p.close()
 
 
+async def test_a_host_who_leaves_hands_the_table_on(server: Server) -> None:
+    """Only a host can start, so a table left to its players gets a new one; an empty one leaves the lobby."""
+    host, ben, cy = [await Player.guest(server.url, n) for n in ("Host", "Ben", "Cy")]
+    tid = (await host.table(seats=3))["id"]
+    await ben.post(f"/api/tables/{tid}/join", {"seat": "2"})
+    await cy.post(f"/api/tables/{tid}/join", {"seat": "1"})
+    t = (await host.post(f"/api/tables/{tid}/leave")).json()
+    assert t["host"] == {"id": cy.user["id"], "name": "Cy"} and not t["is_host"]
+    r = await host.post(f"/api/tables/{tid}/start", ok=False)
+    assert r.json()["error"]["code"] == "not_host"
+    assert (await cy.http.get(f"/api/tables/{tid}")).json()["is_host"]
+
+    async def listed() -> bool:
+        async with httpx.AsyncClient(base_url=server.url) as c:
+            return tid in [x["id"] for x in (await c.get("/api/tables", params={"status": "open"})).json()]
+
+    # A player who is not the host leaves: the host stays; the last person out keeps the table, unlisted.
+    await ben.post(f"/api/tables/{tid}/leave")
+    assert (await cy.http.get(f"/api/tables/{tid}")).json()["is_host"]
+    assert await listed()
+    t = (await cy.post(f"/api/tables/{tid}/leave")).json()
+    assert t["host"]["id"] == cy.user["id"] and all(s["user"] is None for s in t["seats"])
+    assert not await listed()
+    assert tid in [x["id"] for x in (await cy.http.get("/api/me/tables")).json()]
+    await host.post(f"/api/tables/{tid}/join", {})
+    assert await listed()
+    await cy.post(f"/api/tables/{tid}/join", {})
+    t = (await cy.post(f"/api/tables/{tid}/start")).json()
+    assert t["status"] == "playing"
+    for p in (host, ben, cy):
+        await p.close()
+
+
 async def test_start_needs_enough_players(server: Server) -> None:
     host = await Player.guest(server.url)
     t = await host.table(seats=2)
