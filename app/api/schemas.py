@@ -57,6 +57,8 @@ class GameOut(BaseModel):
     min_players: int
     max_players: int
     options: list[OptionOut]
+    # The description, option labels and choice labels in other languages, by their English wording.
+    i18n: dict[str, dict[str, str]] = Field(default_factory=dict)
 
 
 class CreateTableIn(BaseModel):

@@ -39,13 +39,16 @@ class Outcome(TypedDict):
 
 
 class OptionSpec(TypedDict, total=False):
-    """One lobby option of a game: {"id", "type": "bool"|"choice"|"int", "default", "label", "choices"}."""
+    """One lobby option of a game: {"id", "type": "bool"|"choice"|"int", "default", "label", "choices"}.
+
+    `choice_labels` names a choice's value in words for the lobby (the value itself when missing)."""
 
     id: str
     type: str
     default: Any
     label: str
     choices: list[Any]
+    choice_labels: dict[str, str]
 
 
 @runtime_checkable

@@ -39,6 +39,7 @@ def game_json(game: Game) -> dict[str, Any]:
         "min_players": game.min_players,
         "max_players": game.max_players,
         "options": list(getattr(game, "options", [])),
+        "i18n": dict(getattr(game, "i18n", {})),
     }
 
 

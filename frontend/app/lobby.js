@@ -41,20 +41,28 @@ function playersLabel(game) {
 
 // ---- create a table -------------------------------------------------------
 
-function optionInput(option) {
+// A game's own lobby text (description, option and choice labels) in the person's language, if it has one.
+function gameText(game, text) {
+  const own = game.i18n && game.i18n[getLang()];
+  return (own && own[text]) || text;
+}
+
+function optionInput(game, option) {
   const id = `opt-${option.id}`;
+  const label = gameText(game, option.label || option.id);
   if (option.type === "bool") {
     return h("label", { class: "check" },
       h("input", { type: "checkbox", name: option.id, id, checked: Boolean(option.default) }),
-      h("span", null, option.label || option.id));
+      h("span", null, label));
   }
   let input;
   if (option.type === "choice" && Array.isArray(option.choices)) {
     input = h("select", { name: option.id, id },
       option.choices.map((choice, index) => {
         const value = choice !== null && typeof choice === "object" ? choice.value : choice;
-        const label = choice !== null && typeof choice === "object" ? (choice.label ?? choice.value) : choice;
-        return h("option", { value: String(index), selected: value === option.default }, String(label));
+        const named = choice !== null && typeof choice === "object" ? (choice.label ?? choice.value)
+          : (option.choice_labels && option.choice_labels[choice]) ?? choice;
+        return h("option", { value: String(index), selected: value === option.default }, gameText(game, String(named)));
       }));
   } else {
     input = h("input", {
@@ -67,7 +75,7 @@ function optionInput(option) {
       step: option.type === "int" ? "1" : null,
     });
   }
-  return h("label", { class: "field", for: id }, h("span", null, option.label || option.id), input);
+  return h("label", { class: "field", for: id }, h("span", null, label), input);
 }
 
 function readOption(option, data) {
@@ -111,7 +119,7 @@ function createForm(game) {
   return h("form", { class: "create-form stack", onsubmit: submit, "data-testid": "create-form" },
     h("label", { class: "field" }, h("span", null, t("lobby.seats")),
       h("select", { name: "seats" }, seatChoices.map((n) => h("option", { value: String(n) }, String(n))))),
-    (game.options || []).map(optionInput),
+    (game.options || []).map((option) => optionInput(game, option)),
     h("label", { class: "field" }, h("span", null, t("lobby.table_name")),
       h("input", { name: "name", maxlength: "60" })),
     h("fieldset", { class: "visibility" }, h("legend", null, t("lobby.visibility")),
@@ -141,7 +149,7 @@ function drawGames() {
       h("div", { class: "game-card-head" },
         h("h3", null, game.title),
         h("span", { class: "pill" }, playersLabel(game))),
-      h("p", { class: "game-desc" }, game.description),
+      h("p", { class: "game-desc" }, gameText(game, game.description)),
       state.creating === game.id
         ? createForm(game)
         : h("button", {

@@ -68,6 +68,13 @@ class FoodChainMagnate:
         {"id": "intro", "type": "bool", "default": False,
          "label": "Introductory game (no milestones, reserves or salaries; ends at the first bank break)"},
     ]
+    # The lobby's texts in other languages, by their English wording.
+    i18n: dict[str, dict[str, str]] = {"es": {
+        description: "Construye un imperio de comida rápida: contrata, forma, anuncia, cocina y vende antes de que el "
+                     "banco se quede sin dinero.",
+        "Introductory game (no milestones, reserves or salaries; ends at the first bank break)":
+            "Partida introductoria (sin hitos, reservas ni salarios; acaba cuando el banco se rompe por primera vez)",
+    }}
 
     def new_game(self, players: Sequence[str], seed: int, options: Mapping[str, Any] | None = None) -> JSON:
         """Set up the table; the last player in turn order places a restaurant first."""

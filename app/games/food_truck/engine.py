@@ -27,10 +27,19 @@ class FoodTruck:
     max_players = MAX_PLAYERS
     options: list[OptionSpec] = [
         {"id": "first_player", "type": "choice", "default": "random", "label": "First player",
-         "choices": list(setup.FIRST_PLAYER_CHOICES)},
+         "choices": list(setup.FIRST_PLAYER_CHOICES),
+         "choice_labels": {c: "Random" if c == "random" else f"Seat {c}" for c in setup.FIRST_PLAYER_CHOICES}},
         {"id": "trucks", "type": "choice", "default": "choose", "label": "Trucks",
-         "choices": list(setup.TRUCK_CHOICES)},
+         "choices": list(setup.TRUCK_CHOICES),
+         "choice_labels": {"choose": "Each player chooses", "random": "Dealt at random"}},
     ]
+    # The lobby's texts in other languages, by their English wording.
+    i18n: dict[str, dict[str, str]] = {"es": {
+        description: "Apila tus platos en secreto y sirve lo que nadie más ha servido: gana el último camión abierto.",
+        "First player": "Jugador inicial", "Random": "Al azar", "Trucks": "Camiones",
+        "Each player chooses": "Cada jugador elige", "Dealt at random": "Repartidos al azar",
+        **{f"Seat {c}": f"Asiento {c}" for c in setup.FIRST_PLAYER_CHOICES if c != "random"},
+    }}
 
     def new_game(self, players: Sequence[str], seed: int, options: Mapping[str, Any] | None = None) -> JSON:
         """Set up a new game (spec §3)."""

@@ -24,6 +24,10 @@ class FoodTruckChampion:
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     options: list[OptionSpec] = []
+    # The lobby's texts in other languages, by their English wording.
+    i18n: dict[str, dict[str, str]] = {"es": {
+        description: "Lidera y sigue acciones de personal para llenar tu nevera, cocinar pedidos y ganarte a la crítica.",
+    }}
     catalog: JSON = CATALOG  # the printed card faces, served once to renderers
 
     def new_game(self, players: Sequence[str], seed: int, options: Mapping[str, Any] | None = None) -> JSON:

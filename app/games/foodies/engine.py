@@ -7,7 +7,7 @@ from typing import Any
 
 from app.games.base import Applied, IllegalAction, OptionSpec, Outcome
 from app.games.foodies import chefs, market, setup, turn, visit
-from app.games.foodies.data import MAX_PLAYERS, MIN_PLAYERS, SPACES
+from app.games.foodies.data import MAX_PLAYERS, MIN_PLAYERS, SPACES, SPECIAL_CHEFS
 from app.games.foodies.jsoncopy import clone
 from app.games.foodies.view import view_for
 
@@ -54,6 +54,14 @@ def check_shape(action: Any) -> str:
     return kind
 
 
+# The lobby's words for the special-chef option: the printed names, in English and in Spanish.
+CHEF_CHOICE_LABELS = setup.special_chef_choice_labels({c: chef.label for c, chef in SPECIAL_CHEFS.items()}, "A random pair")
+CHEF_CHOICE_LABELS_ES = setup.special_chef_choice_labels({
+    "specialist": "El Especialista", "globetrotter": "El Trotamundos", "star_gazer": "El Astrónomo",
+    "crossroads": "El Chef del Cruce", "trio": "El Maestro del Trío",
+}, "Una pareja al azar")
+
+
 class Foodies:
     """Foodies (CMON, 2019): build a 3x3 food court; every roll pays every player."""
 
@@ -64,10 +72,19 @@ class Foodies:
     max_players = MAX_PLAYERS
     options: list[OptionSpec] = [
         {"id": "first_player", "type": "choice", "default": "random", "label": "First player",
-         "choices": list(setup.FIRST_PLAYER_CHOICES)},
+         "choices": list(setup.FIRST_PLAYER_CHOICES),
+         "choice_labels": {"random": "Random", "listed": "The first seat listed"}},
         {"id": "special_chefs", "type": "choice", "default": "random", "label": "Special chefs",
-         "choices": list(setup.SPECIAL_CHEF_CHOICES)},
+         "choices": list(setup.SPECIAL_CHEF_CHOICES),
+         "choice_labels": CHEF_CHOICE_LABELS},
     ]
+    # The lobby's texts in other languages, by their English wording.
+    i18n: dict[str, dict[str, str]] = {"es": {
+        description: "Tira el dado y todas las plazas de comida pagan: compra puestos, completa estrellas, contrata chefs.",
+        "First player": "Jugador inicial", "Random": "Al azar", "The first seat listed": "El primer asiento de la lista",
+        "Special chefs": "Chefs especiales",
+        **{CHEF_CHOICE_LABELS[c]: CHEF_CHOICE_LABELS_ES[c] for c in CHEF_CHOICE_LABELS},
+    }}
 
     def new_game(self, players: Sequence[str], seed: int, options: Mapping[str, Any] | None = None) -> JSON:
         """Set up a new game (spec section 4)."""

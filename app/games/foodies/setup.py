@@ -29,6 +29,11 @@ SPECIAL_CHEF_CHOICES = ["random"] + [
 ]
 
 
+
+def special_chef_choice_labels(names: Mapping[str, str], random_label: str) -> dict[str, str]:
+    """Each special-chef choice in words: the random draw, or the host's pair "a+b" by the chefs' names."""
+    return {c: random_label if c == "random" else " + ".join(names[i] for i in c.split("+")) for c in SPECIAL_CHEF_CHOICES}
+
 def pick_first_seat(rng: Rng, players: Sequence[str], how: str) -> list[str]:
     """Turn order starting with the first player: a seeded draw, or the first seat listed."""
     first = rng.below(len(players)) if how == "random" else 0
