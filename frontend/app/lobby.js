@@ -104,7 +104,8 @@ function createForm(game) {
       options,
       visibility: data.get("visibility") === "private" ? "private" : "public",
     };
-    const name = String(data.get("name") || "").trim();
+    // Unnamed, the table is named in the host's language (the server's default is English).
+    const name = String(data.get("name") || "").trim() || (me() ? t("lobby.default_table_name", { host: me().name, game: game.title }) : "");
     if (name) body.name = name;
     const button = event.target.querySelector("button[type=submit]");
     button.disabled = true;

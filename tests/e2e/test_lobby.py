@@ -113,6 +113,15 @@ def test_a_guest_saves_an_account_signs_out_and_logs_back_in(person: Callable[..
     expect(dee.page.get_by_role("heading", name="Mis mesas")).to_be_visible()
     dee.goto("/")
     expect(dee.page.get_by_role("heading", name="Juegos")).to_be_visible()
+    # The games' own lobby texts too, with every choice in words; an unnamed table is named in Spanish.
+    card = dee.page.locator(".game-card[data-game='foodies']")
+    expect(card.locator(".game-desc")).to_contain_text("Tira el dado")
+    card.get_by_role("button", name="Nueva mesa").click()
+    expect(card.locator("select[name=special_chefs] option:checked")).to_have_text("Una pareja al azar")
+    expect(card.locator("select[name=special_chefs]")).to_contain_text("El Especialista + El Trotamundos")
+    card.locator("button[type=submit]").click()
+    dee.page.wait_for_url(re.compile(r"/t/[^/?]+$"))
+    expect(dee.page.get_by_role("heading", name="Foodies de Dee")).to_be_visible()
 
 
 def test_a_visitor_watches_without_signing_in_then_takes_and_leaves_a_seat(
