@@ -422,6 +422,7 @@ async function reloadLog() {
 
 function applyMessage(message) {
   const wasSeated = !isSpectator();
+  const seatBefore = S.seat;
   if (message.table) S.table = message.table;
   if (typeof message.version === "number") S.version = message.version;
   if ("view" in message) S.view = message.view;
@@ -432,7 +433,9 @@ function applyMessage(message) {
   else if (S.table && "my_seat" in S.table) S.seat = S.table.my_seat;
   S.events = Array.isArray(message.events) ? message.events : [];
   S.undo = message.undo === true;
-  if (wasSeated && isSpectator() && S.table?.status === "open") toast(t("table.kicked"), "info");
+  // The host removed this person (one who pressed Leave knows it already).
+  const kicked = S.events.some((e) => e.type === "seat_left" && e.kicked && e.seat === seatBefore);
+  if (wasSeated && isSpectator() && S.table?.status === "open" && kicked) toast(t("table.kicked"), "info");
 }
 
 function onMessage(message) {

@@ -146,3 +146,4 @@ def test_a_visitor_watches_without_signing_in_then_takes_and_leaves_a_seat(
     eve.page.get_by_role("button", name="Leave table").click()
     expect(eve.page.get_by_test_id("spectator-banner")).to_be_visible()
     expect(seat_row(ana.page, "2")).to_contain_text("Empty seat")
+    expect(eve.page.locator(".toast", has_text="no longer seated")).to_have_count(0)  # that is for the removed
