@@ -35,10 +35,33 @@ function append(el, children) {
   }
 }
 
-// Replace everything inside `container` with `nodes`.
+// Replace everything inside `container` with `nodes`. Keyboard focus inside it stays on the same control
+// (or, when that one is gone, the one now in its place): a redraw would otherwise drop it to the page's start.
 export function mount(container, ...nodes) {
+  const focused = focusWithin(container);
   container.replaceChildren();
   append(container, nodes);
+  if (focused) refocus(container, focused);
+}
+
+const FOCUSABLE = "a[href], button, input, select, textarea, summary, [tabindex]";
+
+function focusKey(el) {
+  return [el.tagName, el.getAttribute("name"), el.getAttribute("aria-label"), el.dataset.testid, el.textContent.trim()].join("|");
+}
+
+function focusWithin(container) {
+  const el = document.activeElement;
+  if (!el || el === document.body || !container.contains(el)) return null;
+  return { key: focusKey(el), index: [...container.querySelectorAll(FOCUSABLE)].indexOf(el) };
+}
+
+function refocus(container, { key, index }) {
+  const all = [...container.querySelectorAll(FOCUSABLE)].filter((el) => !el.disabled);
+  const same = all.filter((el) => focusKey(el) === key);
+  const target = same.length ? same.reduce((a, b) => (Math.abs(all.indexOf(b) - index) < Math.abs(all.indexOf(a) - index) ? b : a))
+    : all[Math.min(index, all.length - 1)];
+  if (target) target.focus({ preventScroll: true });
 }
 
 // Like mount, but keeps what is there when it equals `node`: a redraw that changes nothing then cannot swap

@@ -77,8 +77,11 @@ def test_lobby_lists_games_and_updates_public_tables_by_itself(person: Callable[
     expect(seat_row(cy.page, "1").get_by_role("button", name="Join here")).to_be_visible()
     expect(ana.page.get_by_test_id("waiting")).to_have_text("Waiting for 1 more player.")
     expect(ana.page.get_by_test_id("start")).to_be_disabled()
-    seat_row(ana.page, "1").get_by_role("button", name="Add bot").click()
+    # By keyboard: the seats are redrawn, and focus stays on the seat's control rather than going back to the top.
+    seat_row(ana.page, "1").get_by_role("button", name="Add bot").focus()
+    ana.page.keyboard.press("Enter")
     expect(seat_row(cy.page, "1")).to_contain_text("Bot")
+    expect(seat_row(ana.page, "1").get_by_role("button", name="Remove")).to_be_focused()
     ana.page.get_by_test_id("start").click()
     expect(cy.page.get_by_test_id("table-status")).to_have_text("In progress")
     expect(cy.page.get_by_test_id("spectator-banner")).to_be_visible()
