@@ -1,7 +1,7 @@
 // Food Chain Magnate renderer: the city map (roads, houses with demand, gardens, drinks, restaurants,
 // campaigns), every chain's company pyramid, the employee supply, milestones, turn order, bank and cash.
 // Every decision is made on the board: map squares, cards, supply piles, tokens; legal targets are "legal".
-import { h, matching, mount } from "../lib/dom.js";
+import { clickable as asButton, h, matching, mount } from "../lib/dom.js";
 import { langOf as lang, seatName as nameOf } from "../lib/text.js";
 
 // ---------- component facts the view refers to by id (printed on the physical cards) ----------
@@ -125,6 +125,7 @@ const TEXT = {
     zoomIn: "Zoom in", zoomOut: "Zoom out",
     comingSoon: "coming soon", eternal: "eternal", left: (n) => `${n} left`,
     house: (n) => `House ${n}`, garden: "garden", entrance: "entrance",
+    square: (r, c) => `Square: row ${r + 1}, column ${c + 1}`, restaurant: (n) => `${n}'s restaurant`, edges: { N: "north", S: "south", W: "west", E: "east" },
     // prompts
     waitFor: (names) => `Waiting for ${names}…`,
     placeFirst: "Place your first restaurant: click a highlighted square for its top-left corner (or pass).",
@@ -222,6 +223,7 @@ const TEXT = {
     zoomIn: "Acercar", zoomOut: "Alejar",
     comingSoon: "próxima apertura", eternal: "eterna", left: (n) => `quedan ${n}`,
     house: (n) => `Casa ${n}`, garden: "jardín", entrance: "entrada",
+    square: (r, c) => `Casilla: fila ${r + 1}, columna ${c + 1}`, restaurant: (n) => `Restaurante de ${n}`, edges: { N: "norte", S: "sur", W: "oeste", E: "este" },
     waitFor: (names) => `Esperando a ${names}…`,
     placeFirst: "Coloca tu primer restaurante: haz clic en la casilla resaltada de su esquina superior izquierda (o pasa).",
     placeFirstEntrance: "Haz clic en la esquina que será la entrada.",
@@ -454,10 +456,11 @@ function send(ctx, action, container) {
   const result = ctx.send(action);
   if (result && typeof result.catch === "function") result.catch(() => {});
 }
-function clickable(onclick) {
-  return onclick ? { onclick: (e) => { e.stopPropagation(); onclick(); }, role: "button", tabindex: "0", onkeydown: (e) => {
-    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onclick(); }
-  } } : {};
+// A clickable non-button element: a button for assistive technology, reachable with Tab, pressed with Enter or
+// Space; `label` names it where its text alone does not (a lone number, a letter, an empty square).
+// A click here must not also reach the square or panel it sits on.
+function clickable(onclick, label) {
+  return asButton(onclick && ((e) => { e.stopPropagation(); onclick(); }), label);
 }
 function countList(items) {
   const out = {};
@@ -504,7 +507,7 @@ function token(ctx, good, opts = {}) {
   return h("span", {
     class: ["fcm-good", `g-${good}`, opts.legal && "legal", opts.selected && "fcm-selected", opts.class],
     title: opts.title || goodName(ctx, good),
-    ...clickable(opts.onclick),
+    ...clickable(opts.onclick, opts.title || goodName(ctx, good)),
   }, GOOD_MARK[good] || "?", opts.count !== undefined ? h("sub", null, String(opts.count)) : null);
 }
 
@@ -744,7 +747,8 @@ function cityMap(view, ctx, container, ui) {
       squares.push(h("div", {
         class: cls, style: css({ gridRow: String(r + 2), gridColumn: String(c + 2) }),
         dataset: { cell: k }, title: DRINK_CHARS[ch] ? goodName(ctx, DRINK_CHARS[ch]) : null,
-        ...clickable(act),
+        ...clickable(act, `${t.square(r, c)}${DRINK_CHARS[ch] ? ` (${goodName(ctx, DRINK_CHARS[ch])})` : ""}`),
+        "aria-pressed": act && targets.selected.has(k) ? "true" : null,
       }, DRINK_CHARS[ch] ? token(ctx, DRINK_CHARS[ch], { class: "fcm-source" }) : null));
     }
   }
@@ -757,11 +761,12 @@ function cityMap(view, ctx, container, ui) {
     if (house.garden) {
       pieces.push(h("div", { class: "fcm-garden", style: area(box(house.garden)), title: `${t.house(house.number)}: ${t.garden}` }));
     }
+    const houseTitle = `${t.house(house.number)}${house.garden ? ` (${t.garden})` : ""}${demand.length ? `: ${goodsList(ctx, demand)}` : ""}`;
     pieces.push(h("div", {
       class: ["fcm-house", house.placed && "placed", act && "legal", targets.reach.has(house.number) && `fcm-reach-${targets.reach.get(house.number)}`],
       style: area(b), dataset: { house: String(house.number) },
-      title: `${t.house(house.number)}${house.garden ? ` (${t.garden})` : ""}${demand.length ? `: ${goodsList(ctx, demand)}` : ""}`,
-      ...clickable(act),
+      title: houseTitle,
+      ...clickable(act, houseTitle),
     },
     h("span", { class: "fcm-house-no" }, String(house.number)),
     // Demand grouped by good ("Bu3"), so a house two squares wide on a phone still shows all of it.
@@ -776,7 +781,7 @@ function cityMap(view, ctx, container, ui) {
       class: ["fcm-rest", !r.open && "soon", r.dead && "dead", act && "legal"],
       style: area(b, { "--seat": colourOf(view, r.owner) }), dataset: { restaurant: String(r.id), owner: r.owner },
       title: `${nameOf(ctx, r.owner)}${r.open ? "" : ` (${t.comingSoon})`}`,
-      ...clickable(act),
+      ...clickable(act, `${t.restaurant(nameOf(ctx, r.owner))}${r.open ? "" : ` (${t.comingSoon})`}`),
     },
     doors.map((d) => h("span", { class: "fcm-door", style: css({ gridRow: String(d[0] - b.r0 + 1), gridColumn: String(d[1] - b.c0 + 1) }) })),
     h("span", { class: "fcm-rest-label" }, r.open ? "R" : "…")));
@@ -804,7 +809,8 @@ function cityMap(view, ctx, container, ui) {
     const edge = k[0];
     const i = Number(k.slice(1));
     margins.push(h("div", { class: "fcm-margin legal", style: css(edgeCell(edge, i)), dataset: { edge, offset: String(spot.from) },
-      title: `${spot.from}–${spot.from + spot.width - 1}`, ...clickable(spot.act) }, "✈"));
+      title: `${spot.from}–${spot.from + spot.width - 1}`,
+      ...clickable(spot.act, `${t.campaignTypes.airplane}: ${t.edges[edge]} ${spot.from + 1}–${spot.from + spot.width}`) }, "✈"));
   }
   for (const camp of view.campaigns) {
     if (!camp.edge) continue;
@@ -879,7 +885,7 @@ function turnTrack(view, ctx, container) {
     if (choosing) who = Object.keys(taken).find((s) => taken[s] === k) || null;
     else who = view.turn_order[k - 1];
     const act = picks.find((a) => a.position === k);
-    slots.push(h("div", { class: ["fcm-track-pos", act && "legal"], dataset: { position: String(k) }, ...clickable(act ? () => send(ctx, act, container) : null) },
+    slots.push(h("div", { class: ["fcm-track-pos", act && "legal"], dataset: { position: String(k) }, ...clickable(act ? () => send(ctx, act, container) : null, `${t.turnOrder}: ${t.position} ${k}`) },
       h("span", { class: "fcm-track-no" }, String(k)),
       who ? h("span", { class: "fcm-marker", style: css({ "--seat": colourOf(view, who) }) }, nameOf(ctx, who)) : null));
   }
@@ -940,7 +946,7 @@ function campaignSupply(view, ctx, container, ui) {
       view.house_supply.map((num) => {
         const act = houses.find((a) => a.number === num);
         return h("div", { class: ["fcm-htile", act && "legal"], dataset: { house: String(num) }, title: t.house(num),
-          ...clickable(act ? () => send(ctx, act, container) : null) }, String(num));
+          ...clickable(act ? () => send(ctx, act, container) : null, t.house(num)) }, String(num));
       }),
       h("span", { class: "fcm-muted" }, t.gardens(view.garden_supply))));
 }
@@ -1150,7 +1156,8 @@ function promptBar(view, ctx, container, ui) {
   } else if (view.phase === "reserve") {
     text = t.chooseReserve;
     buttons.push(...matching(acts, { type: "reserve" }).map((a) => h("div", {
-      class: "fcm-reserve big legal", dataset: { reserve: a.card }, ...clickable(go(a)) },
+      class: "fcm-reserve big legal", dataset: { reserve: a.card },
+      ...clickable(go(a), `+$${RESERVE[a.card][0]}, ${t.ceoSlots(RESERVE[a.card][1])}`) },
     `+$${RESERVE[a.card][0]}`, h("small", null, `▢${RESERVE[a.card][1]}`))));
   } else if (view.phase === "restructuring") {
     text = t.restructure;

@@ -1,7 +1,7 @@
 // Food Truck Champion renderer: your truck board (fridge, hired staff, plating, awards), your hand, the
 // marketplace with its covered stacks, the popularity stacks, the action round's choices and the other trucks.
 // Every decision is made by clicking the card, stack, position or board section itself.
-import { h, matching, mount } from "../lib/dom.js";
+import { clickable, h, matching, mount } from "../lib/dom.js";
 import { langOf, seatName } from "../lib/text.js";
 
 // The printed card faces never change: fetched once, not carried in every view.
@@ -22,6 +22,9 @@ const TEXT = {
     hand: "Your hand", handOf: "hand", completed: "Completed orders", awards: "Awards", tokens: "Popularity tokens",
     cards: (n) => `${n} card${n === 1 ? "" : "s"}`, tokensN: (n) => `${n} token${n === 1 ? "" : "s"}`,
     ownerHand: "Owner in hand",
+    stackLabel: (v, n) => `Take a ${v}-point popularity token (${n} in the stack)`,
+    emptyPos: (p) => `M${p}: empty position`, emptySlot: (s) => `${s}: empty space`,
+    placeToken: (s) => `Place the token on ${s}`,
     centre: "Played", needs: "needs", critiquesPending: (n) => `${n} critique${n === 1 ? "" : "s"} pending`,
     endTriggered: "The end is triggered: play continues until everyone has had the same number of turns.",
     round: (who, a) => `${who} leads ${a}`,
@@ -95,6 +98,9 @@ const TEXT = {
     hand: "Tu mano", handOf: "mano", completed: "Pedidos completados", awards: "Premios", tokens: "Fichas de popularidad",
     cards: (n) => `${n} carta${n === 1 ? "" : "s"}`, tokensN: (n) => `${n} ficha${n === 1 ? "" : "s"}`,
     ownerHand: "Dueño en la mano",
+    stackLabel: (v, n) => `Tomar una ficha de ${v} puntos (${n} en la pila)`,
+    emptyPos: (p) => `M${p}: posición vacía`, emptySlot: (s) => `${s}: hueco libre`,
+    placeToken: (s) => `Poner la ficha en ${s}`,
     centre: "Jugada", needs: "falta", critiquesPending: (n) => `${n} crítica${n === 1 ? "" : "s"} pendiente${n === 1 ? "" : "s"}`,
     endTriggered: "Se activó el final: se juega hasta que todos tengan los mismos turnos.",
     round: (who, a) => `${who} lidera ${a}`,
@@ -169,6 +175,14 @@ let T0 = TEXT.en; // the texts of the current render, for the card helpers
 function ingBadge(i, extra) {
   return h("span", { class: ["ftc-ib", `ing-${ING_CLASS[i]}`, extra], title: T0.ing[i] || i }, T0.short[i] || i);
 }
+// What a clickable card says it is: the coded badges (Dai, Fru…) only carry their full names in a title.
+function cardName(c, face) {
+  if (face === "ingredient") return `${T0.ing[c.ingredient] || c.ingredient} (${c.dish})`;
+  if (face === "staff") return `${T0.staff[c.action] || c.action} (${c.dish})`;
+  const needs = `${c.dish}: ${c.icons.map((i) => T0.ing[i] || i).join(", ")}`;
+  if (face === "ticket" || !c.action) return needs;
+  return `${T0.ing[c.ingredient] || c.ingredient} · ${T0.staff[c.action] || c.action} · ${needs}`;
+}
 function icons(list) { return list.map((i) => ingBadge(i)); }
 function staffBadge(a) { return h("span", { class: ["ftc-sb", `st-${STAFF_CLASS[a]}`], title: T0.staff[a] || a }, T0.staff[a] || a); }
 
@@ -184,12 +198,8 @@ function cardEl(view, id, opts = {}) {
   const face = opts.face || "full";
   const classes = ["ftc-card", `ftc-face-${face}`, opts.legal && "legal", opts.selected && "selected",
     opts.small && "small"];
-  const props = { class: classes, title: c ? `${c.dish}` : id, dataset: { card: id } };
-  if (opts.onclick) {
-    props.onclick = opts.onclick;
-    props.role = "button";
-    props.tabindex = "0";
-  }
+  const props = { class: classes, title: c ? `${c.dish}` : id, dataset: { card: id }, ...clickable(opts.onclick),
+    "aria-label": opts.onclick && c ? cardName(c, face) : null };
   if (!c) return h("div", props, id);
   const ticket = h("div", { class: "ftc-ticket" }, h("span", { class: "ftc-dish" }, c.dish),
     h("span", { class: "ftc-icons" }, icons(c.icons)), logoChip(view, c.logo));
@@ -211,14 +221,13 @@ function ownerCard(view, truck, opts = {}) {
   const mark = opts.faceDown ? "OWNER" : "★";
   const props = { class: ["ftc-card", "ftc-owner", opts.faceDown && "back", opts.legal && "legal", opts.selected && "selected"],
     title: t ? `${t.name} owner` : truck };
-  if (opts.onclick) { props.onclick = opts.onclick; props.role = "button"; props.tabindex = "0"; }
+  Object.assign(props, clickable(opts.onclick));
   return h("div", props, h("div", { class: "ftc-big" }, mark),
     h("div", { class: "ftc-label" }, t ? t.name : truck));
 }
 
 function back(label, count, opts = {}) {
-  const props = { class: ["ftc-card", "back", opts.legal && "legal"], title: label };
-  if (opts.onclick) { props.onclick = opts.onclick; props.role = "button"; props.tabindex = "0"; }
+  const props = { class: ["ftc-card", "back", opts.legal && "legal"], title: label, ...clickable(opts.onclick) };
   return h("div", props, h("div", { class: "ftc-big" }, count), h("div", { class: "ftc-label" }, label));
 }
 
@@ -248,8 +257,8 @@ function stacksEl(view, ctx) {
     h("div", { class: "ftc-row" }, ["3", "2", "1"].map((v) => {
       const legal = takeable.find((a) => String(a.value) === v);
       const stack = view.stacks[v];
-      return h("div", { class: ["ftc-stack", legal && "legal"], onclick: legal ? () => act(ctx, legal) : null,
-        role: legal ? "button" : null, title: `${v}` },
+      return h("div", { class: ["ftc-stack", legal && "legal"], ...clickable(legal ? () => act(ctx, legal) : null),
+        "aria-label": legal ? T.stackLabel(v, stack.length) : null, title: `${v}` },
       h("div", { class: "ftc-stack-value" }, v),
       h("div", { class: "ftc-chips" }, stack.length ? stack.map((x) => h("span", { class: x === "P" ? "chip-p" : "chip-c" }, x === "P" ? v : "C")) : "—"));
     })),
@@ -271,7 +280,8 @@ function marketEl(view, ctx) {
     return h("div", { class: ["ftc-pos", here.length && "legal", selected && "selected"], dataset: { position: pos } },
       h("div", { class: "ftc-pos-label" }, `M${pos}`, pile.length > 1 ? h("span", { class: "ftc-depth" }, ` ×${pile.length}`) : null),
       top ? cardEl(view, top, { legal: here.length > 0, selected, onclick })
-        : h("div", { class: ["ftc-card", "empty", here.length && "legal"], onclick, role: onclick ? "button" : null }, "—"));
+        : h("div", { class: ["ftc-card", "empty", here.length && "legal"], ...clickable(onclick),
+          "aria-label": onclick ? T.emptyPos(pos) : null }, "—"));
   });
   const research = ctx.actions.find((a) => a.type === "market_research");
   const discardTop = view.discard.length ? view.discard[view.discard.length - 1] : null;
@@ -324,8 +334,8 @@ function ticketEl(view, ctx, slot, opts) {
     if (open) left[i] -= 1;
     return ingBadge(i, open ? "open" : "done");
   }) : [];
-  return h("div", { class: ["ftc-slot", opts.legal && "legal", opts.selected && "selected"], onclick: opts.onclick,
-    role: opts.onclick ? "button" : null, dataset: { ticket: slot.card } },
+  return h("div", { class: ["ftc-slot", opts.legal && "legal", opts.selected && "selected"], ...clickable(opts.onclick),
+    "aria-label": opts.onclick && c ? `${c.dish} (${T0.needs}: ${slot.need.map((i) => T0.ing[i] || i).join(", ")})` : null, dataset: { ticket: slot.card } },
   c ? h("div", { class: "ftc-ticket" }, h("span", { class: "ftc-dish" }, c.dish), h("span", { class: "ftc-icons" }, marks),
     logoChip(view, c.logo)) : slot.card,
   slot.on.length ? h("div", { class: "ftc-on" }, slot.on.map((id) => cardEl(view, id, { face: "ingredient", small: true }))) : null);
@@ -338,8 +348,8 @@ function sectionEl(view, ctx, seat, board, section, big) {
   const placeTok = mine ? ctx.actions.find((a) => a.type === "place_token" && a.section === section) : null;
   const marketSel = mine && selection && selection.kind === "market"
     ? ctx.actions.filter((a) => a.position === selection.position && sectionOf(a.type) === section) : [];
-  const header = h("div", { class: ["ftc-sec-head", placeTok && "legal"], onclick: placeTok ? () => act(ctx, placeTok) : null,
-    role: placeTok ? "button" : null, dataset: { section } },
+  const header = h("div", { class: ["ftc-sec-head", placeTok && "legal"], ...clickable(placeTok ? () => act(ctx, placeTok) : null),
+    "aria-label": placeTok ? T.placeToken(T.section[section]) : null, dataset: { section } },
   h("span", null, T.section[section]), h("span", { class: "ftc-cap" }, ` ${section === "plating" ? board.plating.length : board[section].length}/${cap}`),
   h("span", { class: "ftc-gray" }, " ", "●".repeat(board.gray[section]), "○".repeat(3 - board.gray[section])));
   let items;
@@ -379,8 +389,8 @@ function sectionEl(view, ctx, seat, board, section, big) {
   const used = section === "plating" ? board.plating.length : board[section].length;
   const empties = [];
   for (let i = used; i < cap; i += 1) {
-    empties.push(h("div", { class: ["ftc-card", "empty", "slot", free && "legal"], onclick: free ? () => act(ctx, free) : null,
-      role: free ? "button" : null }, "+"));
+    empties.push(h("div", { class: ["ftc-card", "empty", "slot", free && "legal"], ...clickable(free ? () => act(ctx, free) : null),
+      "aria-label": free ? T.emptySlot(T.section[section]) : null }, "+"));
   }
   return h("div", { class: ["ftc-section", `ftc-${section}`] }, header, h("div", { class: "ftc-row" }, items, empties));
 }

@@ -1,6 +1,6 @@
 // Food Truck renderer: every player's served meals by type (who serves what is the whole game), the
 // face-up Truck cards, the supply, victory points, and the click-by-click ordering of one's hand in Prep.
-import { h, matching, mount } from "../lib/dom.js";
+import { clickable, h, matching, mount } from "../lib/dom.js";
 import { langOf as lang, seatName as nameOf } from "../lib/text.js";
 
 const EMOJI = {
@@ -266,12 +266,6 @@ function effectOf(card) {
 function send(ctx, action) {
   const result = ctx.send(action);
   if (result && typeof result.catch === "function") result.catch(() => {});
-}
-
-function clickable(onclick) {
-  return onclick ? { onclick, role: "button", tabindex: "0", onkeydown: (e) => {
-    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onclick(); }
-  } } : {};
 }
 
 // ---------- pieces ----------

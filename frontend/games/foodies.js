@@ -1,6 +1,6 @@
 // Foodies renderer: food courts (3x3 stalls whose half-stars meet at the edges), the market with its
 // prices, the chefs, the popularity track, coins, flyers and the die. Texts in English and Spanish.
-import { h, matching, mount } from "../lib/dom.js";
+import { clickable, h, matching, mount } from "../lib/dom.js";
 import { langOf, seatName as nameOf } from "../lib/text.js";
 
 const TEXT = {
@@ -58,6 +58,8 @@ const TEXT = {
     },
     total: "popularity", coinsTie: "coins (tie-break)", chefsCol: "chefs hired",
     space: "Space", printed: (c) => `${c} coin${c === 1 ? "" : "s"}`,
+    stall: (c, id) => `${c} stall ${id}`, faceLabel: (f) => `Visit space ${f}`,
+    slotLabel: (stall, price) => `${stall}, ${price} coin${price === 1 ? "" : "s"}`,
     removed: (n) => `${n} stall${n === 1 ? "" : "s"} covered and removed`,
     lastRoll: "last roll",
     phase: {
@@ -119,6 +121,8 @@ const TEXT = {
     },
     total: "popularidad", coinsTie: "monedas (desempate)", chefsCol: "chefs contratados",
     space: "Espacio", printed: (c) => `${c} moneda${c === 1 ? "" : "s"}`,
+    stall: (c, id) => `Puesto ${c.toLowerCase()} ${id}`, faceLabel: (f) => `Visitar el espacio ${f}`,
+    slotLabel: (stall, price) => `${stall}, ${price} moneda${price === 1 ? "" : "s"}`,
     removed: (n) => `${n} puesto${n === 1 ? "" : "s"} cubierto${n === 1 ? "" : "s"} y retirado${n === 1 ? "" : "s"}`,
     lastRoll: "última tirada",
     phase: {
@@ -196,6 +200,11 @@ function send(ctx, action) {
   if (result && typeof result.catch === "function") result.catch(() => {});
 }
 
+// A stall card in words, for the names of the things a click buys or visits.
+function stallName(t, cardId) {
+  return t.stall(t.cultures[cultureOf(cardId)] || cultureOf(cardId), cardId.slice(3));
+}
+
 function seatColour(view, seat) {
   return SEAT_COLOURS[view.seats.indexOf(seat) % SEAT_COLOURS.length];
 }
@@ -203,8 +212,8 @@ function seatColour(view, seat) {
 // ---------- pieces ----------
 
 function dieFace(value, props = {}) {
-  return h("div", { class: ["fd-die", props.legal && "legal", props.class], onclick: props.onclick,
-    title: props.title, role: props.onclick ? "button" : null, tabindex: props.onclick ? "0" : null },
+  return h("div", { class: ["fd-die", props.legal && "legal", props.class], ...clickable(props.onclick),
+    title: props.title, "aria-label": props.onclick ? props.label : null },
   value === null || value === undefined ? "?" : String(value));
 }
 
@@ -253,10 +262,8 @@ function courtGrid(view, seat, ctx, opts) {
       starTokens(player.popularity_tokens[space - 1], "pop"), starTokens(player.coin_tokens[space - 1], "coin"));
     cells.push(h("div", {
       class: classes,
-      onclick: target ? () => target() : null,
-      role: target ? "button" : null,
-      tabindex: target ? "0" : null,
-      onkeydown: target ? (ev) => { if (ev.key === "Enter" || ev.key === " ") target(); } : null,
+      ...clickable(target ? () => target() : null),
+      "aria-label": target ? `${t.space} ${space}: ${card ? stallName(t, card) : t.printed(PRINTED[space])}` : null,
       dataset: { space: String(space) },
       title: `${t.space} ${space}`,
     },
@@ -315,9 +322,9 @@ function marketArea(view, ctx, sel, setSel) {
     const chosen = sel === slot;
     return h("div", {
       class: ["fd-slot", legal && "legal", chosen && "fd-picked"],
-      onclick: legal ? () => setSel(chosen ? null : slot) : null,
-      role: legal ? "button" : null,
-      tabindex: legal ? "0" : null,
+      ...clickable(legal ? () => setSel(chosen ? null : slot) : null),
+      "aria-label": legal && card ? t.slotLabel(stallName(t, card), view.prices[i]) : null,
+      "aria-pressed": legal ? String(chosen) : null,
       dataset: { slot: String(slot) },
     },
     card ? stallCard(view, card, ctx, {}) : h("div", { class: "fd-stall fd-empty-slot" }, t.empty),
@@ -337,8 +344,7 @@ function chefsArea(view, ctx) {
   const claims = matching(ctx.actions || [], { type: "claim_chef" }).map((a) => a.chef);
   const forHire = h("div", {
     class: ["fd-chef", hire && "legal", view.hired_chef_this_turn && "fd-used"],
-    onclick: hire ? () => send(ctx, { type: "hire_chef" }) : null,
-    role: hire ? "button" : null, tabindex: hire ? "0" : null, dataset: { chef: "for_hire" },
+    ...clickable(hire ? () => send(ctx, { type: "hire_chef" }) : null), dataset: { chef: "for_hire" },
   },
   h("div", { class: "fd-chef-name" }, "♨ ", t.chefForHire),
   h("div", { class: "fd-chef-req" }, t.hireCost(view.chef_for_hire.cost, view.chef_for_hire.popularity)));
@@ -347,8 +353,7 @@ function chefsArea(view, ctx) {
     const [label, req] = t.chefs[c.id] || [c.id, ""];
     return h("div", {
       class: ["fd-chef", "fd-special", legal && "legal", c.claimed_by !== null && "fd-used"],
-      onclick: legal ? () => send(ctx, { type: "claim_chef", chef: c.id }) : null,
-      role: legal ? "button" : null, tabindex: legal ? "0" : null, dataset: { chef: c.id },
+      ...clickable(legal ? () => send(ctx, { type: "claim_chef", chef: c.id }) : null), dataset: { chef: c.id },
     },
     h("div", { class: "fd-chef-name" }, "★ ", label, ` (+${view.special_chef_popularity})`),
     h("div", { class: "fd-chef-req" }, req),
@@ -385,7 +390,7 @@ function controls(view, ctx, sel, setSel) {
   } else if (matching(acts, { type: "keep_zero" }).length) {
     out.push(h("div", { class: "fd-prompt" }, t.chooseFace));
     out.push(h("div", { class: "fd-faces" },
-      matching(acts, { type: "choose_face" }).map((a) => dieFace(a.face, { legal: true, onclick: () => send(ctx, a) })),
+      matching(acts, { type: "choose_face" }).map((a) => dieFace(a.face, { legal: true, label: t.faceLabel(a.face), onclick: () => send(ctx, a) })),
       h("button", { class: "fd-btn legal", onclick: () => send(ctx, { type: "keep_zero" }) }, t.keepZero)));
   } else if (matching(acts, { type: "no_flyer" }).length) {
     out.push(h("div", { class: "fd-prompt" }, t.flyerPrompt(view.visited)));
@@ -467,6 +472,7 @@ export function render(container, view, ctx) {
   const header = h("div", { class: "fd-header" },
     h("div", { class: "fd-die-box" }, dieFace(lastFace, {
       title: t.lastRoll,
+      label: t.roll,
       legal: matching(ctx.actions || [], { type: "roll" }).length > 0,
       onclick: matching(ctx.actions || [], { type: "roll" }).length ? () => send(ctx, { type: "roll" }) : null,
     }), h("small", null, view.die !== null ? t.die : t.lastRoll)),

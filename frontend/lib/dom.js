@@ -72,6 +72,16 @@ export function mountIfChanged(container, node) {
   mount(container, node);
 }
 
+// Props that make a non-button element act as a button: clicked, or Enter/Space while focused; reachable with
+// Tab and named for assistive technology by `label` (else by its text). Nothing when there is no handler.
+export function clickable(onclick, label) {
+  if (!onclick) return {};
+  return {
+    onclick, role: "button", tabindex: "0", "aria-label": label || null,
+    onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onclick(e); } },
+  };
+}
+
 // Actions from ctx.actions whose fields match `partial` (e.g. {type: "serve"}).
 export function matching(actions, partial) {
   return actions.filter((a) => Object.entries(partial).every(([k, v]) => a[k] === v));
