@@ -28,6 +28,9 @@ class Settings(BaseSettings):
     cookie_secure: bool = False
     allowed_origins: str = ""  # comma-separated extra origins allowed to open websockets
     bot_delay: float = 0.4  # seconds between bot moves, so people can follow them
+    # How long a running table may wait on an awaited player before any other player at it may hand that
+    # seat to a bot (the player takes it back on return): one who vanished would otherwise strand the game.
+    stand_in_after: float = 300.0
     bot_sweep_seconds: float = 20.0  # how often a process looks for bots left waiting by a dead process
     ws_max_message: int = 64 * 1024
     ws_idle_timeout: float = 120.0  # a socket silent this long (no message, no ping) is closed

@@ -111,6 +111,8 @@ class TableOut(BaseModel):
     rematch_id: str | None = None  # once the game is over: the table its players opened to play again
     created_at: str
     updated_at: str
+    waited: float | None = None  # a running game: seconds since the table last changed
+    stand_in_after: float | None = None  # ... after which any player may hand an awaited seat to a bot
 
 
 class MoveOut(BaseModel):

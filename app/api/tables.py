@@ -166,8 +166,12 @@ async def kick(
 async def stand_in(
     table_id: str, body: SeatIn, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)
 ) -> dict[str, Any]:
-    """A bot plays a player's seat while they are away (the player or the host asks)."""
-    rec = await svc.lobby_change(rt, table_id, user, None, lambda s, r: svc.stand_in(s, r, user, body.seat))
+    """A bot plays a player's seat while they are away (the player or the host asks, or any other player once
+    the table has waited `stand_in_after` seconds on that seat)."""
+    idle_after = rt.settings.stand_in_after
+    rec = await svc.lobby_change(
+        rt, table_id, user, None, lambda s, r: svc.stand_in(s, r, user, body.seat, idle_after)
+    )
     return svc.table_json(rt, rec, user.id)
 
 

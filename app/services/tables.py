@@ -118,11 +118,22 @@ def table_key(rec: TableRecord) -> tuple[Any, ...]:
 
 
 def table_json_for(rt: Runtime, rec: TableRecord, public: dict[str, Any], user_id: str | None) -> dict[str, Any]:
-    """`public_table_json` completed with what depends on the user: their seat, host rights, the invite."""
+    """`public_table_json` completed with what depends on the user (their seat, host rights, the invite) or
+    on the moment: in a running game, how long the table has waited and when its players may call a bot."""
     data = {**public, "my_seat": rec.seat_of(user_id), "is_host": user_id is not None and user_id == rec.host_id}
     if rec.visibility == "private" and user_id == rec.host_id:
         data["invite_code"] = invite_code(rt.secret_key, rec.id)
+    if rec.status == "playing":
+        # Seconds rather than a time of day, so a client whose clock is off still counts right.
+        data["waited"] = round(waited(rec), 1)
+        data["stand_in_after"] = rt.settings.stand_in_after
     return data
+
+
+def waited(rec: TableRecord) -> float:
+    """Seconds since the table last changed (a move or a seat change)."""
+    at = rec.updated_at if rec.updated_at.tzinfo else rec.updated_at.replace(tzinfo=UTC)  # SQLite drops the zone
+    return max(0.0, (datetime.now(UTC) - at).total_seconds())
 
 
 async def create_table(
@@ -326,8 +337,9 @@ async def add_bot(session: AsyncSession, rec: TableRecord, user: User, seat: Any
     return [{"type": "seat_joined", "seat": target, "name": "Bot", "bot": True, "visible_to": None}]
 
 
-async def stand_in(session: AsyncSession, rec: TableRecord, user: User, seat: Any) -> Events:
-    """A bot plays a player's seat in a running game while they are away: the player's choice, or the host's.
+async def stand_in(session: AsyncSession, rec: TableRecord, user: User, seat: Any, idle_after: float) -> Events:
+    """A bot plays a player's seat in a running game while they are away: the player's choice, the host's, or
+    any other player's once the table has waited `idle_after` seconds on that seat.
 
     The player keeps the seat: they see it as before and take it back when they return (`reclaim`)."""
     if rec.status != "playing":
@@ -339,10 +351,26 @@ async def stand_in(session: AsyncSession, rec: TableRecord, user: User, seat: An
     if info.bot:
         raise ServiceError("already_standing_in", "A bot is already playing for that player.", 409)
     if user.id not in (info.user_id, rec.host_id):
-        raise ServiceError("not_host", "Only the host or the player can hand a seat to a bot.", 403)
+        _require_idle(rec, user, target, info.user_name, idle_after)
     await session.execute(update(Seat).where(Seat.table_id == rec.id, Seat.seat == target).values(bot=True))
     await _bump(session, rec)
     return [{"type": "stand_in", "seat": target, "name": info.user_name, "visible_to": None}]
+
+
+def _require_idle(rec: TableRecord, user: User, target: str, name: str | None, idle_after: float) -> None:
+    """Another player may call a bot only for a seat the table has waited on, unchanged, for `idle_after`."""
+    if rec.seat_of(user.id) is None:
+        raise ServiceError("not_seated", "Only the players at the table can hand a seat to a bot.", 403)
+    if target not in rec.awaiting:
+        raise ServiceError("not_awaited", f"The game is not waiting for {name}.", 409)
+    left = idle_after - waited(rec)
+    if left > 0:
+        raise ServiceError(
+            "not_idle_yet",
+            f"The game has waited for {name} only a little while: any player may hand the seat to a bot "
+            f"after {idle_after:.0f} s without a move ({left:.0f} s from now).",
+            409,
+        )
 
 
 async def reclaim(session: AsyncSession, rec: TableRecord, user: User) -> Events:

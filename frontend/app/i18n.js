@@ -299,6 +299,8 @@ const STRINGS = {
     "errors.code.not_a_player": "Ese asiento ya lo juega un bot.",
     "errors.code.already_standing_in": "Un bot ya juega por esa persona.",
     "errors.code.not_standing_in": "Ningún bot juega en tu asiento.",
+    "errors.code.not_awaited": "La partida no está esperando a esa persona.",
+    "errors.code.not_idle_yet": "Aún es pronto: la partida lleva poco esperando a esa persona.",
     "replay.title": "Repetición",
     "replay.step": "Jugada {step} de {total}",
     "replay.first": "Inicio",

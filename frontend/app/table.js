@@ -28,6 +28,7 @@ const S = {
   gameTitle: null,
   renderer: null, // {module, missing, error?} once loaded
   conn: { status: "connecting", info: {} },
+  idleSince: Date.now(), // when the running table last changed, by this browser's clock
 };
 
 const els = {};
@@ -36,6 +37,7 @@ let logPanel = null;
 let logLoading = false;
 let updatesDuringLog = 0;
 let logEpoch = 0;
+let idleTimer = null;
 
 function tablePath() {
   return `/api/tables/${encodeURIComponent(tableId)}`;
@@ -101,6 +103,7 @@ async function hostCall(path, body) {
     // The socket may already have brought something newer than this answer.
     if (table && table.id && (S.version === null || (table.version ?? 0) >= S.version)) {
       S.table = table;
+      noteIdle(table);
       if (table.my_seat !== undefined) S.seat = table.my_seat;
     }
     drawAll();
@@ -140,7 +143,7 @@ function seatEntry(entry) {
   } else if (table.status === "playing" && entry.user) {
     // A player away for a while: a bot plays their seat until they take it back.
     if (entry.bot && mine) controls.push(reclaimButton());
-    else if (!entry.bot && (mine || table.is_host)) {
+    else if (!entry.bot && (mine || table.is_host || mayCallBotFor(entry, 0))) {
       controls.push(h("button", {
         type: "button", class: "ghost small-btn", "data-testid": "stand-in", onclick: () => hostCall("stand_in", { seat: entry.seat }),
       }, t("table.stand_in")));
@@ -164,6 +167,33 @@ function seatEntry(entry) {
     controls.length ? h("span", { class: "seat-controls" }, controls) : null);
 }
 
+/**
+ * Whether this player may hand `entry`'s seat to a bot in `ms` milliseconds, though neither the seat's player
+ * nor the host: the game has waited on that seat alone, with no change, for the server's `stand_in_after`.
+ */
+function mayCallBotFor(entry, ms) {
+  const table = S.table;
+  if (isSpectator() || table.status !== "playing" || typeof table.stand_in_after !== "number") return false;
+  if (!entry.user || entry.bot || entry.seat === S.seat || !S.awaiting.includes(entry.seat)) return false;
+  return Date.now() + ms - S.idleSince >= table.stand_in_after * 1000;
+}
+
+/** Remember when the table last changed: `waited` counts from the server's last change to this message. */
+function noteIdle(table) {
+  if (typeof table.waited === "number") S.idleSince = Date.now() - table.waited * 1000;
+}
+
+/** Redraw the seats when a waited-on seat's bot button becomes due. */
+function scheduleIdleRedraw() {
+  clearTimeout(idleTimer);
+  const table = S.table;
+  if (isSpectator() || table.status !== "playing" || typeof table.stand_in_after !== "number") return;
+  const due = S.idleSince + table.stand_in_after * 1000 - Date.now();
+  if (due > 0 && table.seats.some((entry) => mayCallBotFor(entry, due))) {
+    idleTimer = setTimeout(drawSeats, due + 250);
+  }
+}
+
 function reclaimButton() {
   return h("button", { type: "button", class: "primary small-btn", "data-testid": "reclaim", onclick: () => hostCall("reclaim") },
     t("table.reclaim"));
@@ -176,6 +206,7 @@ function standingIn() {
 
 function drawSeats() {
   mount(els.seats, S.table.seats.map(seatEntry));
+  scheduleIdleRedraw();
 }
 
 function drawHead() {
@@ -424,6 +455,9 @@ function applyMessage(message) {
   const wasSeated = !isSpectator();
   const seatBefore = S.seat;
   if (message.table) S.table = message.table;
+  // An update without its table is a move: the table changed just now.
+  if (message.table) noteIdle(message.table);
+  else if (message.type === "update") S.idleSince = Date.now();
   if (typeof message.version === "number") S.version = message.version;
   if ("view" in message) S.view = message.view;
   if (Array.isArray(message.actions)) S.actions = message.actions;
@@ -513,6 +547,7 @@ async function openTable() {
     }
   }
   S.table = table;
+  noteIdle(table);
   S.seat = table.my_seat ?? null;
   S.awaiting = table.awaiting || [];
   rendererReady = loadRenderer(table.game).then((loaded) => {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from tests.conftest import Database, Server
@@ -29,7 +30,7 @@ async def test_the_host_lets_a_bot_play_for_an_absent_player_until_they_return(
         sb = await Socket.open(server.ws_url, tid, ben.token)
         v = (await sb.expect("snapshot"))["version"]
         refused = await cy.post(f"/api/tables/{tid}/stand_in", {"seat": "1"}, ok=False)
-        assert refused.status_code == 403 and refused.json()["error"]["code"] == "not_host"
+        assert refused.status_code == 409 and refused.json()["error"]["code"] == "not_idle_yet"
 
         table = (await ana.post(f"/api/tables/{tid}/stand_in", {"seat": "1"})).json()
         assert table["seats"][1] == {"seat": "1", "user": {"id": ben.user["id"], "name": "Ben"}, "bot": True}
@@ -83,3 +84,45 @@ async def test_a_player_may_hand_their_own_seat_to_a_bot(server: Server) -> None
     assert (await cy.post(f"/api/tables/{tid}/reclaim")).json()["seats"][2]["bot"] is False
     for who in (ana, ben, cy):
         await who.close()
+
+
+async def test_a_player_who_vanished_mid_game_does_not_strand_the_others(fresh_db: Database, tmp_path: Path) -> None:
+    """Once the table has waited `STAND_IN_AFTER` on a seat, any other player may hand it to a bot: a host
+    who never comes back would otherwise leave the game stuck for good."""
+    server = Server(fresh_db, tmp_path, STAND_IN_AFTER="1.5").start()
+    try:
+        ana, ben, cy, tid = await _started(server)
+        watcher = await Player.guest(server.url, "Dee")
+        sc = await Socket.open(server.ws_url, tid, cy.token)
+        snap = await sc.expect("snapshot")
+        assert snap["table"]["stand_in_after"] == 1.5 and 0 <= snap["table"]["waited"] < 1.5
+        assert (await sc.act({"type": "pick", "n": 1}))["type"] == "ack"
+        assert (await ben.post(f"/api/tables/{tid}/reclaim", ok=False)).json()["error"]["code"] == "not_standing_in"
+        sb = await Socket.open(server.ws_url, tid, ben.token)
+        await sb.expect("snapshot")
+        assert (await sb.act({"type": "pick", "n": 2}))["type"] == "ack"
+        # Only Ana, the host, is awaited now. Too early, for a spectator, or for a seat nobody waits on: refused.
+        early = await cy.post(f"/api/tables/{tid}/stand_in", {"seat": "0"}, ok=False)
+        assert early.status_code == 409 and early.json()["error"]["code"] == "not_idle_yet"
+        before = (await cy.http.get(f"/api/tables/{tid}")).json()
+        await asyncio.sleep(1.7)
+        stranger = await watcher.post(f"/api/tables/{tid}/stand_in", {"seat": "0"}, ok=False)
+        assert stranger.status_code == 403 and stranger.json()["error"]["code"] == "not_seated"
+        idle = await cy.post(f"/api/tables/{tid}/stand_in", {"seat": "1"}, ok=False)
+        assert idle.status_code == 409 and idle.json()["error"]["code"] == "not_awaited"
+        assert (await cy.http.get(f"/api/tables/{tid}")).json()["version"] == before["version"]  # nothing changed
+
+        table = (await cy.post(f"/api/tables/{tid}/stand_in", {"seat": "0"})).json()
+        assert table["seats"][0]["bot"] is True and table["seats"][0]["user"]["name"] == "Ana"
+        # The bot makes Ana's pick, and the game goes on without her.
+        latest = await sc.until_version(table["version"] + 1)
+        assert latest["view"]["phase"] == "bump" and latest["view"]["picks"]["0"] is not None
+        # She comes back and takes her seat again; the clock starts anew.
+        back = (await ana.post(f"/api/tables/{tid}/reclaim")).json()
+        assert back["seats"][0]["bot"] is False and back["waited"] < 1.5
+        for sock in (sb, sc):
+            await sock.close()
+        for who in (ana, ben, cy, watcher):
+            await who.close()
+    finally:
+        server.stop()

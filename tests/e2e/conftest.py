@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -157,30 +158,40 @@ class Person:
         self.page.get_by_test_id("user-name").wait_for()
 
 
-@pytest.fixture
-def person(browser: Browser, app_server: AppServer) -> Iterator[Callable[..., Person]]:
-    """Factory: a new person (browser context) at the lobby, optionally signed in as a guest."""
-    people: list[Person] = []
+@contextmanager
+def people(browser: Browser, base: str) -> Iterator[Callable[..., Person]]:
+    """Factory of new people (browser contexts) at the lobby of the server at `base`, optionally signed in
+    as guests; on the way out, no page may have thrown or opened a dialog."""
+    made: list[Person] = []
 
     def make(name: str | None = None, width: int = 1200, height: int = 900) -> Person:
         context = browser.new_context(viewport={"width": width, "height": height})
         context.set_default_timeout(TIMEOUT_MS)
         page = context.new_page()
-        who = Person(context, page, app_server.url)
+        who = Person(context, page, base)
         page.on("pageerror", lambda exc: who.errors.append(str(exc)))
         page.on("dialog", who.note_dialog)
-        people.append(who)
+        made.append(who)
         who.goto("/")
         if name is not None:
             who.sign_in_as_guest(name)
         return who
 
-    yield make
-    for who in people:
-        who.context.close()
-    for who in people:
+    try:
+        yield make
+    finally:
+        for who in made:
+            who.context.close()
+    for who in made:
         assert not who.errors, f"uncaught errors in the page: {who.errors}"
         assert not who.dialogs, f"unexpected dialogs: {who.dialogs}"
+
+
+@pytest.fixture
+def person(browser: Browser, app_server: AppServer) -> Iterator[Callable[..., Person]]:
+    """Factory: a new person (browser context) at the lobby, optionally signed in as a guest."""
+    with people(browser, app_server.url) as make:
+        yield make
 
 
 @pytest.fixture

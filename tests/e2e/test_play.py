@@ -5,11 +5,12 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, expect
 
-from tests.e2e.conftest import Person
+from tests.e2e.conftest import AppServer, Person, people
 from tests.e2e.helpers import click_a_legal_thing, create_table, play_to_the_end, seat_row, version
 
 pytestmark = pytest.mark.e2e
@@ -164,3 +165,28 @@ def test_a_bot_plays_for_a_player_until_they_take_their_seat_back(person: Callab
     # Unless the bot already finished Bo's secret order, the rest of it is Bo's to click again.
     if "1" in bo.page.evaluate("window.foodGames.state().awaiting"):
         expect(bo.page.get_by_test_id("game-area").locator(".legal").first).to_be_visible()
+
+
+def test_a_player_may_call_a_bot_for_one_the_game_has_waited_on_too_long(browser: Browser, tmp_path: Path) -> None:
+    """Bo, not the host, gets a "Let a bot play" button on Ana's seat once the game has waited on her alone
+    for STAND_IN_AFTER seconds; it appears by itself, with nothing else happening at the table."""
+    server = AppServer(tmp_path)
+    server.env["STAND_IN_AFTER"] = "4"
+    server.start()
+    try:
+        with people(browser, server.url) as person:
+            ana, bo = ana_and_bo_start_food_truck(person)
+            ana.page.wait_for_function("window.foodGames.state().view?.phase === 'trucks'")
+            while "0" not in bo.page.evaluate("window.foodGames.state().awaiting"):
+                click_a_legal_thing(bo.page, random.Random(2))
+                bo.page.wait_for_timeout(50)
+            call = seat_row(bo.page, "0").get_by_test_id("stand-in")
+            expect(call).to_have_count(0)
+            expect(seat_row(bo.page, "1").get_by_test_id("stand-in")).to_be_visible()  # his own seat, as before
+            call.click(timeout=15_000)
+            expect(seat_row(bo.page, "0")).to_contain_text("Bot")
+            expect(ana.page.get_by_test_id("turn")).to_contain_text("A bot is playing for you.")
+            ana.page.get_by_test_id("turn").get_by_test_id("reclaim").click()
+            expect(seat_row(bo.page, "0")).not_to_contain_text("Bot")
+    finally:
+        server.stop()
