@@ -41,7 +41,9 @@ class Outcome(TypedDict):
 class OptionSpec(TypedDict, total=False):
     """One lobby option of a game: {"id", "type": "bool"|"choice"|"int", "default", "label", "choices"}.
 
-    `choice_labels` names a choice's value in words for the lobby (the value itself when missing)."""
+    `choice_labels` names a choice's value in words for the lobby (the value itself when missing). With
+    `seat` true, the choices that are digits name a seat of the table ("1" is the first); the platform keeps
+    them pointing at the same person when it closes up the empty seats at the start."""
 
     id: str
     type: str
@@ -49,6 +51,7 @@ class OptionSpec(TypedDict, total=False):
     label: str
     choices: list[Any]
     choice_labels: dict[str, str]
+    seat: bool
 
 
 @runtime_checkable

@@ -49,8 +49,8 @@ def invite_code(secret_key: str, table_id: str) -> str:
     return base64.urlsafe_b64encode(digest[:18]).decode()
 
 
-def check_options(game: Game, options: Any) -> dict[str, Any]:
-    """Validate lobby options against the game's option specs, filling defaults."""
+def check_options(game: Game, options: Any, seats: int) -> dict[str, Any]:
+    """Validate lobby options against the game's option specs and the table's seats, filling defaults."""
     if options is None:
         options = {}
     if not isinstance(options, dict):
@@ -69,7 +69,26 @@ def check_options(game: Game, options: Any) -> dict[str, Any]:
             raise ServiceError("bad_options", f"Option {oid} must be a whole number.", 422)
         if kind == "choice" and value not in spec.get("choices", []):
             raise ServiceError("bad_options", f"Option {oid} must be one of {spec.get('choices')}.", 422)
+        if spec.get("seat") and str(value).isdigit() and int(value) > seats:
+            raise ServiceError("bad_options", f"Option {oid} names seat {value}, but the table has {seats} seats.", 422)
         out[oid] = value
+    return out
+
+
+def seated_options(game: Game, options: dict[str, Any], taken: Sequence[str]) -> dict[str, Any]:
+    """The options with each seat they name renumbered as the start closes up the empty seats (`taken`: the
+    occupied seats in order); naming an empty seat is refused, since nobody would be there to be it."""
+    out = dict(options)
+    for spec in getattr(game, "options", []):
+        value = out.get(spec["id"])
+        if spec.get("seat") and isinstance(value, str) and value.isdigit():
+            if str(int(value) - 1) not in taken:
+                raise ServiceError(
+                    "bad_options",
+                    f"{spec.get('label', spec['id'])} is seat {value}, which is empty: seat a player or a bot there.",
+                    409,
+                )
+            out[spec["id"]] = str(taken.index(str(int(value) - 1)) + 1)
     return out
 
 
@@ -154,7 +173,7 @@ async def create_table(
         )
     if visibility not in ("public", "private"):
         raise ServiceError("bad_visibility", "Visibility must be 'public' or 'private'.", 422)
-    opts = check_options(game, options)
+    opts = check_options(game, options, seats)
     title = clean_name(name, "table name", 80) if name else f"{host.name}'s {game.title}"
     seating = [(host.id, False)] + [(None, False)] * (seats - 1)
     table_id = await _add_table(rt, session, game, title, host, visibility, opts, seating)
@@ -399,16 +418,21 @@ async def start(session: AsyncSession, rec: TableRecord, user: User) -> Events:
             f"{game.title} needs {game.min_players} to {game.max_players} players; {len(taken)} seated.",
             409,
         )
+    options = seated_options(game, rec.options, [s.seat for s in taken])
+    players = [str(i) for i in range(len(taken))]
+    try:
+        state = game.new_game(players, rec.seed, options)
+    except ValueError as exc:  # an option the engine cannot play with this many players
+        raise ServiceError("bad_options", f"These options do not fit {len(taken)} players: {exc}.", 409) from exc
     await session.execute(delete(Seat).where(Seat.table_id == rec.id))
     for i, s in enumerate(taken):
         session.add(Seat(table_id=rec.id, seat=str(i), user_id=s.user_id, bot=s.bot))
-    players = [str(i) for i in range(len(taken))]
-    state = game.new_game(players, rec.seed, rec.options)
     await _bump(
         session,
         rec,
         status="playing",
         seat_count=len(taken),
+        options=options,
         state=state,
         awaiting=game.awaiting(state),
     )

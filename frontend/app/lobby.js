@@ -62,7 +62,10 @@ function optionInput(game, option) {
         const value = choice !== null && typeof choice === "object" ? choice.value : choice;
         const named = choice !== null && typeof choice === "object" ? (choice.label ?? choice.value)
           : (option.choice_labels && option.choice_labels[choice]) ?? choice;
-        return h("option", { value: String(index), selected: value === option.default }, gameText(game, String(named)));
+        // A choice naming a seat ("Seat 4") is offered only while the table has that seat.
+        const seat = option.seat && /^\d+$/.test(String(value)) ? String(value) : null;
+        return h("option", { value: String(index), selected: value === option.default, "data-seat": seat },
+          gameText(game, String(named)));
       }));
   } else {
     input = h("input", {
@@ -117,9 +120,16 @@ function createForm(game) {
       button.disabled = false;
     }
   };
-  return h("form", { class: "create-form stack", onsubmit: submit, "data-testid": "create-form" },
+  const fitSeats = (form) => {
+    const seats = Number(form.elements.seats.value);
+    for (const select of form.querySelectorAll("select")) {
+      for (const choice of select.querySelectorAll("option[data-seat]")) choice.disabled = Number(choice.dataset.seat) > seats;
+      if (select.selectedOptions[0]?.disabled) select.selectedIndex = [...select.options].findIndex((o) => o.defaultSelected);
+    }
+  };
+  const form = h("form", { class: "create-form stack", onsubmit: submit, "data-testid": "create-form" },
     h("label", { class: "field" }, h("span", null, t("lobby.seats")),
-      h("select", { name: "seats" }, seatChoices.map((n) => h("option", { value: String(n) }, String(n))))),
+      h("select", { name: "seats", onchange: (event) => fitSeats(event.target.form) }, seatChoices.map((n) => h("option", { value: String(n) }, String(n))))),
     (game.options || []).map((option) => optionInput(game, option)),
     h("label", { class: "field" }, h("span", null, t("lobby.table_name")),
       h("input", { name: "name", maxlength: "60" })),
@@ -133,6 +143,8 @@ function createForm(game) {
       h("button", { type: "submit", class: "primary" }, t("lobby.create")),
       h("button", { type: "button", class: "ghost", onclick: () => { state.creating = null; drawGames(); } },
         t("lobby.cancel"))));
+  fitSeats(form);
+  return form;
 }
 
 function drawGames() {

@@ -201,3 +201,31 @@ async def test_frontend_files_are_revalidated_before_reuse(server: Server) -> No
             assert r.headers["cache-control"] == "no-cache", path
         etag = (await c.get("/style.css")).headers["etag"]
         assert (await c.get("/style.css", headers={"If-None-Match": etag})).status_code == 304
+
+
+async def test_a_first_player_named_by_seat_stays_that_person_when_empty_seats_close_up(server: Server) -> None:
+    """Food Truck's "First player: Seat N" is the person in the lobby's seat N, wherever the start puts them."""
+    ana, bo = await Player.guest(server.url, "Ana"), await Player.guest(server.url, "Bo")
+    too_far = await ana.post("/api/tables", {"game": "food-truck", "seats": 3, "options": {"first_player": "4"}}, ok=False)
+    assert too_far.status_code == 422 and too_far.json()["error"]["code"] == "bad_options"
+    assert "3 seats" in too_far.json()["error"]["message"]
+
+    t = await ana.table("food-truck", seats=4, options={"first_player": "3"})
+    await bo.post(f"/api/tables/{t['id']}/join", {"seat": "2"})  # the third seat; the second stays empty
+    started = (await ana.post(f"/api/tables/{t['id']}/start")).json()
+    assert [s["user"]["name"] for s in started["seats"]] == ["Ana", "Bo"]
+    assert started["options"]["first_player"] == "2" and started["awaiting"] == ["1"]  # Bo, now second, begins
+
+    # A first player in a seat left empty: refused, and the table stays as it was.
+    t = await ana.table("food-truck", seats=4, options={"first_player": "2"})
+    await bo.post(f"/api/tables/{t['id']}/join", {"seat": "2"})
+    before = (await ana.http.get(f"/api/tables/{t['id']}")).json()
+    empty = await ana.post(f"/api/tables/{t['id']}/start", ok=False)
+    assert empty.status_code == 409 and empty.json()["error"]["code"] == "bad_options"
+    assert "seat 2, which is empty" in empty.json()["error"]["message"]
+    after = (await ana.http.get(f"/api/tables/{t['id']}")).json()
+    assert after == before
+    await ana.post(f"/api/tables/{t['id']}/bots", {"seat": "1"})
+    assert (await ana.post(f"/api/tables/{t['id']}/start")).json()["awaiting"] == ["1"]
+    for who in (ana, bo):
+        await who.close()

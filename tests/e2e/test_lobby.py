@@ -150,3 +150,17 @@ def test_a_visitor_watches_without_signing_in_then_takes_and_leaves_a_seat(
     expect(eve.page.get_by_test_id("spectator-banner")).to_be_visible()
     expect(seat_row(ana.page, "2")).to_contain_text("Empty seat")
     expect(eve.page.locator(".toast", has_text="no longer seated")).to_have_count(0)  # that is for the removed
+
+
+def test_a_first_player_by_seat_is_offered_only_for_seats_the_table_has(person: Callable[..., Person]) -> None:
+    ana = person("Ana")
+    card = ana.page.locator(".game-card[data-game='food-truck']")
+    card.get_by_role("button", name="New table").click()
+    first = card.locator("select[name=first_player]")
+    first.select_option(label="Seat 2")
+    expect(card.locator("select[name=first_player] option", has_text="Seat 3")).to_be_disabled()
+    card.locator("select[name=seats]").select_option("4")
+    expect(card.locator("select[name=first_player] option", has_text="Seat 4")).to_be_enabled()
+    first.select_option(label="Seat 4")
+    card.locator("select[name=seats]").select_option("3")
+    expect(first.locator("option:checked")).to_have_text("Random")  # seat 4 is gone: back to the default

@@ -27,7 +27,7 @@ class FoodTruck:
     max_players = MAX_PLAYERS
     options: list[OptionSpec] = [
         {"id": "first_player", "type": "choice", "default": "random", "label": "First player",
-         "choices": list(setup.FIRST_PLAYER_CHOICES),
+         "choices": list(setup.FIRST_PLAYER_CHOICES), "seat": True,
          "choice_labels": {c: "Random" if c == "random" else f"Seat {c}" for c in setup.FIRST_PLAYER_CHOICES}},
         {"id": "trucks", "type": "choice", "default": "choose", "label": "Trucks",
          "choices": list(setup.TRUCK_CHOICES),
