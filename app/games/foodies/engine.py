@@ -80,7 +80,7 @@ class Foodies:
     ]
     # The lobby's texts in other languages, by their English wording.
     i18n: dict[str, dict[str, str]] = {"es": {
-        description: "Tira el dado y todas las plazas de comida pagan: compra puestos, completa estrellas, contrata chefs.",
+        description: "Tira el dado y todos los patios de comidas pagan: compra puestos, completa estrellas, contrata chefs.",
         "First player": "Jugador inicial", "Random": "Al azar", "The first seat listed": "El primer asiento de la lista",
         "Special chefs": "Chefs especiales",
         **{CHEF_CHOICE_LABELS[c]: CHEF_CHOICE_LABELS_ES[c] for c in CHEF_CHOICE_LABELS},
@@ -146,7 +146,7 @@ class Foodies:
         wanted = PHASE_OF[kind]
         if wanted != phase:
             if kind == "buy" and phase == "hire":
-                raise IllegalAction("already_bought", "You can buy only one stall per turn.")
+                raise IllegalAction("already_bought", "This turn's Acquire a Stall phase is over: one stall at most, or none.")
             raise IllegalAction("wrong_phase", f"You can't do that now: the game is {PHASE_NAMES[phase]}.")
 
     def view(self, state: JSON, viewer: str | None) -> JSON:
