@@ -5,7 +5,7 @@ import { api, query } from "./api.js";
 import { t, getLang, onLangChange } from "./i18n.js";
 import { me, loadMe } from "./session.js";
 import {
-  toast, errorMessage, renderHeader, signInForm, inviteBox, seatNames, listNames, statusLabel,
+  toast, errorMessage, renderHeader, signInForm, inviteBox, seatNames, listNames, statusLabel, rulesLink,
 } from "./ui.js";
 
 const POLL_MS = 3000;
@@ -163,6 +163,7 @@ function drawGames() {
         h("h3", null, game.title),
         h("span", { class: "pill" }, playersLabel(game))),
       h("p", { class: "game-desc" }, gameText(game, game.description)),
+      h("p", { class: "game-rules" }, rulesLink(game.id)),
       state.creating === game.id
         ? createForm(game)
         : h("button", {

@@ -5,7 +5,7 @@ import { api, query, ApiError } from "./api.js";
 import { t, getLang, onLangChange, errorText } from "./i18n.js";
 import { me, loadMe } from "./session.js";
 import {
-  toast, errorMessage, renderHeader, signInForm, inviteBox, seatNames, listNames, statusLabel,
+  toast, errorMessage, renderHeader, signInForm, inviteBox, seatNames, listNames, statusLabel, rulesLink,
 } from "./ui.js";
 import { TableSocket } from "./socket.js";
 import { LogPanel, linesForEvents, linesForMove } from "./log.js";
@@ -219,6 +219,7 @@ function drawHead() {
     h("div", { class: "table-head-main" },
       h("h1", null, title),
       table.name && S.gameTitle ? h("span", { class: "muted" }, S.gameTitle) : null,
+      rulesLink(table.game),
       h("span", { class: ["badge", `status-${table.status}`], "data-testid": "table-status" }, statusLabel(table.status))),
     els.conn);
 }

@@ -155,6 +155,17 @@ function openAccountDialog(onChange) {
   dialog.showModal();
 }
 
+/** The "How to play" page of a game, in the page's language. */
+export function rulesUrl(gameId) {
+  return `/rules/${encodeURIComponent(gameId)}${getLang() === "es" ? ".es" : ""}.html`;
+}
+
+/** A link to a game's "How to play" page, opened beside the page it is on (a game in progress stays open). */
+export function rulesLink(gameId) {
+  return h("a", { class: "rules-link", href: rulesUrl(gameId), target: "_blank", rel: "noopener", "data-testid": "rules-link" },
+    t("rules.how_to_play"));
+}
+
 /** The full invite URL of a private table. */
 export function inviteUrl(tableId, code) {
   return `${location.origin}/t/${encodeURIComponent(tableId)}?invite=${encodeURIComponent(code)}`;

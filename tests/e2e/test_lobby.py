@@ -60,6 +60,13 @@ def test_lobby_lists_games_and_updates_public_tables_by_itself(person: Callable[
     titles = cy.page.locator(".game-card h3")
     expect(titles.first).to_be_visible()
     assert "Food Truck" in titles.all_inner_texts()
+    # Every game has its "How to play" page, beside the lobby.
+    links = cy.page.locator(".game-card").get_by_test_id("rules-link")
+    expect(links).to_have_count(len(titles.all_inner_texts()))
+    for link in links.all():
+        assert link.get_attribute("target") == "_blank"
+        answer = cy.page.request.get(cy.base + str(link.get_attribute("href")))
+        assert answer.ok and "How to play" in answer.text()
     ana = person("Ana")
     table_id = create_table(ana, "food-truck", seats=2)
     # Cy did nothing: the poll brings the new table, and Cy can take the free seat from the lobby.
@@ -125,6 +132,13 @@ def test_a_guest_saves_an_account_signs_out_and_logs_back_in(person: Callable[..
     card.locator("button[type=submit]").click()
     dee.page.wait_for_url(re.compile(r"/t/[^/?]+$"))
     expect(dee.page.get_by_role("heading", name="Foodies de Dee")).to_be_visible()
+    rules = dee.page.get_by_test_id("rules-link")
+    expect(rules).to_have_text("Cómo se juega")
+    with dee.page.context.expect_page() as opened:
+        rules.click()
+    expect(opened.value.get_by_role("heading", level=1)).to_contain_text("Foodies")
+    assert opened.value.locator("html").get_attribute("lang") == "es"
+    opened.value.close()
 
 
 def test_a_visitor_watches_without_signing_in_then_takes_and_leaves_a_seat(
