@@ -1,7 +1,7 @@
 // Food Chain Magnate renderer: the city map (roads, houses with demand, gardens, drinks, restaurants,
 // campaigns), every chain's company pyramid, the employee supply, milestones, turn order, bank and cash.
 // Every decision is made on the board: map squares, cards, supply piles, tokens; legal targets are "legal".
-import { clickable as asButton, h, matching, mount } from "../lib/dom.js";
+import { clickable as asButton, h, matching, mount, named } from "../lib/dom.js";
 import { langOf as lang, seatName as nameOf } from "../lib/text.js";
 
 // ---------- component facts the view refers to by id (printed on the physical cards) ----------
@@ -125,9 +125,22 @@ const TEXT = {
     zoomIn: "Zoom in", zoomOut: "Zoom out",
     comingSoon: "coming soon", eternal: "eternal", left: (n) => `${n} left`,
     house: (n) => `House ${n}`, garden: "garden", entrance: "entrance",
-    square: (r, c) => `Square: row ${r + 1}, column ${c + 1}`, restaurant: (n) => `${n}'s restaurant`, edges: { N: "north", S: "south", W: "west", E: "east" },
+    square: (r, c) => `Row ${r + 1}, column ${c + 1}`, restaurant: (n) => `${n}'s restaurant`, edges: { N: "north", S: "south", W: "west", E: "east" },
+    // the map read square by square (a screen reader hears the focused square's name)
+    map: "City map (arrow keys move from square to square, Enter chooses)",
+    ground: { road: "road", bridge: "bridge", lot: "empty", hsq: "house" },
+    source: (g) => `${g} source`, gardenOf: (n) => `garden of house ${n}`, wants: (list) => `wants ${list}`,
+    reached: { sure: "reached by this campaign", maybe: "maybe reached by this campaign" },
+    planned: "where the piece goes", chosen: "chosen", canChoose: "you can choose it",
+    beside: (edge, i) => `beside the board, ${edge} side, ${i + 1}`,
+    airSpot: (edge, a, b) => `Airplane beside the ${edge} side, squares ${a}–${b}`,
+    campaignOn: (type, n, good, left, owner) => `${type} #${n}: ${good}, ${left} (${owner})`,
+    // card faces read in words
+    meta: { slots: (n) => `manages ${n}`, salary: "salary $5", unique: "one of a kind" },
+    inSupply: (n) => `${n} in the supply`, onCampaign: (n) => `on campaign #${n}`, fireIt: "fire",
+    emptySlot: "empty slot", reserveOf: (n, what) => `${n}'s reserve card: ${what}`,
+    position: (k, who) => `Turn order: position ${k}${who ? `, ${who}` : ""}`,
     // prompts
-    waitFor: (names) => `Waiting for ${names}…`,
     placeFirst: "Place your first restaurant: click a highlighted square for its top-left corner (or pass).",
     placeFirstEntrance: "Click the corner that will be the entrance.",
     pass: "Pass",
@@ -223,8 +236,19 @@ const TEXT = {
     zoomIn: "Acercar", zoomOut: "Alejar",
     comingSoon: "próxima apertura", eternal: "eterna", left: (n) => `quedan ${n}`,
     house: (n) => `Casa ${n}`, garden: "jardín", entrance: "entrada",
-    square: (r, c) => `Casilla: fila ${r + 1}, columna ${c + 1}`, restaurant: (n) => `Restaurante de ${n}`, edges: { N: "norte", S: "sur", W: "oeste", E: "este" },
-    waitFor: (names) => `Esperando a ${names}…`,
+    square: (r, c) => `Fila ${r + 1}, columna ${c + 1}`, restaurant: (n) => `Restaurante de ${n}`, edges: { N: "norte", S: "sur", W: "oeste", E: "este" },
+    map: "Mapa de la ciudad (las flechas van de casilla en casilla, Intro elige)",
+    ground: { road: "carretera", bridge: "puente", lot: "vacía", hsq: "casa" },
+    source: (g) => `fuente de ${g}`, gardenOf: (n) => `jardín de la casa ${n}`, wants: (list) => `quiere ${list}`,
+    reached: { sure: "la alcanza esta campaña", maybe: "quizá la alcance esta campaña" },
+    planned: "donde irá la pieza", chosen: "elegida", canChoose: "puedes elegirla",
+    beside: (edge, i) => `junto al tablero, lado ${edge}, ${i + 1}`,
+    airSpot: (edge, a, b) => `Avioneta junto al lado ${edge}, casillas ${a}–${b}`,
+    campaignOn: (type, n, good, left, owner) => `${type} #${n}: ${good}, ${left} (${owner})`,
+    meta: { slots: (n) => `dirige a ${n}`, salary: "sueldo de $5", unique: "única" },
+    inSupply: (n) => `${n} en la reserva`, onCampaign: (n) => `en la campaña #${n}`, fireIt: "despedir",
+    emptySlot: "hueco libre", reserveOf: (n, what) => `Carta de reserva de ${n}: ${what}`,
+    position: (k, who) => `Orden de turno: posición ${k}${who ? `, ${who}` : ""}`,
     placeFirst: "Coloca tu primer restaurante: haz clic en la casilla resaltada de su esquina superior izquierda (o pasa).",
     placeFirstEntrance: "Haz clic en la esquina que será la entrada.",
     pass: "Pasar",
@@ -462,6 +486,10 @@ function send(ctx, action, container) {
 function clickable(onclick, label) {
   return asButton(onclick && ((e) => { e.stopPropagation(); onclick(); }), label);
 }
+// A piece named in words, a button when it has a handler (../lib/dom.js piece(), with this file's clickable).
+function piece(onclick, label) {
+  return onclick ? clickable(onclick, label) : named(label);
+}
 function countList(items) {
   const out = {};
   for (const x of items) out[x] = (out[x] || 0) + 1;
@@ -504,25 +532,34 @@ function pyramid(cards, ceoSlots) {
 // ---------- pieces ----------
 
 function token(ctx, good, opts = {}) {
+  // Named in words ("3 burgers"), not by its code ("Bu3"); one that something around it names already is hidden.
+  const name = opts.title || (typeof opts.count === "number" ? `${opts.count} ${goodName(ctx, good, opts.count)}` : goodName(ctx, good));
   return h("span", {
     class: ["fcm-good", `g-${good}`, opts.legal && "legal", opts.selected && "fcm-selected", opts.class],
     title: opts.title || goodName(ctx, good),
-    ...clickable(opts.onclick, opts.title || goodName(ctx, good)),
+    ...(opts.hidden ? { "aria-hidden": "true" } : opts.onclick ? clickable(opts.onclick, name) : named(name)),
   }, GOOD_MARK[good] || "?", opts.count !== undefined ? h("sub", null, String(opts.count)) : null);
 }
 
 function employee(ctx, id, opts = {}) {
+  const t = tx(ctx);
   const c = CARDS[id] || [id, id, "other", 0, false, false];
   const bits = [];
-  if (c[3]) bits.push(`▢${c[3]}`);
-  if (c[4]) bits.push("$5");
-  if (c[5] && id !== "ceo") bits.push("1x");
+  const said = [cardName(ctx, id)];
+  if (c[3]) { bits.push(`▢${c[3]}`); said.push(t.meta.slots(c[3])); }
+  if (c[4]) { bits.push("$5"); said.push(t.meta.salary); }
+  if (c[5] && id !== "ceo") { bits.push("1x"); said.push(t.meta.unique); }
+  if (opts.badge !== undefined && opts.badge !== null) said.push(opts.badgeName || String(opts.badge));
+  if (opts.captionName || opts.caption) said.push(opts.captionName || opts.caption);
+  // The card in words ("Burger Cook, salary $5"), not its codes; one with choices on it is a group named so.
+  const name = said.join(", ");
   return h("div", {
     class: ["fcm-card", `k-${c[2]}`, opts.small && "sm", opts.legal && "legal", opts.selected && "fcm-selected",
       opts.marked && "fcm-marked", opts.dim && "fcm-dim", opts.class],
     title: opts.title || cardName(ctx, id),
     dataset: { card: id },
-    ...clickable(opts.onclick),
+    ...(opts.extra ? { role: "group", "aria-label": name } : piece(opts.onclick, name)),
+    "aria-pressed": opts.onclick && opts.selected ? "true" : null,
   },
   h("span", { class: "fcm-card-name" }, breakable(cardName(ctx, id))),
   bits.length ? h("span", { class: "fcm-card-meta" }, bits.join(" ")) : null,
@@ -531,8 +568,8 @@ function employee(ctx, id, opts = {}) {
   opts.extra || null);
 }
 
-function slotBox() {
-  return h("div", { class: "fcm-slot" });
+function slotBox(ctx) {
+  return h("div", { class: "fcm-slot", ...named(tx(ctx).emptySlot) });
 }
 
 function pyramidView(ctx, view, cards, opts = {}) {
@@ -542,9 +579,9 @@ function pyramidView(ctx, view, cards, opts = {}) {
   return h("div", { class: ["fcm-pyramid", opts.small && "sm", !pyr.feasible && "fcm-over"] },
     h("div", { class: "fcm-ceo-row" }, employee(ctx, "ceo", { small: opts.small, caption: t.slots(view.ceo_slots) })),
     h("div", { class: "fcm-pyr-cols" }, pyr.columns.map((col) => h("div", { class: "fcm-pyr-col" },
-      col.card ? cardEl(col.card) : slotBox(),
+      col.card ? cardEl(col.card) : slotBox(ctx),
       col.card && isManager(col.card) ? h("div", { class: "fcm-pyr-under" },
-        col.under.map((c) => cardEl(c)), Array.from({ length: col.free }, () => slotBox())) : null))),
+        col.under.map((c) => cardEl(c)), Array.from({ length: col.free }, () => slotBox(ctx))) : null))),
     pyr.overflow.length ? h("div", { class: "fcm-overflow" },
       h("span", { class: "fcm-warn" }, t.overCommitted), pyr.overflow.map((c) => cardEl(c))) : null);
 }
@@ -724,6 +761,96 @@ function drinksOf(view, ctx, sources) {
   return types.map((g) => goodName(ctx, g)).join(" + ");
 }
 
+// What is on each square, in words, for the map's square names: "r,c" -> [phrases].
+function squareWords(view, ctx, targets) {
+  const t = tx(ctx);
+  const words = new Map();
+  const add = (cell, text) => {
+    const k = key(cell);
+    if (!words.has(k)) words.set(k, []);
+    words.get(k).push(text);
+  };
+  for (const house of view.houses) {
+    const demand = (view.demand || {})[String(house.number)] || [];
+    const reach = targets.reach.get(house.number);
+    const about = [t.house(house.number), house.garden ? t.garden : null, demand.length ? t.wants(goodsList(ctx, demand)) : null,
+      reach ? t.reached[reach] : null].filter(Boolean).join(", ");
+    for (const cell of house.cells) add(cell, about);
+    for (const cell of house.garden || []) add(cell, t.gardenOf(house.number));
+  }
+  for (const r of view.restaurants) {
+    const doors = chainEntrances(view, r).map(key);
+    const about = `${t.restaurant(nameOf(ctx, r.owner))}${r.open ? "" : ` (${t.comingSoon})`}`;
+    for (const cell of r.cells) add(cell, doors.includes(key(cell)) ? `${about}, ${t.entrance}` : about);
+  }
+  for (const camp of view.campaigns) {
+    if (!camp.cells) continue;
+    const about = t.campaignOn(t.campaignTypes[camp.type], camp.number, goodName(ctx, camp.good),
+      camp.eternal ? t.eternal : t.left(camp.tokens), nameOf(ctx, camp.owner));
+    for (const cell of camp.cells) add(cell, about);
+  }
+  return words;
+}
+
+// The map is one tab stop, a grid of squares (WAI-ARIA grid, roving tabindex): one square is in the Tab order,
+// the arrow keys move between squares (Home/End: along the row, Ctrl+Home/End: the corners, Page Up/Down: five
+// rows, one city tile), Enter or Space does what a click on the square does. Each square's name says what is
+// on it and whether it can be chosen now. The airplane spots beside the board are squares of the margin rows
+// and columns.
+function mapKeys(e, mem) {
+  const cell = e.target.closest("[role=gridcell]");
+  const grid = e.currentTarget;
+  if (!cell || !grid.contains(cell)) return;
+  if (e.key === "Enter" || e.key === " ") {
+    e.preventDefault();
+    e.stopPropagation();
+    if (cell.dataset.act) cell.click();
+    return;
+  }
+  const all = [...grid.querySelectorAll("[role=gridcell]")];
+  const at = new Map(all.map((el) => [el.dataset.cell, el]));
+  const pos = (el) => el.dataset.cell.split(",").map(Number);
+  const [r, c] = pos(cell);
+  const rows = all.map((el) => pos(el)[0]);
+  const cols = all.map((el) => pos(el)[1]);
+  const [r0, r1, c0, c1] = [Math.min(...rows), Math.max(...rows), Math.min(...cols), Math.max(...cols)];
+  // The next square that way (the margin rows hold only a few), or none at the edge.
+  const toward = (dr, dc, from = [r, c]) => {
+    for (let [i, j] = [from[0] + dr, from[1] + dc]; i >= r0 && i <= r1 && j >= c0 && j <= c1; i += dr, j += dc) {
+      if (at.has(`${i},${j}`)) return at.get(`${i},${j}`);
+    }
+    return null;
+  };
+  const row = all.filter((el) => pos(el)[0] === r);
+  let next = null;
+  if (e.key === "ArrowUp") next = toward(-1, 0);
+  else if (e.key === "ArrowDown") next = toward(1, 0);
+  else if (e.key === "ArrowLeft") next = toward(0, -1);
+  else if (e.key === "ArrowRight") next = toward(0, 1);
+  else if (e.key === "Home") next = e.ctrlKey ? all[0] : row[0];
+  else if (e.key === "End") next = e.ctrlKey ? all[all.length - 1] : row[row.length - 1];
+  else if (e.key === "PageUp" || e.key === "PageDown") {
+    const squares = all.filter((el) => el.classList.contains("fcm-sq")).map(pos);
+    const [last, lastCol] = [Math.max(...squares.map((p) => p[0])), Math.max(...squares.map((p) => p[1]))];
+    const to = Math.max(0, Math.min(last, r + (e.key === "PageUp" ? -5 : 5)));
+    next = at.get(`${to},${c}`) || at.get(`${to},${Math.max(0, Math.min(lastCol, c))}`) || null;
+  }
+  else return;
+  e.preventDefault();
+  e.stopPropagation(); // the replay's own arrow keys step through the moves
+  if (next && next !== cell) {
+    rove(grid, next, mem);
+    next.focus();
+  }
+}
+
+// Make `cell` the map's one tab stop (and remember it across redraws).
+function rove(grid, cell, mem) {
+  for (const el of grid.querySelectorAll("[role=gridcell][tabindex='0']")) if (el !== cell) el.setAttribute("tabindex", "-1");
+  cell.setAttribute("tabindex", "0");
+  mem.cursor = cell.dataset.cell;
+}
+
 function cityMap(view, ctx, container, ui) {
   const t = tx(ctx);
   const m = view.map;
@@ -732,41 +859,128 @@ function cityMap(view, ctx, container, ui) {
   const targets = mapTargets(view, ctx, container, ui);
   const ghost = new Set(targets.ghost.map(key));
   const zoom = ui.zoom || 1;
+  const mem = memory.get(container);
   // The map fits the width of the game area (container query units), between 12 and 40 px a square, times the zoom.
   const cell = `calc(clamp(12px, (100cqw - 4px) / ${cols + 2}, 40px) * ${zoom})`;
+  const words = squareWords(view, ctx, targets);
+  // A square may act for the house or restaurant on it (a garden, a move): the keyboard reaches those through it.
+  const pieceActs = new Map();
+  for (const house of view.houses) {
+    const act = targets.houses.get(house.number);
+    if (act) for (const c of house.cells) pieceActs.set(key(c), act);
+  }
+  for (const r of view.restaurants) {
+    const act = targets.restaurants.get(r.id);
+    if (act) for (const c of r.cells) pieceActs.set(key(c), act);
+  }
 
-  const squares = [];
-  for (let r = 0; r < rows; r++) {
-    for (let c = 0; c < cols; c++) {
-      const ch = m.grid[r][c];
-      const k = `${r},${c}`;
-      const act = targets.cells.get(k);
-      const cls = ["fcm-sq", ch === "#" ? "road" : ch === "X" ? "bridge" : ch === "H" ? "hsq" : DRINK_CHARS[ch] ? "drink" : "lot",
-        r % 5 === 0 && "tb-n", c % 5 === 0 && "tb-w", r === rows - 1 && "tb-s", c === cols - 1 && "tb-e",
-        act && "legal", targets.selected.has(k) && "fcm-selected", ghost.has(k) && "fcm-ghost"];
-      squares.push(h("div", {
-        class: cls, style: css({ gridRow: String(r + 2), gridColumn: String(c + 2) }),
-        dataset: { cell: k }, title: DRINK_CHARS[ch] ? goodName(ctx, DRINK_CHARS[ch]) : null,
-        ...clickable(act, `${t.square(r, c)}${DRINK_CHARS[ch] ? ` (${goodName(ctx, DRINK_CHARS[ch])})` : ""}`),
-        "aria-pressed": act && targets.selected.has(k) ? "true" : null,
-      }, DRINK_CHARS[ch] ? token(ctx, DRINK_CHARS[ch], { class: "fcm-source" }) : null));
+  // Squares of the margin: airplane spots to choose and airplanes flying there, at row -1 / rows or column -1 / cols.
+  const edgeAt = (edge, i) => ({ N: [-1, i], S: [rows, i], W: [i, -1], E: [i, cols] })[edge];
+  const margin = new Map(); // "r,c" -> {spot, edge, i} | {plane}
+  for (const [k, spot] of targets.margins) {
+    const edge = k[0];
+    const i = Number(k.slice(1));
+    margin.set(key(edgeAt(edge, i)), { spot, edge, i });
+  }
+  for (const camp of view.campaigns) {
+    if (!camp.edge) continue;
+    for (let i = camp.offset; i < camp.offset + (camp.covers || 1); i++) {
+      const k = key(edgeAt(camp.edge, i));
+      if (!margin.has(k)) margin.set(k, { plane: camp, edge: camp.edge, i });
     }
   }
 
+  // The square in the Tab order: the last one the keyboard was on in this decision, else the first one that can be
+  // chosen now, else the top-left corner (render() forgets the last one when a new decision opens).
+  const exists = (k) => {
+    if (!k) return false;
+    const [r, c] = k.split(",").map(Number);
+    return (r >= 0 && r < rows && c >= 0 && c < cols) || margin.has(k);
+  };
+  const firstLegal = [...targets.cells.keys(), ...pieceActs.keys()].sort((a, b) => {
+    const [ra, ca] = a.split(",").map(Number);
+    const [rb, cb] = b.split(",").map(Number);
+    return ra - rb || ca - cb;
+  })[0] || [...margin.entries()].filter(([, v]) => v.spot).map(([k]) => k)[0];
+  const cursor = exists(mem.cursor) ? mem.cursor : firstLegal || "0,0";
+  mem.cursor = cursor;
+
+  const gridCell = (k, props, label, act, ...children) => {
+    const onclick = act ? (e) => { e.stopPropagation(); act(); } : null;
+    return h("div", {
+      ...props, role: "gridcell", tabindex: k === cursor ? "0" : "-1", "aria-label": `${label}${act ? ` — ${t.canChoose}` : ""}`,
+      "aria-selected": targets.selected.has(k) ? "true" : null,
+      dataset: { ...(props.dataset || {}), cell: k, focusId: `fcm-map:${k}`, ...(act ? { act: "1" } : {}) },
+      onclick,
+    }, ...children);
+  };
+
+  const gridRows = [];
+  const marginCell = (k) => {
+    const at = margin.get(k);
+    if (!at) return null;
+    const [r, c] = k.split(",").map(Number);
+    const style = css({ gridRow: String(r + 2), gridColumn: String(c + 2) });
+    const where = t.beside(t.edges[at.edge], at.i);
+    if (at.spot) {
+      const { spot } = at;
+      return gridCell(k, { class: "fcm-margin legal", style, dataset: { edge: at.edge, offset: String(spot.from) },
+        title: `${spot.from}–${spot.from + spot.width - 1}` },
+      t.airSpot(t.edges[at.edge], spot.from + 1, spot.from + spot.width), spot.act, "✈");
+    }
+    const camp = at.plane;
+    return gridCell(k, { class: "fcm-mcell", style }, `${where}: ${t.campaignOn(t.campaignTypes.airplane, camp.number,
+      goodName(ctx, camp.good), camp.eternal ? t.eternal : t.left(camp.tokens), nameOf(ctx, camp.owner))}`, null);
+  };
+  const marginRow = (r) => {
+    const cells = [];
+    for (let c = 0; c < cols; c++) cells.push(marginCell(key([r, c])));
+    return cells.some(Boolean) ? h("div", { role: "row", class: "fcm-gridrow" }, cells) : null;
+  };
+  gridRows.push(marginRow(-1));
+  for (let r = 0; r < rows; r++) {
+    const squares = [marginCell(key([r, -1]))];
+    for (let c = 0; c < cols; c++) {
+      const ch = m.grid[r][c];
+      const k = `${r},${c}`;
+      const act = targets.cells.get(k) || pieceActs.get(k);
+      const kind = ch === "#" ? "road" : ch === "X" ? "bridge" : ch === "H" ? "hsq" : DRINK_CHARS[ch] ? "drink" : "lot";
+      const here = words.get(k) || [];
+      const said = [
+        ...(kind === "drink" ? [t.source(goodName(ctx, DRINK_CHARS[ch]))] : here.length ? [] : [t.ground[kind]]),
+        ...here,
+        ghost.has(k) ? t.planned : null,
+        targets.selected.has(k) ? t.chosen : null,
+      ].filter(Boolean);
+      const cls = ["fcm-sq", kind, r % 5 === 0 && "tb-n", c % 5 === 0 && "tb-w", r === rows - 1 && "tb-s", c === cols - 1 && "tb-e",
+        targets.cells.has(k) && "legal", targets.selected.has(k) && "fcm-selected", ghost.has(k) && "fcm-ghost"];
+      squares.push(gridCell(k, {
+        class: cls, style: css({ gridRow: String(r + 2), gridColumn: String(c + 2) }),
+        title: DRINK_CHARS[ch] ? goodName(ctx, DRINK_CHARS[ch]) : null,
+      }, `${t.square(r, c)}: ${said.join("; ")}`, act,
+      DRINK_CHARS[ch] ? token(ctx, DRINK_CHARS[ch], { class: "fcm-source", hidden: true }) : null));
+    }
+    squares.push(marginCell(key([r, cols])));
+    gridRows.push(h("div", { role: "row", class: "fcm-gridrow" }, squares));
+  }
+  gridRows.push(marginRow(rows));
+
+  // The pieces on the map are drawn over the squares; the squares' names say what they are, so assistive
+  // technology skips them, and the keyboard reaches what they do through the squares.
   const pieces = [];
+  const pieceClick = (act) => (act ? (e) => { e.stopPropagation(); act(); } : null);
   for (const house of view.houses) {
     const b = box(house.cells);
     const act = targets.houses.get(house.number);
     const demand = (view.demand || {})[String(house.number)] || [];
     if (house.garden) {
-      pieces.push(h("div", { class: "fcm-garden", style: area(box(house.garden)), title: `${t.house(house.number)}: ${t.garden}` }));
+      pieces.push(h("div", { class: "fcm-garden", style: area(box(house.garden)), title: `${t.house(house.number)}: ${t.garden}`, "aria-hidden": "true" }));
     }
     const houseTitle = `${t.house(house.number)}${house.garden ? ` (${t.garden})` : ""}${demand.length ? `: ${goodsList(ctx, demand)}` : ""}`;
     pieces.push(h("div", {
       class: ["fcm-house", house.placed && "placed", act && "legal", targets.reach.has(house.number) && `fcm-reach-${targets.reach.get(house.number)}`],
       style: area(b), dataset: { house: String(house.number) },
-      title: houseTitle,
-      ...clickable(act, houseTitle),
+      title: houseTitle, "aria-hidden": "true", onclick: pieceClick(act),
     },
     h("span", { class: "fcm-house-no" }, String(house.number)),
     // Demand grouped by good ("Bu3"), so a house two squares wide on a phone still shows all of it.
@@ -780,8 +994,7 @@ function cityMap(view, ctx, container, ui) {
     pieces.push(h("div", {
       class: ["fcm-rest", !r.open && "soon", r.dead && "dead", act && "legal"],
       style: area(b, { "--seat": colourOf(view, r.owner) }), dataset: { restaurant: String(r.id), owner: r.owner },
-      title: `${nameOf(ctx, r.owner)}${r.open ? "" : ` (${t.comingSoon})`}`,
-      ...clickable(act, `${t.restaurant(nameOf(ctx, r.owner))}${r.open ? "" : ` (${t.comingSoon})`}`),
+      title: `${nameOf(ctx, r.owner)}${r.open ? "" : ` (${t.comingSoon})`}`, "aria-hidden": "true", onclick: pieceClick(act),
     },
     doors.map((d) => h("span", { class: "fcm-door", style: css({ gridRow: String(d[0] - b.r0 + 1), gridColumn: String(d[1] - b.c0 + 1) }) })),
     h("span", { class: "fcm-rest-label" }, r.open ? "R" : "…")));
@@ -790,27 +1003,11 @@ function cityMap(view, ctx, container, ui) {
     if (!camp.cells) continue;
     pieces.push(h("div", {
       class: ["fcm-camp", `c-${camp.type}`], style: area(box(camp.cells), { "--seat": colourOf(view, camp.owner) }),
-      dataset: { campaign: String(camp.number) },
+      dataset: { campaign: String(camp.number) }, "aria-hidden": "true",
       title: `${tx(ctx).campaignTypes[camp.type]} #${camp.number}: ${goodName(ctx, camp.good)} — ${camp.eternal ? t.eternal : t.left(camp.tokens)} (${nameOf(ctx, camp.owner)})`,
     },
     h("span", { class: "fcm-camp-no" }, `#${camp.number}`),
     token(ctx, camp.good, { class: "tiny", count: camp.eternal ? "∞" : camp.tokens })));
-  }
-
-  // Margins beside the board: airplanes on the board and legal airplane spots.
-  const margins = [];
-  const edgeCell = (edge, i) => {
-    if (edge === "N") return { gridRow: "1", gridColumn: String(i + 2) };
-    if (edge === "S") return { gridRow: String(rows + 2), gridColumn: String(i + 2) };
-    if (edge === "W") return { gridRow: String(i + 2), gridColumn: "1" };
-    return { gridRow: String(i + 2), gridColumn: String(cols + 2) };
-  };
-  for (const [k, spot] of targets.margins) {
-    const edge = k[0];
-    const i = Number(k.slice(1));
-    margins.push(h("div", { class: "fcm-margin legal", style: css(edgeCell(edge, i)), dataset: { edge, offset: String(spot.from) },
-      title: `${spot.from}–${spot.from + spot.width - 1}`,
-      ...clickable(spot.act, `${t.campaignTypes.airplane}: ${t.edges[edge]} ${spot.from + 1}–${spot.from + spot.width}`) }, "✈"));
   }
   for (const camp of view.campaigns) {
     if (!camp.edge) continue;
@@ -819,13 +1016,12 @@ function cityMap(view, ctx, container, ui) {
     const style = vertical
       ? { gridRow: `${camp.offset + 2} / span ${span}`, gridColumn: camp.edge === "W" ? "1" : String(cols + 2) }
       : { gridColumn: `${camp.offset + 2} / span ${span}`, gridRow: camp.edge === "N" ? "1" : String(rows + 2) };
-    margins.push(h("div", { class: ["fcm-plane", vertical && "v"], style: css({ ...style, "--seat": colourOf(view, camp.owner) }),
-      dataset: { campaign: String(camp.number) },
+    pieces.push(h("div", { class: ["fcm-plane", vertical && "v"], style: css({ ...style, "--seat": colourOf(view, camp.owner) }),
+      dataset: { campaign: String(camp.number) }, "aria-hidden": "true",
       title: `${t.campaignTypes.airplane} #${camp.number}: ${goodName(ctx, camp.good)} — ${camp.eternal ? t.eternal : t.left(camp.tokens)}` },
     `✈#${camp.number}`, token(ctx, camp.good, { class: "tiny", count: camp.eternal ? "∞" : camp.tokens })));
   }
 
-  const mem = memory.get(container);
   const zoomBy = (f) => () => { mem.ui.zoom = Math.max(0.6, Math.min(2.5, (mem.ui.zoom || 1) * f)); redraw(container); };
   return h("section", { class: "fcm-mapwrap" },
     h("div", { class: "fcm-map-tools" },
@@ -836,9 +1032,12 @@ function cityMap(view, ctx, container, ui) {
     h("div", { class: "fcm-mapscroll" },
       h("div", {
         class: ["fcm-map", targets.cells.size && "fcm-passive"], dataset: { testid: "fcm-map" },
+        role: "grid", "aria-label": t.map,
+        onkeydown: (e) => mapKeys(e, mem),
+        onfocusin: (e) => { const sq = e.target.closest("[role=gridcell]"); if (sq) rove(e.currentTarget, sq, mem); },
         style: css({ "--cell": cell, gridTemplateColumns: `repeat(${cols + 2}, var(--cell))`, gridTemplateRows: `repeat(${rows + 2}, var(--cell))` }),
-      }, squares, pieces, margins)),
-    h("div", { class: "fcm-legend" }, GOODS.map((g) => h("span", null, token(ctx, g), goodName(ctx, g))),
+      }, gridRows, pieces)),
+    h("div", { class: "fcm-legend", "aria-hidden": "true" }, GOODS.map((g) => h("span", null, token(ctx, g), goodName(ctx, g))),
       h("span", null, h("span", { class: "fcm-legend-door" }), t.entrance)));
 }
 
@@ -863,7 +1062,8 @@ function bankPanel(view, ctx) {
     if (!r) return null;
     const known = r !== "hidden" && RESERVE[r];
     return h("span", { class: ["fcm-reserve", !known && "back"], style: css({ "--seat": colourOf(view, s) }),
-      title: `${nameOf(ctx, s)}: ${known ? `+$${known[0]}` : t.hiddenCard}` },
+      title: `${nameOf(ctx, s)}: ${known ? `+$${known[0]}` : t.hiddenCard}`,
+      ...named(t.reserveOf(nameOf(ctx, s), known ? `+$${known[0]}, ${t.ceoSlots(known[1])}` : t.hiddenCard)) },
     known ? `+$${known[0]} ▢${known[1]}` : "?");
   });
   return h("div", { class: "fcm-bank", dataset: { testid: "fcm-bank" } },
@@ -885,7 +1085,8 @@ function turnTrack(view, ctx, container) {
     if (choosing) who = Object.keys(taken).find((s) => taken[s] === k) || null;
     else who = view.turn_order[k - 1];
     const act = picks.find((a) => a.position === k);
-    slots.push(h("div", { class: ["fcm-track-pos", act && "legal"], dataset: { position: String(k) }, ...clickable(act ? () => send(ctx, act, container) : null, `${t.turnOrder}: ${t.position} ${k}`) },
+    slots.push(h("div", { class: ["fcm-track-pos", act && "legal"], dataset: { position: String(k) },
+      ...piece(act ? () => send(ctx, act, container) : null, t.position(k, who ? nameOf(ctx, who) : null)) },
       h("span", { class: "fcm-track-no" }, String(k)),
       who ? h("span", { class: "fcm-marker", style: css({ "--seat": colourOf(view, who) }) }, nameOf(ctx, who)) : null));
   }
@@ -904,7 +1105,7 @@ function supplyPanel(view, ctx, container, ui) {
     let onclick = null;
     if (plain) onclick = () => send(ctx, plain, container);
     else if (phantoms.length) onclick = () => { ui.phantom = ui.phantom === id ? null : id; redraw(container); };
-    return employee(ctx, id, { small: true, badge: n, legal: !!onclick, dim: n === 0, onclick,
+    return employee(ctx, id, { small: true, badge: n, badgeName: t.inSupply(n), legal: !!onclick, dim: n === 0, onclick,
       selected: ui.phantom === id, title: `${cardName(ctx, id)}: ${n}` });
   })));
   let phantomChoice = null;
@@ -946,7 +1147,7 @@ function campaignSupply(view, ctx, container, ui) {
       view.house_supply.map((num) => {
         const act = houses.find((a) => a.number === num);
         return h("div", { class: ["fcm-htile", act && "legal"], dataset: { house: String(num) }, title: t.house(num),
-          ...clickable(act ? () => send(ctx, act, container) : null, t.house(num)) }, String(num));
+          ...piece(act ? () => send(ctx, act, container) : null, t.house(num)) }, String(num));
       }),
       h("span", { class: "fcm-muted" }, t.gardens(view.garden_supply))));
 }
@@ -982,7 +1183,8 @@ function milestonesPanel(view, ctx, container) {
     const [name, effect] = tx(ctx).milestones[id] || [id, ""];
     return h("li", { class: ["fcm-ms", !available && "gone", now && "now"], title: effect, dataset: { milestone: id } },
       h("span", { class: "fcm-ms-name" }, name),
-      h("span", { class: "fcm-ms-who" }, holders.map((s) => h("span", { class: "fcm-dot", style: css({ "--seat": colourOf(view, s) }), title: nameOf(ctx, s) }, nameOf(ctx, s).slice(0, 2)))),
+      h("span", { class: "fcm-ms-who" }, holders.map((s) => h("span", { class: "fcm-dot", style: css({ "--seat": colourOf(view, s) }), title: nameOf(ctx, s),
+        ...named(nameOf(ctx, s)) }, nameOf(ctx, s).slice(0, 2)))),
       h("span", { class: "fcm-muted" }, now ? t.claimedNow : available ? t.available : t.retired));
   });
   return foldable(container, "milestones", false, { class: "fcm-milestones" },
@@ -1040,7 +1242,7 @@ function chainArea(view, ctx, container, seat, ui, mine) {
     const opts = { small };
     if (crossedOut("work", id, opts)) return employee(ctx, id, opts);
     const fire = fires.find((a) => a.card === id && a.from === "work");
-    if (fire) { opts.legal = true; opts.onclick = go(fire); opts.caption = "✕"; }
+    if (fire) { opts.legal = true; opts.onclick = go(fire); opts.caption = "✕"; opts.captionName = t.fireIt; }
     const cook = produce.filter((a) => a.card === id);
     if (cook.length === 1) { opts.legal = true; opts.onclick = go(cook[0]); opts.caption = `→ ${goodName(ctx, cook[0].good)}`; }
     if (cook.length > 1) {
@@ -1095,13 +1297,13 @@ function chainArea(view, ctx, container, seat, ui, mine) {
         onclick: go(submit) }, pyr.feasible ? t.submitStructure : t.submitOver) : null,
       // Marketeers on campaigns stay busy through restructuring; they are shown so no card seems lost.
       p.busy.length ? h("div", null, h("h4", null, t.busy), h("div", { class: "fcm-row" },
-        p.busy.map((b) => employee(ctx, b.card, { small: true, badge: `#${b.campaign}` })))) : null);
+        p.busy.map((b) => employee(ctx, b.card, { small: true, badge: `#${b.campaign}`, badgeName: t.onCampaign(b.campaign) })))) : null);
   } else {
     const beachCard = (id) => {
       const opts = { small };
       if (crossedOut("beach", id, opts)) return employee(ctx, id, opts);
       const fire = fires.find((a) => a.card === id && a.from === "beach");
-      if (fire) { opts.legal = true; opts.onclick = go(fire); opts.caption = "✕"; }
+      if (fire) { opts.legal = true; opts.onclick = go(fire); opts.caption = "✕"; opts.captionName = t.fireIt; }
       const tr = trains.filter((a) => a.card === id);
       if (tr.length) {
         opts.legal = true; opts.selected = ui.trainee === id;
@@ -1121,7 +1323,8 @@ function chainArea(view, ctx, container, seat, ui, mine) {
       p.hand.length ? h("div", null, h("h4", null, t.hand), cardRow(ctx, p.hand, () => ({ small }))) : null,
       p.busy.length ? h("div", null, h("h4", null, t.busy), h("div", { class: "fcm-row" }, p.busy.map((b) => {
         const fire = busyFires.find((a) => a.card === b.card && a.campaign === b.campaign);
-        return employee(ctx, b.card, { small, badge: `#${b.campaign}`, legal: !!fire, onclick: fire ? go(fire) : null });
+        return employee(ctx, b.card, { small, badge: `#${b.campaign}`, badgeName: t.onCampaign(b.campaign), legal: !!fire,
+          onclick: fire ? go(fire) : null, captionName: fire ? t.fireIt : null });
       }))) : null);
   }
 
@@ -1142,15 +1345,14 @@ function chainArea(view, ctx, container, seat, ui, mine) {
 function promptBar(view, ctx, container, ui) {
   const t = tx(ctx);
   const acts = ctx.actions || [];
-  const waiting = (ctx.awaiting || []).filter((s) => s !== ctx.seat).map((s) => nameOf(ctx, s));
   const go = (a) => () => send(ctx, a, container);
   const buttons = [];
   let text = null;
   const has = (type) => acts.some((a) => a.type === type);
   if (view.phase === "over") return null;
   if (!acts.length) {
+    // Who is awaited the shell's turn bar says; the status line above, which phase it is. Only a working turn says more.
     if (view.phase === "working" && view.work && view.work.seat) text = t.turnOf(nameOf(ctx, view.work.seat), t.steps[view.work.step]);
-    else if (waiting.length) text = t.waitFor(waiting.join(", "));
   } else if (view.phase === "first_restaurants") {
     text = has("restaurant_entrance") ? t.placeFirstEntrance : t.placeFirst;
   } else if (view.phase === "reserve") {
@@ -1245,6 +1447,9 @@ export function render(container, view, ctx) {
     const openSupply = mem.ui.openSupply;
     mem.ui = { zoom, openSupply };
     mem.decision = decision;
+    // A new decision enters the map at its first square to choose, unless the keyboard is on the map now.
+    const map = container.querySelector("[data-testid=fcm-map]");
+    if (!(map && map.contains(document.activeElement))) mem.cursor = null;
   }
   mem.view = view;
   mem.ctx = ctx;

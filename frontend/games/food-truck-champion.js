@@ -1,7 +1,7 @@
 // Food Truck Champion renderer: your truck board (fridge, hired staff, plating, awards), your hand, the
 // marketplace with its covered stacks, the popularity stacks, the action round's choices and the other trucks.
 // Every decision is made by clicking the card, stack, position or board section itself.
-import { clickable, h, matching, mount } from "../lib/dom.js";
+import { clickable, h, matching, mount, named, piece } from "../lib/dom.js";
 import { langOf, seatName } from "../lib/text.js";
 
 // The printed card faces never change: fetched once, not carried in every view.
@@ -22,6 +22,16 @@ const TEXT = {
     hand: "Your hand", handOf: "hand", completed: "Completed orders", awards: "Awards", tokens: "Popularity tokens",
     cards: (n) => `${n} card${n === 1 ? "" : "s"}`, tokensN: (n) => `${n} token${n === 1 ? "" : "s"}`,
     ownerHand: "Owner in hand",
+    // what each piece is, for screen readers (sighted players read it off the card)
+    a11y: {
+      owner: (truck) => `${truck} Owner card`, faceDown: "face down", ownerShort: "Owner card",
+      pile: (label, n) => `${label}: ${n} card${n === 1 ? "" : "s"}`,
+      stack: (v, p, c) => `${v}-point popularity stack: ${p ? `${p} token${p === 1 ? "" : "s"}` : "no token"}${c ? `, ${c} critique${c === 1 ? "" : "s"}` : ""}`,
+      token: (v) => `Popularity token, ${v} point${Number(v) === 1 ? "" : "s"}`,
+      profile: (list) => `Flavor profile: ${list}`, logo: (truck) => `${truck} logo`,
+      gray: (n) => `${n} of 3 gray icons covered`, emptyDiscard: "Discard: empty", noNeutral: "Nothing played by the neutral owner",
+      on: "on it",
+    },
     stackLabel: (v, n) => `Take a ${v}-point popularity token (${n} in the stack)`,
     emptyPos: (p) => `M${p}: empty position`, emptySlot: (s) => `${s}: empty space`,
     placeToken: (s) => `Place the token on ${s}`,
@@ -34,7 +44,18 @@ const TEXT = {
       follow_staff: (n, also) => `follows with staff (${n} left)${also === "market_research" ? " + research" : also === "take_charge" ? " + take charge" : ""}`,
       market_research: () => "Market Research", take_charge: () => "Take Charge",
     },
-    deciding: "deciding…", toDecide: "decides later", waitingFor: (names) => `Waiting for ${names}…`,
+    deciding: "deciding…", toDecide: "decides later",
+    // what the others decide now (the shell's turn bar already says who is awaited)
+    others: {
+      turn: (n) => `${n} chooses an action: lead a card, Market Research or Take Charge…`,
+      decide: (n, many, a) => `${n} ${many ? "decide" : "decides"} how to follow the ${a}…`,
+      resolve: (n, many, a) => `${n} ${many ? "perform" : "performs"} the ${a} action…`,
+      critique: (n, many) => `Critique: ${n} ${many ? "pick" : "picks"} a completed order for Awards…`,
+      market: (n, many) => `${n} ${many ? "put their" : "puts the"} played card${many ? "s" : ""} in the market…`,
+      discard: (n) => `${n} discards down to six cards…`,
+      token: (n) => `${n} chooses a lower popularity token…`,
+      place_token: (n) => `${n} places a popularity token on their board…`,
+    },
     prompt: {
       turn: "Your turn: click a hand card to lead it, the deck for Market Research, or your face-down Owner card to Take Charge.",
       decide: (a) => `${a} was led: follow with a matching hand card (or your Owner card), with matching hired staff, or do Market Research / Take Charge.`,
@@ -53,7 +74,6 @@ const TEXT = {
       market: "Click the market position for your played card.",
       ownerLead: "Which action does your Owner card lead?",
       followStaff: "Follow through your hired staff — and also do Market Research or Take Charge?",
-      over: "Game over.",
     },
     btn: {
       research: "Market Research", charge: "Take Charge", decline: "Decline", none: "Take no token",
@@ -98,6 +118,15 @@ const TEXT = {
     hand: "Tu mano", handOf: "mano", completed: "Pedidos completados", awards: "Premios", tokens: "Fichas de popularidad",
     cards: (n) => `${n} carta${n === 1 ? "" : "s"}`, tokensN: (n) => `${n} ficha${n === 1 ? "" : "s"}`,
     ownerHand: "Dueño en la mano",
+    a11y: {
+      owner: (truck) => `Carta de Dueño de ${truck}`, faceDown: "boca abajo", ownerShort: "Carta de Dueño",
+      pile: (label, n) => `${label}: ${n} carta${n === 1 ? "" : "s"}`,
+      stack: (v, p, c) => `Pila de popularidad de ${v} punto${Number(v) === 1 ? "" : "s"}: ${p ? `${p} ficha${p === 1 ? "" : "s"}` : "ninguna ficha"}${c ? `, ${c} crítica${c === 1 ? "" : "s"}` : ""}`,
+      token: (v) => `Ficha de popularidad de ${v} punto${Number(v) === 1 ? "" : "s"}`,
+      profile: (list) => `Perfil de sabor: ${list}`, logo: (truck) => `Logo de ${truck}`,
+      gray: (n) => `${n} de 3 iconos grises cubiertos`, emptyDiscard: "Descartes: vacío", noNeutral: "El dueño neutral no ha jugado nada",
+      on: "encima",
+    },
     stackLabel: (v, n) => `Tomar una ficha de ${v} puntos (${n} en la pila)`,
     emptyPos: (p) => `M${p}: posición vacía`, emptySlot: (s) => `${s}: hueco libre`,
     placeToken: (s) => `Poner la ficha en ${s}`,
@@ -109,7 +138,17 @@ const TEXT = {
       follow_staff: (n, also) => `sigue con personal (${n === 1 ? "queda" : "quedan"} ${n})${also === "market_research" ? " + investiga" : also === "take_charge" ? " + toma el mando" : ""}`,
       market_research: () => "Investigación de mercado", take_charge: () => "Tomar el mando",
     },
-    deciding: "decidiendo…", toDecide: "decide después", waitingFor: (names) => `Esperando a ${names}…`,
+    deciding: "decidiendo…", toDecide: "decide después",
+    others: {
+      turn: (n) => `${n} elige acción: liderar una carta, investigar o tomar el mando…`,
+      decide: (n, many, a) => `${n} ${many ? "deciden" : "decide"} cómo seguir al ${a}…`,
+      resolve: (n, many, a) => `${n} ${many ? "realizan" : "realiza"} la acción de ${a}…`,
+      critique: (n, many) => `Crítica: ${n} ${many ? "eligen" : "elige"} un pedido completado para Premios…`,
+      market: (n, many) => `${n} ${many ? "ponen sus cartas jugadas" : "pone su carta jugada"} en el mercado…`,
+      discard: (n) => `${n} descarta hasta quedarse con seis cartas…`,
+      token: (n) => `${n} elige una ficha de popularidad menor…`,
+      place_token: (n) => `${n} pone una ficha de popularidad en su camión…`,
+    },
     prompt: {
       turn: "Tu turno: pulsa una carta de la mano para liderar, el mazo para investigar o tu Dueño boca abajo para tomar el mando.",
       decide: (a) => `Se lideró ${a}: sigue con una carta igual (o tu Dueño), con personal igual, o investiga / toma el mando.`,
@@ -124,7 +163,6 @@ const TEXT = {
       critique: "Crítica: pulsa un pedido completado para pasarlo a Premios.",
       market: "Pulsa la posición del mercado para tu carta jugada.", ownerLead: "¿Qué acción lidera tu Dueño?",
       followStaff: "Sigues con tu personal: ¿además investigas o tomas el mando?",
-      over: "Fin de la partida.",
     },
     btn: {
       research: "Investigar", charge: "Tomar el mando", decline: "Renunciar", none: "Ninguna ficha",
@@ -175,11 +213,12 @@ let T0 = TEXT.en; // the texts of the current render, for the card helpers
 function ingBadge(i, extra) {
   return h("span", { class: ["ftc-ib", `ing-${ING_CLASS[i]}`, extra], title: T0.ing[i] || i }, T0.short[i] || i);
 }
-// What a clickable card says it is: the coded badges (Dai, Fru…) only carry their full names in a title.
+// What a card says it is, clickable or not: the coded badges (Dai, Fru…) only carry their full names in a title.
 function cardName(c, face) {
   if (face === "ingredient") return `${T0.ing[c.ingredient] || c.ingredient} (${c.dish})`;
   if (face === "staff") return `${T0.staff[c.action] || c.action} (${c.dish})`;
-  const needs = `${c.dish}: ${c.icons.map((i) => T0.ing[i] || i).join(", ")}`;
+  const truck = CATALOG.trucks[c.logo];
+  const needs = `${c.dish}: ${c.icons.map((i) => T0.ing[i] || i).join(", ")} · ${T0.a11y.logo(truck ? truck.name : c.logo)}`;
   if (face === "ticket" || !c.action) return needs;
   return `${T0.ing[c.ingredient] || c.ingredient} · ${T0.staff[c.action] || c.action} · ${needs}`;
 }
@@ -198,8 +237,8 @@ function cardEl(view, id, opts = {}) {
   const face = opts.face || "full";
   const classes = ["ftc-card", `ftc-face-${face}`, opts.legal && "legal", opts.selected && "selected",
     opts.small && "small"];
-  const props = { class: classes, title: c ? `${c.dish}` : id, dataset: { card: id }, ...clickable(opts.onclick),
-    "aria-label": opts.onclick && c ? cardName(c, face) : null };
+  const props = { class: classes, title: c ? `${c.dish}` : id, dataset: { card: id },
+    ...piece(opts.onclick, c ? cardName(c, face) : id) };
   if (!c) return h("div", props, id);
   const ticket = h("div", { class: "ftc-ticket" }, h("span", { class: "ftc-dish" }, c.dish),
     h("span", { class: "ftc-icons" }, icons(c.icons)), logoChip(view, c.logo));
@@ -219,15 +258,15 @@ function cardEl(view, id, opts = {}) {
 function ownerCard(view, truck, opts = {}) {
   const t = CATALOG.trucks[truck];
   const mark = opts.faceDown ? "OWNER" : "★";
+  const name = `${T0.a11y.owner(t ? t.name : truck)}${opts.faceDown ? ` (${T0.a11y.faceDown})` : ""}`;
   const props = { class: ["ftc-card", "ftc-owner", opts.faceDown && "back", opts.legal && "legal", opts.selected && "selected"],
-    title: t ? `${t.name} owner` : truck };
-  Object.assign(props, clickable(opts.onclick));
+    title: name, ...piece(opts.onclick, name) };
   return h("div", props, h("div", { class: "ftc-big" }, mark),
     h("div", { class: "ftc-label" }, t ? t.name : truck));
 }
 
 function back(label, count, opts = {}) {
-  const props = { class: ["ftc-card", "back", opts.legal && "legal"], title: label, ...clickable(opts.onclick) };
+  const props = { class: ["ftc-card", "back", opts.legal && "legal"], title: label, ...piece(opts.onclick, T0.a11y.pile(label, count)) };
   return h("div", props, h("div", { class: "ftc-big" }, count), h("div", { class: "ftc-label" }, label));
 }
 
@@ -257,8 +296,10 @@ function stacksEl(view, ctx) {
     h("div", { class: "ftc-row" }, ["3", "2", "1"].map((v) => {
       const legal = takeable.find((a) => String(a.value) === v);
       const stack = view.stacks[v];
-      return h("div", { class: ["ftc-stack", legal && "legal"], ...clickable(legal ? () => act(ctx, legal) : null),
-        "aria-label": legal ? T.stackLabel(v, stack.length) : null, title: `${v}` },
+      const critiques = stack.filter((x) => x !== "P").length;
+      return h("div", { class: ["ftc-stack", legal && "legal"], title: `${v}`,
+        ...piece(legal ? () => act(ctx, legal) : null,
+          legal ? T.stackLabel(v, stack.length) : T.a11y.stack(v, stack.length - critiques, critiques)) },
       h("div", { class: "ftc-stack-value" }, v),
       h("div", { class: "ftc-chips" }, stack.length ? stack.map((x) => h("span", { class: x === "P" ? "chip-p" : "chip-c" }, x === "P" ? v : "C")) : "—"));
     })),
@@ -280,8 +321,7 @@ function marketEl(view, ctx) {
     return h("div", { class: ["ftc-pos", here.length && "legal", selected && "selected"], dataset: { position: pos } },
       h("div", { class: "ftc-pos-label" }, `M${pos}`, pile.length > 1 ? h("span", { class: "ftc-depth" }, ` ×${pile.length}`) : null),
       top ? cardEl(view, top, { legal: here.length > 0, selected, onclick })
-        : h("div", { class: ["ftc-card", "empty", here.length && "legal"], ...clickable(onclick),
-          "aria-label": onclick ? T.emptyPos(pos) : null }, "—"));
+        : h("div", { class: ["ftc-card", "empty", here.length && "legal"], ...piece(onclick, T.emptyPos(pos)) }, "—"));
   });
   const research = ctx.actions.find((a) => a.type === "market_research");
   const discardTop = view.discard.length ? view.discard[view.discard.length - 1] : null;
@@ -290,10 +330,11 @@ function marketEl(view, ctx) {
     h("div", { class: "ftc-row ftc-piles" },
       back(T.deck, view.deck_count, { legal: Boolean(research), onclick: research ? () => act(ctx, research) : null }),
       h("div", { class: "ftc-discard" }, h("div", { class: "ftc-label" }, `${T.discard} (${view.discard.length})`),
-        discardTop ? cardEl(view, discardTop, { small: true }) : h("div", { class: "ftc-card empty" }, "—")),
+        discardTop ? cardEl(view, discardTop, { small: true }) : h("div", { class: "ftc-card empty", ...named(T.a11y.emptyDiscard) }, "—")),
       view.neutral ? h("div", { class: "ftc-neutral" },
         h("div", { class: "ftc-label" }, `${T.neutral} (${T.cards(view.neutral.stack.length)})`),
-        view.neutral.centre ? cardEl(view, view.neutral.centre, { small: true }) : h("div", { class: "ftc-card empty" }, "★")) : null));
+        view.neutral.centre ? cardEl(view, view.neutral.centre, { small: true })
+          : h("div", { class: "ftc-card empty", ...named(T.a11y.noNeutral) }, "★")) : null));
 }
 
 function roundEl(view, ctx) {
@@ -312,7 +353,7 @@ function roundEl(view, ctx) {
 }
 
 function cardLabel(view, id) {
-  if (id.startsWith("owner-")) return h("span", { class: "ftc-tag" }, "★");
+  if (id.startsWith("owner-")) return h("span", { class: "ftc-tag", ...named(T0.a11y.ownerShort) }, "★");
   const c = CATALOG.cards[id];
   return h("span", { class: "ftc-tag" }, c ? c.dish : id);
 }
@@ -334,8 +375,11 @@ function ticketEl(view, ctx, slot, opts) {
     if (open) left[i] -= 1;
     return ingBadge(i, open ? "open" : "done");
   }) : [];
-  return h("div", { class: ["ftc-slot", opts.legal && "legal", opts.selected && "selected"], ...clickable(opts.onclick),
-    "aria-label": opts.onclick && c ? `${c.dish} (${T0.needs}: ${slot.need.map((i) => T0.ing[i] || i).join(", ")})` : null, dataset: { ticket: slot.card } },
+  const on = slot.on.map((id) => CATALOG.cards[id]).filter(Boolean).map((x) => T0.ing[x.ingredient] || x.ingredient);
+  const truck = c && CATALOG.trucks[c.logo];
+  const name = c ? `${c.dish} (${T0.needs}: ${slot.need.map((i) => T0.ing[i] || i).join(", ")}${on.length ? `; ${T0.a11y.on}: ${on.join(", ")}` : ""}) · ${T0.a11y.logo(truck ? truck.name : c.logo)}` : slot.card;
+  return h("div", { class: ["ftc-slot", opts.legal && "legal", opts.selected && "selected"], ...piece(opts.onclick, name),
+    dataset: { ticket: slot.card } },
   c ? h("div", { class: "ftc-ticket" }, h("span", { class: "ftc-dish" }, c.dish), h("span", { class: "ftc-icons" }, marks),
     logoChip(view, c.logo)) : slot.card,
   slot.on.length ? h("div", { class: "ftc-on" }, slot.on.map((id) => cardEl(view, id, { face: "ingredient", small: true }))) : null);
@@ -351,7 +395,7 @@ function sectionEl(view, ctx, seat, board, section, big) {
   const header = h("div", { class: ["ftc-sec-head", placeTok && "legal"], ...clickable(placeTok ? () => act(ctx, placeTok) : null),
     "aria-label": placeTok ? T.placeToken(T.section[section]) : null, dataset: { section } },
   h("span", null, T.section[section]), h("span", { class: "ftc-cap" }, ` ${section === "plating" ? board.plating.length : board[section].length}/${cap}`),
-  h("span", { class: "ftc-gray" }, " ", "●".repeat(board.gray[section]), "○".repeat(3 - board.gray[section])));
+  h("span", { class: "ftc-gray", ...named(T.a11y.gray(board.gray[section])) }, " ", "●".repeat(board.gray[section]), "○".repeat(3 - board.gray[section])));
   let items;
   if (section === "plating") {
     items = board.plating.map((slot) => {
@@ -389,8 +433,8 @@ function sectionEl(view, ctx, seat, board, section, big) {
   const used = section === "plating" ? board.plating.length : board[section].length;
   const empties = [];
   for (let i = used; i < cap; i += 1) {
-    empties.push(h("div", { class: ["ftc-card", "empty", "slot", free && "legal"], ...clickable(free ? () => act(ctx, free) : null),
-      "aria-label": free ? T.emptySlot(T.section[section]) : null }, "+"));
+    empties.push(h("div", { class: ["ftc-card", "empty", "slot", free && "legal"],
+      ...piece(free ? () => act(ctx, free) : null, T.emptySlot(T.section[section])) }, "+"));
   }
   return h("div", { class: ["ftc-section", `ftc-${section}`] }, header, h("div", { class: "ftc-row" }, items, empties));
 }
@@ -414,10 +458,10 @@ function truckHead(view, ctx, seat, board) {
   const T = tr(ctx);
   const truck = CATALOG.trucks[board.truck];
   return h("div", { class: "ftc-truck-head" },
-    h("span", { class: `ftc-logo ftc-t-${board.truck}` }, truck.logo),
+    h("span", { class: `ftc-logo ftc-t-${board.truck}`, "aria-hidden": "true" }, truck.logo), // the name follows
     h("b", null, ` ${truck.name} `), h("span", { class: "muted" }, `${nameOf(ctx, seat)}${seat === ctx.seat ? ` (${T.you})` : ""}`),
     view.first_player === seat ? h("span", { class: "ftc-tag" }, T.first) : null,
-    h("span", { class: "ftc-profile", title: "flavor profile" }, icons(truck.profile)));
+    h("span", { class: "ftc-profile", ...named(T.a11y.profile(truck.profile.map((i) => T.ing[i] || i).join(", "))) }, icons(truck.profile)));
 }
 
 function myBoard(view, ctx) {
@@ -443,7 +487,7 @@ function myBoard(view, ctx) {
         h("div", { class: "ftc-section" }, h("div", { class: "ftc-sec-head" }, `${T.awards} (${board.awards.length})`),
           h("div", { class: "ftc-row" }, board.awards.map((id) => cardEl(view, id, { face: "ticket", small: true })))),
         h("div", { class: "ftc-section" }, h("div", { class: "ftc-sec-head" }, T.tokens),
-          h("div", { class: "ftc-row" }, (board.tokens || []).map((v) => h("span", { class: "chip-p" }, v)))))));
+          h("div", { class: "ftc-row" }, (board.tokens || []).map((v) => h("span", { class: "chip-p", ...named(T.a11y.token(v)) }, v)))))));
 }
 
 function handEl(view, ctx) {
@@ -485,9 +529,10 @@ function otherBoard(view, ctx, seat) {
 function promptEl(view, ctx) {
   const T = tr(ctx);
   const P = T.prompt;
-  if (view.phase === "over") return h("div", { class: "ftc-prompt" }, P.over);
+  if (view.phase === "over") return null; // the shell's turn bar says "Game over", the final scoring follows
   if (!ctx.seat || !ctx.awaiting.includes(ctx.seat)) {
-    return h("div", { class: "ftc-prompt waiting" }, T.waitingFor(ctx.awaiting.map((s) => nameOf(ctx, s)).join(", ")));
+    const line = othersLine(view, ctx);
+    return line ? h("div", { class: "ftc-prompt waiting" }, line) : null;
   }
   const buttons = [];
   const button = (label, action) =>
@@ -531,6 +576,24 @@ function promptEl(view, ctx) {
   if (decline) button(T.btn.decline, decline);
   if (selection) buttons.push(h("button", { type: "button", class: "secondary", onclick: () => choose(null) }, T.btn.cancel));
   return h("div", { class: "ftc-prompt mine" }, h("span", null, text), h("div", { class: "ftc-buttons" }, buttons));
+}
+
+// What the awaited players decide, when the viewer is not one of them. Not a bare "Waiting for X": the shell's
+// turn bar names them already (and a replay's view carries `awaiting`, so this line names them there too).
+function othersLine(view, ctx) {
+  const O = tr(ctx).others;
+  const seats = ctx.awaiting.filter((s) => s !== ctx.seat);
+  if (!seats.length) return null;
+  const names = seats.map((s) => nameOf(ctx, s)).join(", ");
+  const many = seats.length > 1;
+  const rnd = view.round;
+  const staff = rnd ? tr(ctx).staff[rnd.lead_action] || rnd.lead_action : "";
+  if (view.pending) return (O[view.pending.kind] || O.place_token)(names, many);
+  if (!rnd) return O.turn(names);
+  if (rnd.stage === "decide") return O.decide(names, many, staff);
+  if (rnd.stage === "resolve") return O.resolve(names, many, staff);
+  if (rnd.stage === "critique") return O.critique(names, many);
+  return O.market(names, many);
 }
 
 // ---- final scoring ----------------------------------------------------------------------------------------

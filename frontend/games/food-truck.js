@@ -1,6 +1,6 @@
 // Food Truck renderer: every player's served meals by type (who serves what is the whole game), the
 // face-up Truck cards, the supply, victory points, and the click-by-click ordering of one's hand in Prep.
-import { clickable, h, matching, mount } from "../lib/dom.js";
+import { clickable, h, matching, mount, named, piece } from "../lib/dom.js";
 import { langOf as lang, seatName as nameOf } from "../lib/text.js";
 
 const EMOJI = {
@@ -78,8 +78,8 @@ const TEXT = {
     chooseTruck: "Choose your food truck: click one.",
     chooseTruckWait: (n) => `${n} is choosing a truck…`,
     prepPrompt: "Prep: click your cards in the order you want to play them — the first card you click is the top of your pile.",
-    prepDone: "Your order is in. Waiting for the others…",
-    waiting: (names) => `Waiting for ${names}…`,
+    prepDone: "Your order is in; the others are still ordering their hands…",
+    prepOthers: "Prep: each player orders their hand in secret…",
     revealPrompt: "Your turn: click your draw pile to reveal the top card.",
     revealOrTruck: "Your turn: click your draw pile to reveal, or click your Truck card to play it first.",
     decideOk: "Click the revealed card to serve it — or play your Truck card.",
@@ -94,6 +94,8 @@ const TEXT = {
     armE2: "Send Back: click a highlighted single face-up Meal (click your Truck card again to cancel).",
     armE3: "Swap: click a supply card to take instead (click your Truck card again to cancel).",
     turnOf: (n) => `${n}'s turn`,
+    revealOther: (n) => `${n} reveals the top card of their pile…`,
+    decideOther: (n) => `${n} decides whether to serve the revealed card…`,
     picking: (n) => `${n} is picking a supply card`,
     takeBack: "take back",
     final: "Final scoring",
@@ -104,6 +106,9 @@ const TEXT = {
     history: "Rounds",
     roundLine: (r, w, outs) => `Round ${r}: ${w} stayed open${outs ? ` (out in order: ${outs})` : ""}`,
     empty: "empty",
+    // what a card, pile or token is, for screen readers
+    pileOf: (n) => `pile of ${n}`, cardsN: (n) => `${n} card${n === 1 ? "" : "s"}`, blocked: "blocked",
+    vpOf: (vp, target) => `${vp} of ${target} VP`,
   },
   es: {
     meals: {
@@ -149,8 +154,8 @@ const TEXT = {
     chooseTruck: "Elige tu food truck: haz clic en uno.",
     chooseTruckWait: (n) => `${n} está eligiendo camión…`,
     prepPrompt: "Preparación: haz clic en tus cartas en el orden en que quieres jugarlas; la primera queda arriba.",
-    prepDone: "Tu orden está listo. Esperando al resto…",
-    waiting: (names) => `Esperando a ${names}…`,
+    prepDone: "Tu orden está listo; el resto aún ordena su mano…",
+    prepOthers: "Preparación: cada jugador ordena su mano en secreto…",
     revealPrompt: "Tu turno: haz clic en tu mazo para revelar la carta de arriba.",
     revealOrTruck: "Tu turno: haz clic en tu mazo para revelar, o en tu carta de camión para jugarla antes.",
     decideOk: "Haz clic en la carta revelada para servirla, o juega tu carta de camión.",
@@ -165,6 +170,8 @@ const TEXT = {
     armE2: "Devolver: haz clic en una comida suelta resaltada (otro clic en tu carta de camión cancela).",
     armE3: "Cambiar: haz clic en la carta de la reserva que tomas (otro clic en tu carta de camión cancela).",
     turnOf: (n) => `Turno de ${n}`,
+    revealOther: (n) => `${n} revela la carta de arriba de su mazo…`,
+    decideOther: (n) => `${n} decide si sirve la carta revelada…`,
     picking: (n) => `${n} elige una carta de la reserva`,
     takeBack: "devolver",
     final: "Puntuación final",
@@ -175,6 +182,8 @@ const TEXT = {
     history: "Rondas",
     roundLine: (r, w, outs) => `Ronda ${r}: ${w} siguió abierto${outs ? ` (eliminados: ${outs})` : ""}`,
     empty: "vacía",
+    pileOf: (n) => `pila de ${n}`, cardsN: (n) => `${n} carta${n === 1 ? "" : "s"}`, blocked: "bloqueada",
+    vpOf: (vp, target) => `${vp} de ${target} PV`,
   },
 };
 
@@ -258,6 +267,16 @@ function mealName(t, view, meal) {
   return t.meals[meal] || (view && view.meal_names && view.meal_names[meal]) || meal.replace(/_/g, " ");
 }
 
+// Where the long words of the meal names may break on a card ("-" = a soft hyphen). Debian's Chromium has no
+// hyphenation dictionaries, and a word too wide for a small card was cut anywhere ("Hambur|guesa", "Sándwic|h").
+// Every piece fits the narrowest card (a small one at 390 px); a word that fits whole is not broken.
+const SYLLABLES = Object.fromEntries((
+  "Ham-bur-guesa ca-liente Ensa-lada Sánd-wich Take-away Sand-wich"
+).split(" ").map((w) => [w.replace(/-/g, ""), w.replace(/-/g, "\u00ad")]));
+function breakable(name) {
+  return name.split(" ").map((w) => SYLLABLES[w] || w).join(" ");
+}
+
 function effectOf(card) {
   const m = /-e(\d)$/.exec(card || "");
   return m ? `E${m[1]}` : null;
@@ -273,24 +292,26 @@ function send(ctx, action) {
 function mealCard(view, t, card, opts = {}) {
   const meal = typeOf(card);
   const bg = (view.meal_backgrounds && view.meal_backgrounds[meal]) || "green";
+  // Named in words: the meal (without the soft hyphens), its pile, its caption (what a click does, who blocks it).
+  const name = [mealName(t, view, meal), opts.pile > 1 ? t.pileOf(opts.pile) : null, opts.caption, opts.note].filter(Boolean).join(", ");
   return h("div", {
     class: ["ft-card", `ft-${bg}`, opts.small && "ft-small", opts.legal && "legal", opts.dim && "ft-dim", opts.class],
     title: opts.title || `${mealName(t, view, meal)} (${card})`,
     dataset: { card },
-    ...clickable(opts.onclick),
+    ...piece(opts.onclick, name),
   },
   HAS_EMOJI ? h("span", { class: "ft-emoji", "aria-hidden": "true" }, EMOJI[meal] || "🍽") : null,
-  h("span", { class: "ft-name" }, mealName(t, view, meal)),
+  h("span", { class: "ft-name" }, breakable(mealName(t, view, meal))),
   opts.badge ? h("span", { class: "ft-badge" }, opts.badge) : null,
   opts.caption ? h("span", { class: "ft-caption" }, opts.caption) : null);
 }
 
-function cardBack(label, count, opts = {}) {
+function cardBack(t, label, count, opts = {}) {
   return h("div", {
     class: ["ft-card", "ft-back", opts.small && "ft-small", opts.legal && "legal"],
     title: opts.title || label,
     dataset: opts.testid ? { testid: opts.testid } : undefined,
-    ...clickable(opts.onclick),
+    ...piece(opts.onclick, count === null || count === undefined ? label : `${label}: ${t.cardsN(count)}`),
   },
   h("span", { class: "ft-back-count" }, count === null || count === undefined ? "?" : String(count)),
   h("span", { class: "ft-name" }, label));
@@ -321,9 +342,9 @@ function truckCard(view, t, seat, opts = {}) {
   opts.small ? null : h("span", { class: "ft-muted" }, deck));
 }
 
-function vpTokens(view, seat) {
+function vpTokens(view, seat, t) {
   const vp = view.seats[seat].vp;
-  return h("span", { class: "ft-vp", title: `${vp} / ${view.vp_target}` },
+  return h("span", { class: "ft-vp", title: `${vp} / ${view.vp_target}`, ...named(t.vpOf(vp, view.vp_target)) },
     Array.from({ length: view.vp_target }, (_, i) => h("span", { class: ["ft-vp-dot", i < vp && "ft-vp-on"] }, "★")));
 }
 
@@ -350,7 +371,7 @@ function servedArea(view, ctx, seat, opts) {
       mealCard(view, t, top, {
         small: opts.small,
         legal: !!target,
-        badge: cards.length > 1 ? `×${cards.length}` : null,
+        badge: cards.length > 1 ? `×${cards.length}` : null, pile: cards.length,
         class: cards.length > 1 ? "ft-pile" : "ft-single",
         onclick: target ? () => { armed.delete(opts.container); send(ctx, target); } : null,
       }));
@@ -358,7 +379,7 @@ function servedArea(view, ctx, seat, opts) {
   if (me.desserts_served.length) {
     stacks.push(h("div", { class: "ft-stack", dataset: { meal: "dessert" } },
       mealCard(view, t, me.desserts_served[me.desserts_served.length - 1], {
-        small: opts.small, badge: me.desserts_served.length > 1 ? `×${me.desserts_served.length}` : null,
+        small: opts.small, badge: me.desserts_served.length > 1 ? `×${me.desserts_served.length}` : null, pile: me.desserts_served.length,
       })));
   }
   return h("div", { class: "ft-served" }, stacks.length ? stacks : h("span", { class: "ft-muted" }, t.nothingServed));
@@ -426,7 +447,7 @@ function sharedArea(view, ctx, container, mode) {
           onclick: action ? () => { armed.delete(container); send(ctx, action); } : null,
         });
       }) : h("span", { class: "ft-muted" }, t.empty),
-      cardBack(t.deck, view.central_deck_count, { title: t.deck })));
+      cardBack(t, t.deck, view.central_deck_count, { title: t.deck })));
   const trucks = view.phase === "trucks" ? h("div", { class: "ft-truck-choice" },
     h("div", { class: "ft-row" }, (view.trucks_left || []).map((truck) => {
       const action = matching(ctx.actions || [], { type: "choose_truck", truck })[0];
@@ -442,28 +463,30 @@ function sharedArea(view, ctx, container, mode) {
     trucks, supply, menuBoard(view, ctx));
 }
 
+// The line above the table. While others decide it says what they decide, never a bare "Waiting for X": the shell's
+// turn bar says that (it names ctx.awaiting; a replay has no turn bar and no ctx.awaiting, so there "X's turn" is ours).
 function prompt(view, ctx, mode) {
   const t = tx(ctx);
   const acts = ctx.actions || [];
-  const others = (ctx.awaiting || []).filter((s) => s !== ctx.seat).map((s) => nameOf(ctx, s));
   if (view.phase === "over") return null;
   if (view.phase === "trucks") {
     return acts.length ? t.chooseTruck : t.chooseTruckWait(nameOf(ctx, view.truck_chooser));
   }
   if (view.phase === "prep") {
     if (acts.length) return t.prepPrompt;
-    if (ctx.seat !== null && ctx.seat !== undefined && view.seats[ctx.seat]) return t.prepDone;
-    // A replay's view says nothing of who is awaited: those whose order is not ready are.
-    const busy = others.length ? others : view.players.filter((s) => !view.seats[s].ready).map((s) => nameOf(ctx, s));
-    return busy.length ? t.waiting(busy.join(", ")) : null;
+    // Who is still ordering shows on each player's row ("ordering…" / "order ready").
+    return ctx.seat !== null && ctx.seat !== undefined && view.seats[ctx.seat] ? t.prepDone : t.prepOthers;
   }
   if (mode === "E2") return t.armE2;
   if (mode === "E3") return t.armE3;
   const me = ctx.seat;
   if (!acts.length) {
-    if (view.step === "rearrange" && view.rearrange) return t.rearrangeOther(nameOf(ctx, view.turn), view.rearrange.cards);
-    if (view.step === "compensation" || view.step === "winner_pick") return t.picking(nameOf(ctx, view.turn));
-    return view.turn ? t.turnOf(nameOf(ctx, view.turn)) : null;
+    const who = nameOf(ctx, view.turn);
+    if (view.step === "rearrange" && view.rearrange) return t.rearrangeOther(who, view.rearrange.cards);
+    if (view.step === "compensation" || view.step === "winner_pick") return t.picking(who);
+    if (view.step === "reveal" && view.turn) return t.revealOther(who);
+    if (view.step === "decide" && view.turn) return t.decideOther(who);
+    return view.turn && !(ctx.awaiting || []).length ? t.turnOf(who) : null;
   }
   if (view.step === "reveal") return acts.length > 1 ? t.revealOrTruck : t.revealPrompt;
   if (view.step === "decide") {
@@ -540,7 +563,7 @@ function myArea(view, ctx, container, mode, e2Targets) {
 
   const reveal = matching(acts, { type: "reveal" })[0];
   const resolve = matching(acts, { type: "resolve" })[0];
-  const pile = ["trucks", "prep", "over"].includes(view.phase) ? null : cardBack(t.drawPile, pileSize(view, seat), {
+  const pile = ["trucks", "prep", "over"].includes(view.phase) ? null : cardBack(t, t.drawPile, pileSize(view, seat), {
     legal: !!reveal, onclick: reveal ? () => send(ctx, reveal) : null, testid: "ft-my-pile",
   });
   let pending = null;
@@ -561,7 +584,7 @@ function myArea(view, ctx, container, mode, e2Targets) {
     : null;
 
   return h("section", { class: ["ft-mine", view.turn === seat && "ft-turn", me.eliminated && "ft-out"], dataset: { seat } },
-    h("div", { class: "ft-area-head" }, h("h3", null, nameOf(ctx, seat)), seatTags(view, seat, ctx), vpTokens(view, seat)),
+    h("div", { class: "ft-area-head" }, h("h3", null, nameOf(ctx, seat)), seatTags(view, seat, ctx), vpTokens(view, seat, t)),
     h("div", { class: "ft-row ft-table-row" }, truck, pile, pending),
     work,
     h("h3", null, t.served),
@@ -573,16 +596,18 @@ function myArea(view, ctx, container, mode, e2Targets) {
 function otherArea(view, ctx, container, seat, e2Targets) {
   const t = tx(ctx);
   const me = view.seats[seat];
+  const blocked = me.pending && blockersOf(view, seat, me.pending).length > 0;
   const pending = me.pending ? mealCard(view, t, me.pending, {
     small: true,
-    class: blockersOf(view, seat, me.pending).length ? "ft-blocked" : "ft-ok",
+    class: blocked ? "ft-blocked" : "ft-ok",
     caption: t.revealed,
+    note: blocked ? t.blocked : null,
   }) : null;
   return h("div", { class: ["ft-other", view.turn === seat && "ft-turn", me.eliminated && "ft-out"], dataset: { seat } },
-    h("div", { class: "ft-area-head" }, h("b", null, nameOf(ctx, seat)), seatTags(view, seat, ctx), vpTokens(view, seat)),
+    h("div", { class: "ft-area-head" }, h("b", null, nameOf(ctx, seat)), seatTags(view, seat, ctx), vpTokens(view, seat, t)),
     h("div", { class: "ft-row" },
       me.truck ? truckCard(view, t, seat, { small: true }) : null,
-      ["trucks", "prep", "over"].includes(view.phase) ? null : cardBack(t.drawPile, pileSize(view, seat), { small: true }),
+      ["trucks", "prep", "over"].includes(view.phase) ? null : cardBack(t, t.drawPile, pileSize(view, seat), { small: true }),
       pending,
       servedArea(view, ctx, seat, { small: true, e2Targets, container })),
     collectionSummary(view, t, seat, true));
@@ -624,7 +649,7 @@ export function render(container, view, ctx) {
   const me = ctx.seat !== null && ctx.seat !== undefined && view.seats[ctx.seat] ? ctx.seat : null;
   const others = view.players.filter((s) => s !== me);
   const text = prompt(view, ctx, mode);
-  mount(container, h("div", { class: "ft-root" },
+  mount(container, h("div", { class: "ft-root", lang: lang(ctx) },
     finalScoring(view, ctx),
     text ? h("div", { class: ["ft-prompt", acts.length && "ft-alert"] }, text) : null,
     h("section", { class: "ft-others" }, others.map((seat) => otherArea(view, ctx, container, seat, e2Targets))),

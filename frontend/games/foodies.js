@@ -1,6 +1,6 @@
 // Foodies renderer: food courts (3x3 stalls whose half-stars meet at the edges), the market with its
 // prices, the chefs, the popularity track, coins, flyers and the die. Texts in English and Spanish.
-import { clickable, h, matching, mount } from "../lib/dom.js";
+import { clickable, h, matching, mount, named, piece } from "../lib/dom.js";
 import { langOf, seatName as nameOf } from "../lib/text.js";
 
 const TEXT = {
@@ -45,8 +45,12 @@ const TEXT = {
     skipBuy: "Buy nothing", cancel: "Cancel",
     hirePrompt: "Hire chefs if you like, then end your turn.",
     endTurn: "End turn",
-    waiting: (names) => `Waiting for ${names}…`,
-    flyerWaiting: (names) => `Flyer decisions: waiting for ${names}…`,
+    // what the others do now (the shell's turn bar says who is awaited)
+    doing: {
+      roll: (n) => `${n} rolls the die…`, choose_face: (n) => `${n} rolled a 0 and picks the space visited…`,
+      buy: (n) => `${n} buys a stall…`, hire: (n) => `${n} may hire chefs, then ends the turn…`,
+    },
+    flyerWaiting: (names, many) => `${names} ${many ? "decide" : "decides"} whether to spend a flyer…`,
     decided: "Your flyer decision is in.",
     you: "you", first: "first player", last: "last seat",
     endTriggered: "The end is triggered: the round is being finished.",
@@ -59,13 +63,18 @@ const TEXT = {
     total: "popularity", coinsTie: "coins (tie-break)", chefsCol: "chefs hired",
     space: "Space", printed: (c) => `${c} coin${c === 1 ? "" : "s"}`,
     stall: (c, id) => `${c} stall ${id}`, faceLabel: (f) => `Visit space ${f}`,
-    slotLabel: (stall, price) => `${stall}, ${price} coin${price === 1 ? "" : "s"}`,
+    slotLabel: (stall, price) => `${stall}, costs ${price} coin${price === 1 ? "" : "s"}`,
     removed: (n) => `${n} stall${n === 1 ? "" : "s"} covered and removed`,
     lastRoll: "last roll",
-    phase: {
-      roll: "roll", choose_face: "choosing a face", flyers: "flyers", buy: "buying", hire: "hiring chefs",
-      over: "game over",
-    },
+    // a stall, a space, a token in words, for screen readers
+    coinsN: (n) => `${n} coin${n === 1 ? "" : "s"}`, popN: (n) => `${n} popularity`, earns: (list) => `earns ${list.join(" and ")}`,
+    edges: { top: "top", right: "right", bottom: "bottom", left: "left" },
+    halves: (list) => `half stars ${list}`, fullStars: (list) => `full stars ${list}`,
+    effect: (text) => `effect: ${text}`, onSpace: (list) => `tokens: ${list}`,
+    popTokens: (n) => `${n} popularity token${n === 1 ? "" : "s"}`, coinTokens: (n) => `${n} coin token${n === 1 ? "" : "s"}`,
+    visited: "visited", dieShows: (label, v) => `${label}: ${v === null || v === undefined ? "none yet" : v}`,
+    flyersN: (n) => `${n} flyer${n === 1 ? "" : "s"}`, starsN: (n) => `${n} full star${n === 1 ? "" : "s"}`,
+    atTrack: (name, n) => `${name}: ${n} popularity`, activeNow: "taking the turn",
   },
   es: {
     cultures: {
@@ -108,8 +117,11 @@ const TEXT = {
     skipBuy: "No comprar", cancel: "Cancelar",
     hirePrompt: "Contrata chefs si quieres y termina tu turno.",
     endTurn: "Terminar turno",
-    waiting: (names) => `Esperando a ${names}…`,
-    flyerWaiting: (names) => `Volantes: esperando a ${names}…`,
+    doing: {
+      roll: (n) => `${n} tira el dado…`, choose_face: (n) => `${n} sacó un 0 y elige el espacio visitado…`,
+      buy: (n) => `${n} compra un puesto…`, hire: (n) => `${n} puede contratar chefs y luego termina su turno…`,
+    },
+    flyerWaiting: (names, many) => `${names} ${many ? "deciden" : "decide"} si gastan un volante…`,
     decided: "Tu decisión sobre el volante está tomada.",
     you: "tú", first: "jugador inicial", last: "último jugador",
     endTriggered: "Se ha activado el final: se termina la ronda.",
@@ -122,13 +134,17 @@ const TEXT = {
     total: "popularidad", coinsTie: "monedas (desempate)", chefsCol: "chefs contratados",
     space: "Espacio", printed: (c) => `${c} moneda${c === 1 ? "" : "s"}`,
     stall: (c, id) => `Puesto ${c.toLowerCase()} ${id}`, faceLabel: (f) => `Visitar el espacio ${f}`,
-    slotLabel: (stall, price) => `${stall}, ${price} moneda${price === 1 ? "" : "s"}`,
+    slotLabel: (stall, price) => `${stall}, cuesta ${price} moneda${price === 1 ? "" : "s"}`,
     removed: (n) => `${n} puesto${n === 1 ? "" : "s"} cubierto${n === 1 ? "" : "s"} y retirado${n === 1 ? "" : "s"}`,
     lastRoll: "última tirada",
-    phase: {
-      roll: "tirada", choose_face: "eligiendo cara", flyers: "volantes", buy: "compra", hire: "contratar chefs",
-      over: "fin de la partida",
-    },
+    coinsN: (n) => `${n} moneda${n === 1 ? "" : "s"}`, popN: (n) => `${n} de popularidad`, earns: (list) => `da ${list.join(" y ")}`,
+    edges: { top: "arriba", right: "a la derecha", bottom: "abajo", left: "a la izquierda" },
+    halves: (list) => `medias estrellas ${list}`, fullStars: (list) => `estrellas completas ${list}`,
+    effect: (text) => `efecto: ${text}`, onSpace: (list) => `fichas: ${list}`,
+    popTokens: (n) => `${n} ficha${n === 1 ? "" : "s"} de popularidad`, coinTokens: (n) => `${n} ficha${n === 1 ? "" : "s"} de moneda`,
+    visited: "visitado", dieShows: (label, v) => `${label}: ${v === null || v === undefined ? "ninguna aún" : v}`,
+    flyersN: (n) => `${n} volante${n === 1 ? "" : "s"}`, starsN: (n) => `${n} estrella${n === 1 ? "" : "s"} completa${n === 1 ? "" : "s"}`,
+    atTrack: (name, n) => `${name}: ${n} de popularidad`, activeNow: "en su turno",
   },
 };
 
@@ -205,6 +221,19 @@ function stallName(t, cardId) {
   return t.stall(t.cultures[cultureOf(cardId)] || cultureOf(cardId), cardId.slice(3));
 }
 
+// A stall card in full words after `first` (its name): what it pays, its half stars (and which are full), its effect.
+function stallWords(view, t, cardId, fullEdges, first = stallName(t, cardId)) {
+  const card = view.cards[cardId];
+  if (!card) return first;
+  const list = (edges) => edges.map((e) => t.edges[e]).join(", ");
+  const halves = EDGES.filter((e) => card.half_stars[e]);
+  const full = halves.filter((e) => (fullEdges || []).includes(e));
+  const earns = [card.coins ? t.coinsN(card.coins) : null, card.popularity ? t.popN(card.popularity) : null].filter(Boolean);
+  return [first, earns.length ? t.earns(earns) : null,
+    halves.length ? t.halves(list(halves)) : null, full.length ? t.fullStars(list(full)) : null,
+    card.effect ? t.effect(t.effects[card.effect].replace(/\.$/, "")) : null].filter(Boolean).join("; ");
+}
+
 function seatColour(view, seat) {
   return SEAT_COLOURS[view.seats.indexOf(seat) % SEAT_COLOURS.length];
 }
@@ -212,8 +241,8 @@ function seatColour(view, seat) {
 // ---------- pieces ----------
 
 function dieFace(value, props = {}) {
-  return h("div", { class: ["fd-die", props.legal && "legal", props.class], ...clickable(props.onclick),
-    title: props.title, "aria-label": props.onclick ? props.label : null },
+  return h("div", { class: ["fd-die", props.legal && "legal", props.class], title: props.title,
+    ...piece(props.onclick, props.onclick ? props.label : props.name) },
   value === null || value === undefined ? "?" : String(value));
 }
 
@@ -260,10 +289,14 @@ function courtGrid(view, seat, ctx, opts) {
         && view.last_visit.collections[seat].space === space && view.phase !== "flyers" && "fd-collected"];
     const tokensRow = h("div", { class: "fd-space-tokens" },
       starTokens(player.popularity_tokens[space - 1], "pop"), starTokens(player.coin_tokens[space - 1], "coin"));
+    const pop = player.popularity_tokens[space - 1];
+    const coin = player.coin_tokens[space - 1];
+    const tokens = [pop ? t.popTokens(pop) : null, coin ? t.coinTokens(coin) : null].filter(Boolean);
+    const label = [`${t.space} ${space}: ${card ? stallWords(view, t, card, player.star_edges[space - 1]) : `${t.empty}, ${t.printed(PRINTED[space])}`}`,
+      tokens.length ? t.onSpace(tokens.join(", ")) : null, view.visited === space ? t.visited : null].filter(Boolean).join("; ");
     cells.push(h("div", {
       class: classes,
-      ...clickable(target ? () => target() : null),
-      "aria-label": target ? `${t.space} ${space}: ${card ? stallName(t, card) : t.printed(PRINTED[space])}` : null,
+      ...piece(target ? () => target() : null, label),
       dataset: { space: String(space) },
       title: `${t.space} ${space}`,
     },
@@ -280,10 +313,10 @@ function playerStats(view, seat, ctx) {
   const t = tx(ctx);
   const p = view.players[seat];
   return h("div", { class: "fd-stats" },
-    h("span", { class: "fd-stat", title: t.popularity }, h("span", { class: "fd-pop" }, "★"), ` ${p.popularity}`),
-    h("span", { class: "fd-stat", title: t.coins }, h("span", { class: "fd-coin" }, `${p.coins}`)),
-    h("span", { class: "fd-stat", title: t.flyers }, h("span", { class: "fd-flyer" }, "✉"), ` ${p.flyers}`),
-    h("span", { class: "fd-stat", title: t.stars }, "✶ ", `${p.full_stars}`));
+    h("span", { class: "fd-stat", title: t.popularity, ...named(t.popN(p.popularity)) }, h("span", { class: "fd-pop" }, "★"), ` ${p.popularity}`),
+    h("span", { class: "fd-stat", title: t.coins, ...named(t.coinsN(p.coins)) }, h("span", { class: "fd-coin" }, `${p.coins}`)),
+    h("span", { class: "fd-stat", title: t.flyers, ...named(t.flyersN(p.flyers)) }, h("span", { class: "fd-flyer" }, "✉"), ` ${p.flyers}`),
+    h("span", { class: "fd-stat", title: t.stars, ...named(t.starsN(p.full_stars)) }, "✶ ", `${p.full_stars}`));
 }
 
 function seatLabel(view, seat, ctx) {
@@ -295,7 +328,7 @@ function seatLabel(view, seat, ctx) {
   return h("span", { class: "fd-seat-name" },
     h("span", { class: "fd-dot", style: { background: seatColour(view, seat) } }),
     nameOf(ctx, seat), tags.length ? h("small", null, ` (${tags.join(", ")})`) : null,
-    view.active === seat && view.phase !== "over" ? h("span", { class: "fd-active-mark" }, " ◀") : null);
+    view.active === seat && view.phase !== "over" ? h("span", { class: "fd-active-mark", ...named(t.activeNow) }, " ◀") : null);
 }
 
 function popularityTrack(view, ctx) {
@@ -306,7 +339,8 @@ function popularityTrack(view, ctx) {
     const here = view.seats.filter((s) => view.players[s].popularity === i);
     cells.push(h("div", { class: ["fd-track-cell", i === view.threshold && "fd-track-end"], title: String(i) },
       h("span", { class: "fd-track-no" }, i % 5 === 0 ? String(i) : ""),
-      here.map((s) => h("span", { class: "fd-marker", style: { background: seatColour(view, s) }, title: nameOf(ctx, s) }))));
+      here.map((s) => h("span", { class: "fd-marker", style: { background: seatColour(view, s) }, title: nameOf(ctx, s),
+        ...named(t.atTrack(nameOf(ctx, s), i)) }))));
   }
   return h("section", { class: "fd-track-wrap" }, h("h3", null, t.track(view.threshold)), h("div", { class: "fd-track" }, cells));
 }
@@ -322,8 +356,8 @@ function marketArea(view, ctx, sel, setSel) {
     const chosen = sel === slot;
     return h("div", {
       class: ["fd-slot", legal && "legal", chosen && "fd-picked"],
-      ...clickable(legal ? () => setSel(chosen ? null : slot) : null),
-      "aria-label": legal && card ? t.slotLabel(stallName(t, card), view.prices[i]) : null,
+      ...piece(legal ? () => setSel(chosen ? null : slot) : null,
+        card ? stallWords(view, t, card, [], t.slotLabel(stallName(t, card), view.prices[i])) : `${t.empty}, ${t.printed(view.prices[i])}`),
       "aria-pressed": legal ? String(chosen) : null,
       dataset: { slot: String(slot) },
     },
@@ -358,7 +392,8 @@ function chefsArea(view, ctx) {
     h("div", { class: "fd-chef-name" }, "★ ", label, ` (+${view.special_chef_popularity})`),
     h("div", { class: "fd-chef-req" }, req),
     h("div", { class: "fd-chef-owner" }, c.claimed_by !== null
-      ? [h("span", { class: "fd-marker", style: { background: seatColour(view, c.claimed_by) } }), " ", t.claimed(nameOf(ctx, c.claimed_by))]
+      ? [h("span", { class: "fd-marker", style: { background: seatColour(view, c.claimed_by) }, "aria-hidden": "true" }), " ",
+        t.claimed(nameOf(ctx, c.claimed_by))]
       : t.available));
   });
   return h("section", { class: "fd-chefs" }, forHire, specials);
@@ -383,7 +418,8 @@ function controls(view, ctx, sel, setSel) {
   const t = tx(ctx);
   const acts = ctx.actions || [];
   const out = [];
-  const waiting = (ctx.awaiting || []).filter((s) => s !== ctx.seat).map((s) => nameOf(ctx, s)).join(", ");
+  const others = (ctx.awaiting || []).filter((s) => s !== ctx.seat);
+  const waiting = others.map((s) => nameOf(ctx, s)).join(", ");
   if (view.end_triggered && view.phase !== "over") out.push(h("div", { class: "fd-alert" }, t.endTriggered));
   if (matching(acts, { type: "roll" }).length) {
     out.push(h("button", { class: "fd-btn legal", onclick: () => send(ctx, { type: "roll" }) }, t.roll));
@@ -405,9 +441,11 @@ function controls(view, ctx, sel, setSel) {
   } else if (view.phase === "flyers") {
     const mine = view.flyer_choices[ctx.seat];
     if (mine && mine.decided) out.push(h("div", { class: "fd-prompt" }, t.decided));
-    if (waiting) out.push(h("div", { class: "fd-muted" }, t.flyerWaiting(waiting)));
-  } else if (view.phase !== "over" && waiting) {
-    out.push(h("div", { class: "fd-muted" }, t.waiting(waiting), ` (${t.phase[view.phase]})`));
+    if (waiting) out.push(h("div", { class: "fd-muted" }, t.flyerWaiting(waiting, others.length > 1)));
+  } else if (view.phase !== "over" && view.active !== null && view.active !== undefined && view.active !== ctx.seat
+    && t.doing[view.phase]) {
+    // What the active player does (who it is, the shell's turn bar says; a replay shows it too, from the view).
+    out.push(h("div", { class: "fd-muted" }, t.doing[view.phase](nameOf(ctx, view.active))));
   }
   return h("div", { class: "fd-controls" }, out);
 }
@@ -473,6 +511,7 @@ export function render(container, view, ctx) {
     h("div", { class: "fd-die-box" }, dieFace(lastFace, {
       title: t.lastRoll,
       label: t.roll,
+      name: t.dieShows(view.die !== null ? t.die : t.lastRoll, lastFace),
       legal: matching(ctx.actions || [], { type: "roll" }).length > 0,
       onclick: matching(ctx.actions || [], { type: "roll" }).length ? () => send(ctx, { type: "roll" }) : null,
     }), h("small", null, view.die !== null ? t.die : t.lastRoll)),

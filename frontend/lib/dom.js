@@ -47,6 +47,9 @@ export function mount(container, ...nodes) {
 const FOCUSABLE = "a[href], button, input, select, textarea, summary, [tabindex]";
 
 function focusKey(el) {
+  // A control whose name and text change from one redraw to the next (a map square that turns legal) says which
+  // one it is with a data-focus-id; the others are known by their tag, name, label, test id and text.
+  if (el.dataset.focusId) return `#${el.dataset.focusId}`;
   return [el.tagName, el.getAttribute("name"), el.getAttribute("aria-label"), el.dataset.testid, el.textContent.trim()].join("|");
 }
 
@@ -80,6 +83,18 @@ export function clickable(onclick, label) {
     onclick, role: "button", tabindex: "0", "aria-label": label || null,
     onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onclick(e); } },
   };
+}
+
+// Props that name a piece that is not clickable (a card, pile, token or space drawn with codes, symbols or a bare
+// number) for assistive technology: it is read as one picture named by `label`, rather than as its codes ("Fru",
+// "★", "3"). Sighted players see nothing new. Only for a piece with nothing clickable inside (that would be hidden).
+export function named(label) {
+  return label ? { role: "img", "aria-label": label } : {};
+}
+
+// A piece that may be clickable: a button named by `label` when there is a handler (clickable), else named(label).
+export function piece(onclick, label) {
+  return onclick ? clickable(onclick, label) : named(label);
 }
 
 // Actions from ctx.actions whose fields match `partial` (e.g. {type: "serve"}).

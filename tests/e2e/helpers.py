@@ -151,3 +151,18 @@ def snapshot(page: Page) -> dict[str, Any]:
 
 def area(page: Page) -> Locator:
     return page.get_by_test_id("game-area")
+
+
+def unnamed_pieces(page: Page, css: str) -> list[str]:
+    """The pieces of the game area matching `css` (cards, piles, tokens, spaces) that assistive technology cannot
+    name in words: each must be a button, picture, group or grid square with an aria-label, unless it is hidden from
+    assistive technology or part of a button or picture named as a whole."""
+    found: list[str] = page.evaluate(
+        "(css) => [...document.querySelectorAll('[data-testid=game-area] ' + css)]"
+        ".filter((el) => !el.closest('[aria-hidden=true]') && !el.parentElement.closest('[role=img], [role=button]'))"
+        ".filter((el) => !['button', 'img', 'group', 'gridcell'].includes(el.getAttribute('role'))"
+        " || !(el.getAttribute('aria-label') || '').trim())"
+        ".map((el) => el.outerHTML.slice(0, 160))",
+        css,
+    )
+    return found

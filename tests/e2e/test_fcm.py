@@ -16,7 +16,7 @@ from app.games.food_chain_magnate import map as fcm_map
 from app.games.food_chain_magnate.data import CAMPAIGNS
 from app.games.food_chain_magnate.employees import card
 from tests.e2e.conftest import Person
-from tests.e2e.helpers import finished, version
+from tests.e2e.helpers import finished, unnamed_pieces, version
 
 pytestmark = pytest.mark.e2e
 
@@ -318,4 +318,96 @@ def test_a_person_plays_a_bot_sells_at_dinnertime_and_sees_the_final_scoring(
     expect(final.locator("tbody tr")).to_have_count(2)
     expect(page.get_by_test_id("ranking")).to_contain_text("Ana")
     assert game.locator(".legal").count() == 0
+    # Every card, token, pile and square says what it is in words ("Burger Cook, salary $5", not "▢ $5").
+    pieces = ".fcm-card, .fcm-good, .fcm-slot, .fcm-htile, .fcm-track-pos, .fcm-reserve, .fcm-sq"
+    assert not unnamed_pieces(page, pieces), unnamed_pieces(page, pieces)[:5]
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def focused_cell(page: Page) -> str | None:
+    """The map square that has keyboard focus ("row,column"), or None when focus is elsewhere."""
+    cell: str | None = page.evaluate(
+        "(() => { const el = document.activeElement;"
+        " return el && el.closest('[data-testid=fcm-map]') ? el.dataset.cell || null : null; })()"
+    )
+    return cell
+
+
+def arrow_to(page: Page, cell: str) -> None:
+    """Move the keyboard focus over the map to `cell`, square by square with the arrow keys."""
+    here = focused_cell(page)
+    assert here is not None, "focus is not on the map"
+    (r0, c0), (r1, c1) = (tuple(map(int, x.split(","))) for x in (here, cell))
+    for _ in range(abs(r1 - r0)):
+        page.keyboard.press("ArrowDown" if r1 > r0 else "ArrowUp")
+    for _ in range(abs(c1 - c0)):
+        page.keyboard.press("ArrowRight" if c1 > c0 else "ArrowLeft")
+    assert focused_cell(page) == cell
+
+
+def test_the_map_is_one_tab_stop_walked_with_the_arrow_keys(person: Callable[..., Person]) -> None:
+    ana = person("Ana")
+    page = ana.page
+    table = page.request.post(
+        ana.base + "/api/tables", data={"game": "food-chain-magnate", "seats": 2, "visibility": "public"}
+    ).json()
+    ana.goto(f"/t/{table['id']}")
+    page.get_by_role("button", name="Add bot").click()
+    page.get_by_test_id("start").click()
+    page.wait_for_function(
+        "() => (window.foodGames.state().actions || []).some((a) => a.type === 'restaurant_at')", timeout=20_000
+    )
+    game_map = area(page).get_by_test_id("fcm-map")
+    expect(game_map).to_have_attribute("role", "grid")
+    expect(area(page).locator(".fcm-root[data-phase='first_restaurants']")).to_be_visible()
+    squares = game_map.locator("[role=gridcell]")
+    rows, cols = (len(snapshot(page)["view"]["map"]["grid"]), len(snapshot(page)["view"]["map"]["grid"][0]))
+    assert squares.count() == rows * cols >= 225
+    # Dozens of squares can take the first restaurant, yet the whole map is one tab stop: its first legal square.
+    legal = game_map.locator(".fcm-sq.legal")
+    assert legal.count() > 10
+    expect(game_map.locator("[tabindex='0']")).to_have_count(1)
+    first_legal = legal.first.get_attribute("data-cell")
+    page.get_by_role("button", name="Zoom in").focus()
+    page.keyboard.press("Tab")
+    assert focused_cell(page) == first_legal
+    expect(page.locator(":focus")).to_have_attribute("aria-label", re.compile(r"^Row \d+, column \d+: .* you can choose it$"))
+    page.keyboard.press("Tab")
+    assert focused_cell(page) is None, "Tab stopped on another square of the map"
+    page.keyboard.press("Shift+Tab")
+    assert focused_cell(page) == first_legal
+
+    # The arrow keys move square by square; each square says what is on it and whether it can be chosen.
+    r, c = map(int, str(first_legal).split(","))
+    page.keyboard.press("ArrowDown")
+    assert focused_cell(page) == f"{r + 1},{c}"
+    page.keyboard.press("ArrowRight" if c + 1 < cols else "ArrowLeft")
+    here = focused_cell(page)
+    assert here in (f"{r + 1},{c + 1}", f"{r + 1},{c - 1}")
+    expect(game_map.locator("[tabindex='0']")).to_have_attribute("data-cell", str(here))
+    rr, cc = map(int, str(here).split(","))
+    expect(page.locator(":focus")).to_have_attribute("aria-label", re.compile(rf"^Row {rr + 1}, column {cc + 1}: "))
+    page.keyboard.press("Control+Home")
+    assert focused_cell(page) == "0,0"
+    page.keyboard.press("End")
+    assert focused_cell(page) == f"0,{cols - 1}"
+
+    # Enter on a legal square places the restaurant's corner; after the redraw focus is on that square still,
+    # which is the map's tab stop; Space on a highlighted corner makes it the entrance.
+    spot = restaurant_spot(snapshot(page)["view"], snapshot(page)["actions"])
+    corner = f"{spot['cell'][0]},{spot['cell'][1]}"
+    arrow_to(page, corner)
+    before = version(page)
+    page.keyboard.press("Enter")
+    page.wait_for_function("v => document.querySelector('main').dataset.version !== v", arg=str(before))
+    page.wait_for_function(
+        "() => (window.foodGames.state().actions || []).some((a) => a.type === 'restaurant_entrance')"
+    )
+    expect(area(page).locator(".fcm-sq.legal").first).to_be_visible()
+    assert focused_cell(page) == corner
+    expect(game_map.locator("[tabindex='0']")).to_have_attribute("data-cell", corner)
+    door = restaurant_spot(snapshot(page)["view"], snapshot(page)["actions"])["entrance"]
+    arrow_to(page, f"{door[0]},{door[1]}")
+    page.keyboard.press(" ")
+    expect(page.get_by_test_id("log")).to_contain_text("Ana places a restaurant")
+    assert focused_cell(page) == f"{door[0]},{door[1]}"

@@ -21,6 +21,7 @@ from tests.e2e.helpers import (
     progress,
     seat_row,
     snapshot,
+    unnamed_pieces,
     wait_for_move,
 )
 
@@ -41,6 +42,20 @@ FOLLOW_BUTTON = {
 
 # A thing to click: a CSS selector inside the game area and, for buttons, their exact text.
 Target = tuple[str, str | None]
+# Every card, pile, stack, ticket and token, and the badges drawn in codes ("Fru", "●○○").
+PIECES = ".ftc-card, .ftc-slot, .ftc-stack, .chip-p, .ftc-profile, .ftc-gray"
+
+
+def assert_pieces_named(page: Page) -> None:
+    """Every piece on the table, clickable or not, says what it is in words (not "Fru Driver", "3 3 C", "+")."""
+    assert not unnamed_pieces(page, PIECES), unnamed_pieces(page, PIECES)[:5]
+    game = area(page)
+    expect(game.get_by_role("img", name=re.compile(r"^[123]-point popularity stack: "))).to_have_count(3)
+    names = game.locator(f"{MINE} .ftc-fridge .ftc-card, {MINE} .ftc-plating .ftc-slot").evaluate_all(
+        "(els) => els.map((el) => el.getAttribute('aria-label'))"
+    )
+    words = ("Fruit", "Dairy", "Grain", "Seasoning", "Meat", "Vegetable", "empty space")
+    assert all(any(w in name for w in words) for name in names), names
 
 
 def locate(page: Page, target: Target) -> Locator:
@@ -251,6 +266,8 @@ def take_turn(page: Page, snap: JSON, done: Counter[str]) -> None:
     """One decision of the person, made by clicking the matching things on the table."""
     actions = snap["actions"]
     assert_clickable(page, {first_click(a): a for a in actions})
+    if not sum(done.values()):
+        assert_pieces_named(page)
     action = choose(snap["view"], actions, snap["seat"], done)
     assert action in actions
     first = first_click(action)
@@ -338,4 +355,7 @@ def test_a_person_plays_food_truck_champion_against_a_bot_to_the_end(person: Cal
     expect(log).to_contain_text("Ana took charge")
     expect(log.locator("li").last).to_contain_text("Game over")
     assert page.evaluate("window.errorToasts") == [], "a click sent a move the server refused"
+    assert_pieces_named(page)
+    # Nothing is clickable now: the deck and the cards are pictures named in words.
+    expect(area(page).get_by_role("img", name=re.compile(r"^Deck: \d+ cards?$"))).to_have_count(1)
     no_horizontal_overflow(page)

@@ -20,6 +20,7 @@ from tests.e2e.helpers import (
     progress,
     seat_row,
     snapshot,
+    unnamed_pieces,
     wait_for_move,
 )
 
@@ -232,4 +233,8 @@ def test_a_person_plays_foodies_against_two_bots_to_the_end(person: Callable[...
     expect(log).to_contain_text("Ana bought")
     expect(log.locator("li").last).to_contain_text("Game over")
     assert page.evaluate("window.errorToasts") == [], "a click sent a move the server refused"
+    # Every space, stall, die and count says what it is in words ("Space 5: American stall 12; earns 1 coin…").
+    pieces = ".fd-space, .fd-slot, .fd-die, .fd-stat, .fd-marker"
+    assert not unnamed_pieces(page, pieces), unnamed_pieces(page, pieces)[:5]
+    expect(area(page).get_by_role("img", name=re.compile(r"^Space 5: "))).to_have_count(3)
     no_horizontal_overflow(page)

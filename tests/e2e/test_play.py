@@ -11,7 +11,14 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.e2e.conftest import AppServer, Person, people
-from tests.e2e.helpers import click_a_legal_thing, create_table, play_to_the_end, seat_row, version
+from tests.e2e.helpers import (
+    click_a_legal_thing,
+    create_table,
+    play_to_the_end,
+    seat_row,
+    unnamed_pieces,
+    version,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -58,6 +65,9 @@ def test_two_players_play_food_truck_to_the_end_while_someone_watches(
         click_a_legal_thing(bo.page, rng)
     assert cy.page.get_by_test_id("game-area").locator(".legal").count() == 0
     expect(cy.page.get_by_test_id("log").locator("li").first).to_be_visible()
+    # Nothing is clickable for the spectator, yet every card, pile and score says what it is in words.
+    assert not unnamed_pieces(cy.page, ".ft-card, .ft-vp"), unnamed_pieces(cy.page, ".ft-card, .ft-vp")[:5]
+    expect(cy.page.get_by_test_id("game-area").get_by_role("img", name=re.compile(r"^\d+ of \d+ VP$"))).to_have_count(2)
 
     play_to_the_end([ana.page, bo.page], rng)
 
