@@ -170,7 +170,7 @@ const TEXT = {
       cancel: "Cancelar",
     },
     final: "Puntuación final", total: "Total", tokenPts: "Fichas", sets: "Sets de sabor", logos: "Logo propio",
-    tokenCount: "Fichas",
+    tokenCount: "N.º de fichas",
     log: {
       turn: (n) => `Turno de ${n}`, neutralTurn: "Turno del dueño neutral",
       research: (n, c) => `${n} investigó (robó ${c})`, drew: (cards) => `Robaste ${cards}`,

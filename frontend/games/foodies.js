@@ -133,7 +133,7 @@ const TEXT = {
     },
     total: "popularidad", coinsTie: "monedas (desempate)", chefsCol: "chefs contratados",
     space: "Espacio", printed: (c) => `${c} moneda${c === 1 ? "" : "s"}`,
-    stall: (c, id) => `Puesto ${c.toLowerCase()} ${id}`, faceLabel: (f) => `Visitar el espacio ${f}`,
+    stall: (c, id) => `Puesto de cocina ${c.toLowerCase()} ${id}`, faceLabel: (f) => `Visitar el espacio ${f}`,
     slotLabel: (stall, price) => `${stall}, cuesta ${price} moneda${price === 1 ? "" : "s"}`,
     removed: (n) => `${n} puesto${n === 1 ? "" : "s"} cubierto${n === 1 ? "" : "s"} y retirado${n === 1 ? "" : "s"}`,
     lastRoll: "última tirada",
