@@ -39,6 +39,9 @@ class Settings(BaseSettings):
     ws_rate_per_second: float = 20.0
     ws_rate_burst: int = 40
     invite_failures_per_minute: int = 10
+    # Table chat, per person per table: a burst of this many messages, then one every 1/rate seconds.
+    chat_rate_burst: int = 5
+    chat_rate_per_second: float = 0.5
     db_pool_size: int = 5
     run_migrations: bool = True
     snapshot_every: int = 16  # rewrite the whole state document every this many moves (and at the end)

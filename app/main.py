@@ -22,7 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 from starlette.types import ASGIApp, Scope
 
-from app.api import auth, ops, tables, ws
+from app.api import auth, chat, ops, tables, ws
 from app.api.ws import is_database_outage
 from app.config import Settings, get_settings
 from app.logs import setup_logging
@@ -128,6 +128,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(ops.router)
     app.include_router(auth.router)
     app.include_router(tables.router)
+    app.include_router(chat.router)
 
     @app.exception_handler(ServiceError)
     async def service_error(_req: Request, exc: ServiceError) -> JSONResponse:

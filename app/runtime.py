@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import secrets
 import time
 import weakref
 from collections import deque
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import orjson
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -20,6 +23,7 @@ from app.realtime.broker import make_broker
 from app.realtime.hub import Hub
 from app.services.auth import TokenSigner
 from app.services.bots import BotRunner
+from app.services.chat import ChatLimiter
 from app.services.errors import ServiceError
 from app.services.records import TableCache, TableRecord, advance, catch_up, load_record, moves_after
 from app.services.writer import PostgresBatchWriter, SessionWriter
@@ -59,12 +63,15 @@ class Runtime:
         # Changes announced by the broker, waiting for one catch-up read: table id -> newest version.
         self._remote: dict[str, int] = {}
         self._catching_up: asyncio.Task[None] | None = None
+        # Names this process in the chat lines it announces: its own come back from the broker and are not news.
+        self.origin = secrets.token_hex(8)
+        self.chat_limits = ChatLimiter(settings.chat_rate_per_second, settings.chat_rate_burst)
 
     async def start(self) -> None:
         await self.writer.start()
         self.spawn(self.hub.sweep_idle(self.settings.ws_idle_timeout))
         self.spawn(self.sweep_bots(self.settings.bot_sweep_seconds))
-        await self.broker.start(self.on_remote_change, self.hub.resync_all)
+        await self.broker.start(self.on_remote_change, self.hub.resync_all, self.on_remote_chat)
         await self.bots.resume_all()
 
     async def stop(self) -> None:
@@ -86,6 +93,11 @@ class Runtime:
         if lock is None:
             lock = self._locks[table_id] = asyncio.Lock()
         return lock
+
+    def single_writer(self) -> contextlib.AbstractAsyncContextManager[Any]:
+        """Serialise a write made outside the move and lobby paths with all the others where the database has a
+        single writer (SQLite); nothing on Postgres, where it would only make the table's moves wait."""
+        return self._write_lock if self._write_lock is not None else contextlib.nullcontext()
 
     async def record(self, session: AsyncSession, table_id: str) -> TableRecord:
         """The table as this process knows it, loaded on a miss."""
@@ -173,6 +185,15 @@ class Runtime:
             rec = self.cache.get(tid)
             if rec is None or rec.version < version or not self.hub.publish_now(rec):
                 self.publish_later(tid, version)
+
+    def on_remote_chat(self, payload: str) -> None:
+        """A chat line announced by the broker: to this process's sockets of its table, unless we posted it."""
+        try:
+            notice = orjson.loads(payload)
+            if notice["origin"] != self.origin:
+                self.hub.chat(str(notice["table_id"]), notice["message"])
+        except Exception:  # noqa: BLE001 - a bad notice must not stop the broker's listener
+            log.exception("chat notice failed")
 
     def publish_later(self, table_id: str, version: int) -> None:
         """Bring the table's sockets here up to `version` in the background."""

@@ -127,6 +127,24 @@ class MovesOut(BaseModel):
     moves: list[MoveOut]
 
 
+class ChatIn(BaseModel):
+    # No length limits here: the service refuses a long text as chat_too_long, a bad client_id as bad_client_id.
+    text: str
+    client_id: str | None = None
+
+
+class ChatMessageOut(BaseModel):
+    id: int
+    user: SeatUser
+    seat: str | None  # null for a spectator
+    text: str
+    created_at: str
+
+
+class ChatOut(BaseModel):
+    messages: list[ChatMessageOut]
+
+
 class ReplayOut(BaseModel):
     step: int
     total: int

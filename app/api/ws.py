@@ -17,6 +17,7 @@ from app.api.deps import token_from, user_for_token
 from app.realtime.hub import Connection
 from app.realtime.protocol import FRAME_READER
 from app.runtime import Runtime
+from app.services import chat
 from app.services.errors import ServiceError
 from app.services.play import Ack, apply_action
 from app.services.undo import take_back
@@ -160,7 +161,7 @@ def _error(conn: Connection, code: str, message: str, client_id: Any = None) -> 
 
 
 async def handle_message(rt: Runtime, conn: Connection, raw: str) -> None:
-    """One client message: act, undo, resync or ping. Every problem becomes an error message."""
+    """One client message: act, undo, resync, ping or chat. Every problem becomes an error message."""
     if len(raw.encode()) > rt.settings.ws_max_message:
         _error(conn, "too_large", f"Messages are limited to {rt.settings.ws_max_message} bytes.")
         return
@@ -214,6 +215,12 @@ async def handle_message(rt: Runtime, conn: Connection, raw: str) -> None:
                                 lambda ack: conn.send_json(ack_message(ack)))
             finally:
                 conn.uncork()
+        elif kind == "chat":
+            if conn.user_id is None:
+                raise ServiceError("not_signed_in", "Sign in to chat (as a guest or with an account).", 401)
+            rec = await rt.record_at_least(conn.table_id, 0)
+            await chat.post(rt, rec, conn.user_id, msg.get("text"), client_id,
+                            lambda line: conn.send_json({"type": "ack", "client_id": client_id, "message": line}))
         else:
             _error(conn, "unknown_type", f"Unknown message type {str(kind)[:40]!r}.", client_id)
     except ServiceError as exc:

@@ -1,4 +1,4 @@
-"""SQLAlchemy models: users, game tables, seats and moves."""
+"""SQLAlchemy models: users, game tables, seats, moves and table chat."""
 
 from __future__ import annotations
 
@@ -103,4 +103,31 @@ class Move(Base):
     client_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
     action: Mapped[dict[str, Any]] = mapped_column(JSONType)
     events: Mapped[list[Any]] = mapped_column(JSONType, default=list)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ChatMessage(Base):
+    """One line of a table's chat (services/chat.py; migration 0005).
+
+    The author's name and seat are kept as they were when the line was posted, so the history reads as it
+    did live. No foreign key to game_tables: its check would share-lock the table row that every move
+    updates, and the chat service only inserts lines for a table it has just read.
+    """
+
+    __tablename__ = "chat_messages"
+    __table_args__ = (
+        Index("ix_chat_messages_table", "table_id", "id"),
+        # A line re-sent after a lost acknowledgement is answered, not stored twice.
+        Index("ix_chat_messages_client", "table_id", "user_id", "client_id", unique=True),
+    )
+
+    id: Mapped[int] = mapped_column(
+        BigInteger().with_variant(Integer(), "sqlite"), primary_key=True, autoincrement=True
+    )
+    table_id: Mapped[str] = mapped_column(String(32))
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
+    name: Mapped[str] = mapped_column(String(40))
+    seat: Mapped[str | None] = mapped_column(String(4), nullable=True)
+    client_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    text: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -1,10 +1,14 @@
-"""Tells every server process that a table changed: `(table_id, version)` and nothing more.
+"""Tells every server process that a table changed (`(table_id, version)` and nothing more), and of chat lines.
 
 In-process for SQLite (one process); Postgres LISTEN/NOTIFY when the database is
 Postgres, sent inside the move's transaction so it is delivered only on commit (a
 group commit sends one notification listing the pairs of all its moves); Redis
 pub/sub when BROKER_URL names a Redis server. A payload is `table_id:version`
 pairs separated by commas.
+
+Table chat travels on a channel of its own (`CHAT_CHANNEL`), one JSON document per
+line posted (services/chat.py), so the moves' channel, payload and parsing stay as
+they were: a process that listens to moves only never sees a chat line.
 """
 
 from __future__ import annotations
@@ -20,12 +24,15 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 log = logging.getLogger("app.broker")
 CHANNEL = "foodgames_tables"
+CHAT_CHANNEL = "foodgames_chat"
 CLIENT_NAME = "foodgames"  # how the server's connections are named in Redis' CLIENT LIST
 PUBLISH_BATCH = 256  # changes per Redis message
 
 # Called synchronously for each announced change: most are this process's own echo and cost nothing.
 Handler = Callable[[str, int], None]
 Reconnected = Callable[[], Coroutine[Any, Any, None]]
+# Called with each chat payload announced, this process's own included (services/chat.py tells them apart).
+ChatHandler = Callable[[str], None]
 
 
 def parse_changes(payload: str) -> list[tuple[str, int]]:
@@ -44,13 +51,21 @@ class Broker:
     notify_in_writes = False  # whether committed moves must NOTIFY (only LISTEN/NOTIFY carries them so)
     shared = False  # whether other server processes may write the same tables
 
-    async def start(self, handler: Handler, reconnected: Reconnected) -> None:
+    async def start(self, handler: Handler, reconnected: Reconnected, chat: ChatHandler | None = None) -> None:
         return None
 
     async def notify_in_tx(self, session: AsyncSession, table_id: str, version: int) -> None:
         return None
 
     async def after_commit(self, table_id: str, version: int) -> None:
+        return None
+
+    async def chat_in_tx(self, session: AsyncSession, payload: str) -> None:
+        """Announce a chat line inside the transaction that stores it (delivered on commit)."""
+        return None
+
+    async def chat_after_commit(self, payload: str) -> None:
+        """Announce a chat line once it is stored."""
         return None
 
     async def stop(self) -> None:
@@ -68,13 +83,15 @@ class PostgresBroker(Broker):
         self._task: asyncio.Task[None] | None = None
         self._conn: Any = None
 
-    async def start(self, handler: Handler, reconnected: Reconnected) -> None:
+    async def start(self, handler: Handler, reconnected: Reconnected, chat: ChatHandler | None = None) -> None:
         ready = asyncio.Event()
-        self._task = asyncio.create_task(self._listen(handler, reconnected, ready))
+        self._task = asyncio.create_task(self._listen(handler, reconnected, ready, chat))
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(ready.wait(), 10)
 
-    async def _listen(self, handler: Handler, reconnected: Reconnected, ready: asyncio.Event) -> None:
+    async def _listen(
+        self, handler: Handler, reconnected: Reconnected, ready: asyncio.Event, chat: ChatHandler | None = None
+    ) -> None:
         import asyncpg
 
         first = True
@@ -91,6 +108,8 @@ class PostgresBroker(Broker):
 
                 conn.add_termination_listener(lambda _c, lost=lost: lost.set())
                 await conn.add_listener(CHANNEL, on_notify)
+                if chat is not None:
+                    await conn.add_listener(CHAT_CHANNEL, lambda _c, _pid, _ch, payload: chat(payload))
                 ready.set()
                 delay = 0.2
                 if not first:
@@ -120,6 +139,9 @@ class PostgresBroker(Broker):
     async def notify_in_tx(self, session: AsyncSession, table_id: str, version: int) -> None:
         await session.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHANNEL, "p": f"{table_id}:{version}"})
 
+    async def chat_in_tx(self, session: AsyncSession, payload: str) -> None:
+        await session.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHAT_CHANNEL, "p": payload})
+
     async def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()
@@ -146,21 +168,27 @@ class RedisBroker(Broker):
         self._pending: list[str] = []
         self._flusher: asyncio.Task[None] | None = None
 
-    async def start(self, handler: Handler, reconnected: Reconnected) -> None:
+    async def start(self, handler: Handler, reconnected: Reconnected, chat: ChatHandler | None = None) -> None:
         import redis.asyncio as aioredis
 
         self._redis = aioredis.from_url(self.url, client_name=CLIENT_NAME, health_check_interval=5)
         ready = asyncio.Event()
-        self._task = asyncio.create_task(self._listen(handler, reconnected, ready))
+        self._task = asyncio.create_task(self._listen(handler, reconnected, ready, chat))
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(ready.wait(), 10)
 
-    async def _listen(self, handler: Handler, reconnected: Reconnected, ready: asyncio.Event) -> None:
+    async def _listen(
+        self, handler: Handler, reconnected: Reconnected, ready: asyncio.Event, chat: ChatHandler | None = None
+    ) -> None:
+        chat_handlers = {CHAT_CHANNEL: _relay_chat(chat)} if chat is not None else {}
         first = True
         while True:
             pubsub = self._redis.pubsub()
             try:
                 await pubsub.subscribe(CHANNEL)
+                if chat_handlers:
+                    # With a handler of its own, pub/sub hands chat lines to it and never to the loop below.
+                    await pubsub.subscribe(**chat_handlers)
                 ready.set()
                 if not first:
                     log.info("redis broker reconnected")
@@ -185,6 +213,12 @@ class RedisBroker(Broker):
         if self._flusher is None:
             self._flusher = asyncio.create_task(self._flush())
 
+    async def chat_after_commit(self, payload: str) -> None:
+        try:
+            await self._redis.publish(CHAT_CHANNEL, payload)
+        except Exception as exc:  # noqa: BLE001 - the line is stored; a reload or a resync shows it
+            log.warning("redis chat publish failed: %s", exc)
+
     async def _flush(self) -> None:
         try:
             await asyncio.sleep(0)  # let the other moves committed in this turn join the message
@@ -206,6 +240,16 @@ class RedisBroker(Broker):
         if self._redis is not None:
             with contextlib.suppress(Exception):
                 await self._redis.aclose()
+
+
+def _relay_chat(chat: ChatHandler) -> Callable[[dict[str, Any]], None]:
+    """A Redis pub/sub message handler passing a chat payload on as text."""
+
+    def relay(message: dict[str, Any]) -> None:
+        data = message["data"]
+        chat(data.decode() if isinstance(data, bytes) else str(data))
+
+    return relay
 
 
 def make_broker(database_url: str, broker_url: str) -> Broker:

@@ -17,6 +17,7 @@ import time
 from collections import defaultdict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -28,6 +29,7 @@ from app.games import GAMES
 from app.games.base import views_of
 from app.metrics import SOCKETS_OPEN
 from app.realtime.protocol import FRAME_WRITER, text_frame
+from app.services import chat
 from app.services.records import EVENT_WINDOW, TableRecord
 from app.services.tables import public_table_json, table_json_for, table_key
 
@@ -141,6 +143,7 @@ class Room:
     last_version: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     table_key: tuple[Any, ...] | None = None  # the table as the last update showed it (see tables.table_key)
+    opened: float = field(default_factory=time.time)  # when its first socket came: chat since then is resent
 
 
 def recent_events_since(rec: TableRecord, after: int) -> list[dict[str, Any]] | None:
@@ -307,12 +310,30 @@ class Hub:
             )
             return [ev for evs in rows for ev in evs]
 
+    def chat(self, table_id: str, line: dict[str, Any]) -> None:
+        """Send a chat line to every socket at the table: all of them may see the table, so all may read it."""
+        room = self.rooms.get(table_id)
+        if room is None:
+            return
+        message = Message.of({"type": "chat", "message": line})
+        for conn in list(room.conns):
+            conn.send(message)
+
     async def resync_all(self) -> None:
-        """After a broker reconnect: bring every room up to the database's version."""
+        """After a broker reconnect: bring every room up to the database's version, and resend its chat.
+
+        Lines announced while the broker was away were lost for this process; a room gets again every line
+        posted since it opened (the last chat.HISTORY of them), and clients keep one copy of each by its id."""
         for table_id in list(self.rooms):
             try:
                 rec = await self.rt.reload(table_id)
                 await self.publish(table_id, rec.version)
+                room = self.rooms.get(table_id)
+                if room is not None:
+                    async with self.rt.reads() as session:
+                        lines = await chat.history(session, table_id, datetime.fromtimestamp(room.opened - 1, UTC))
+                    for line in lines:
+                        self.chat(table_id, line)
             except Exception:  # noqa: BLE001
                 log.exception("resync failed", extra={"table_id": table_id})
 

@@ -59,6 +59,11 @@ BAD_FRAMES: list[tuple[str | bytes, str]] = [
     (b"\x00\x01\x02", "binary_frame"),
     (b'{"type": "ping"}', "binary_frame"),
     (b"", "binary_frame"),
+    ('{"type": "chat"}', "bad_message"),
+    ('{"type": "chat", "text": {"$ne": ""}}', "bad_message"),
+    ('{"type": "chat", "text": " \\u0000\\u202e\\n\\t"}', "chat_empty"),
+    (json.dumps({"type": "chat", "text": "x" * 301}), "chat_too_long"),
+    ('{"type": "chat", "text": "hi", "client_id": "no spaces"}', "bad_client_id"),
 ]
 
 
@@ -76,21 +81,23 @@ def _random_frames(seed: int, count: int) -> list[str | bytes]:
         if kind == 2:
             return rnd.choice([True, False, None])
         if kind == 3:
-            return rnd.choice(["act", "ping", "resync", "pick", "bump", "snapshot", "ack"])
+            return rnd.choice(["act", "ping", "resync", "pick", "bump", "snapshot", "ack", "chat"])
         if kind == 4:
             return rnd.randrange(-5, 10)
         if kind == 5:
             return [value(depth + 1) for _ in range(rnd.randrange(4))]
-        return {rnd.choice(["type", "action", "client_id", "expected_version", "n", "version", "x"]):
+        return {rnd.choice(["type", "action", "client_id", "expected_version", "n", "version", "x", "text"]):
                 value(depth + 1) for _ in range(rnd.randrange(5))}
 
     frames: list[str | bytes] = []
     for _ in range(count):
-        kind = rnd.randrange(4)
+        kind = rnd.randrange(5)
         if kind == 0:
             frames.append(bytes(rnd.randrange(256) for _ in range(rnd.randrange(1, 64))))
         elif kind == 1:
             frames.append("".join(rnd.choice(alphabet) for _ in range(rnd.randrange(1, 64))))
+        elif kind == 4:
+            frames.append(json.dumps({"type": "chat", "text": value(1), "client_id": value(2)}))
         else:
             msg = value(1) if kind == 2 else {"type": "act", "action": value(0), "client_id": value(2)}
             frames.append(json.dumps(msg))
@@ -154,14 +161,14 @@ async def test_generated_garbage_never_applies_anything(server: Server) -> None:
         sent += 2
         # Anything that happens to be a legal move may apply; nothing else may.
         assert reply["type"] in ("error", "pong", "snapshot", "ack"), reply
-        if reply["type"] == "error":
-            kinds.add(reply["code"])
-            assert reply["code"] != "server_error", (frame[:80], reply)
+        if reply["type"] in ("error", "ack"):
+            kinds.add(reply.get("code", "chat" if "message" in reply else "act"))
+            assert reply.get("code") != "server_error", (frame[:80], reply)
     after = await table_state(server, tid, players[0].token)
     applied = [m for m in await moves(server, tid, players[1].token)]
     assert after["version"] == before["version"] + len(applied)
     assert all(m["seat"] == "1" and m["action"]["type"] == "pick" for m in applied)
-    assert {"bad_json", "binary_frame", "unknown_type", "bad_action"} <= kinds
+    assert {"bad_json", "binary_frame", "unknown_type", "bad_action", "bad_message", "chat"} <= kinds
     await close_all(sock, *players)
 
 

@@ -130,6 +130,14 @@ class Socket:
         await self.ws.send(json.dumps({"type": "undo", "client_id": cid, "expected_version": expected_version}))
         return await asyncio.wait_for(fut, timeout)
 
+    async def chat(self, text: Any, client_id: str | None = None, timeout: float = 10) -> dict[str, Any]:
+        """Post a chat line over the socket; return the ack or error answering it."""
+        cid = client_id or uuid.uuid4().hex
+        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.pending[cid] = fut
+        await self.ws.send(json.dumps({"type": "chat", "text": text, "client_id": cid}))
+        return await asyncio.wait_for(fut, timeout)
+
     async def send_raw(self, data: str | bytes) -> None:
         await self.ws.send(data)
 

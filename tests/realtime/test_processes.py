@@ -41,12 +41,72 @@ async def moves_cross_processes(one: Server, two: Server) -> None:
     await ben.close()
 
 
+async def chats_seen(sock: Socket) -> list[dict[str, Any]]:
+    """The chat lines a socket got until now (a ping's pong marks the end of what was sent before it)."""
+    await sock.send_raw('{"type": "ping"}')
+    lines = []
+    while (msg := await sock.recv())["type"] != "pong":
+        if msg["type"] == "chat":
+            lines.append(msg["message"])
+    return lines
+
+
+async def chat_crosses_processes(one: Server, two: Server) -> None:
+    """A line posted on either process reaches the table's sockets on both, once each, and moves no version."""
+    ana, ben, t, watcher_anon, before = await watched_from_two(one, two)
+    cy = await Player.guest(two.url, "Cy")
+    sa = await Socket.open(one.ws_url, t["id"], ana.token)  # a player on process one
+    sc = await Socket.open(two.ws_url, t["id"], cy.token)  # a spectator on process two
+    for s in (sa, sc):
+        await s.expect("snapshot")
+    from_one = await sa.chat("hello from one")
+    assert from_one["type"] == "ack"
+    from_two = await sc.chat("hello from two")
+    assert from_two["type"] == "ack"
+    by_rest = (await ben.post(f"/api/tables/{t['id']}/chat", {"text": "REST on one"})).json()
+    async with httpx.AsyncClient(base_url=two.url, headers={"Authorization": f"Bearer {cy.token}"}) as c:
+        r = await c.post(f"/api/tables/{t['id']}/chat", json={"text": "REST on two"})
+        assert r.status_code == 200, r.text
+    expected = [from_one["message"], from_two["message"], by_rest, r.json()]
+    for sock in (sa, sc, watcher_anon):
+        got: list[dict[str, Any]] = []
+        for _ in range(100):
+            got += await chats_seen(sock)
+            if len(got) >= len(expected):
+                break
+            await asyncio.sleep(0.05)
+        assert sorted(got, key=lambda m: m["id"]) == sorted(expected, key=lambda m: m["id"])  # each once
+    for server in (one, two):  # the same history from either process
+        async with httpx.AsyncClient(base_url=server.url) as c:
+            assert (await c.get(f"/api/tables/{t['id']}/chat")).json()["messages"] == sorted(
+                expected, key=lambda m: m["id"])
+            assert (await c.get(f"/api/tables/{t['id']}")).json()["version"] == before
+    # The game goes on with the version seen before the chat.
+    assert (await sa.act({"type": "pick", "n": 1}, expected_version=before))["type"] == "ack"
+    assert (await sc.until_version(before + 1))["version"] == before + 1
+    for s in (watcher_anon, sa, sc):
+        await s.close()
+    for p in (ana, ben, cy):
+        await p.close()
+
+
 async def test_a_move_on_one_process_reaches_a_spectator_on_another(fresh_db: Database, tmp_path: Path) -> None:
     requires_postgres()
     one = Server(fresh_db, tmp_path).start()
     two = Server(fresh_db, tmp_path, RUN_MIGRATIONS="false").start()
     try:
         await moves_cross_processes(one, two)
+    finally:
+        one.stop()
+        two.stop()
+
+
+async def test_chat_on_one_process_reaches_sockets_on_another(fresh_db: Database, tmp_path: Path) -> None:
+    requires_postgres()
+    one = Server(fresh_db, tmp_path).start()
+    two = Server(fresh_db, tmp_path, RUN_MIGRATIONS="false").start()
+    try:
+        await chat_crosses_processes(one, two)
     finally:
         one.stop()
         two.stop()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis.asyncio as aioredis
@@ -12,7 +13,12 @@ import redis.asyncio as aioredis
 from app.realtime.broker import CLIENT_NAME
 from tests.conftest import Database, Server, requires_redis
 from tests.platform.client import Player, Socket
-from tests.realtime.test_processes import moves_cross_processes, watched_from_two
+from tests.realtime.test_processes import (
+    chat_crosses_processes,
+    chats_seen,
+    moves_cross_processes,
+    watched_from_two,
+)
 
 
 @pytest.fixture
@@ -30,6 +36,10 @@ def redis_pair(fresh_db: Database, tmp_path: Path) -> Iterator[tuple[Server, Ser
 
 async def test_moves_cross_processes_through_redis(redis_pair: tuple[Server, Server]) -> None:
     await moves_cross_processes(*redis_pair)
+
+
+async def test_chat_crosses_processes_through_redis(redis_pair: tuple[Server, Server]) -> None:
+    await chat_crosses_processes(*redis_pair)
 
 
 async def test_every_move_of_a_busy_table_reaches_the_other_process_in_order(
@@ -93,5 +103,27 @@ async def test_after_losing_redis_a_process_resyncs_its_sockets(redis_pair: tupl
     await admin.aclose()
     for s in (watcher, sa):
         await s.close()
+    await ana.close()
+    await ben.close()
+
+
+async def test_after_losing_redis_a_process_resends_the_chat_it_missed(redis_pair: tuple[Server, Server]) -> None:
+    one, two = redis_pair
+    ana, ben, t, watcher, before = await watched_from_two(one, two)
+    admin = aioredis.from_url(requires_redis())
+    for c in await admin.client_list():
+        if c.get("name") == CLIENT_NAME:
+            await admin.client_kill_filter(_id=c["id"])
+    # Posted while process two is away from Redis: its announcement may be lost, the line is not.
+    line = (await ana.post(f"/api/tables/{t['id']}/chat", {"text": "did you get this?"})).json()
+    got: list[dict[str, Any]] = []
+    for _ in range(150):
+        got += await chats_seen(watcher)
+        if got:
+            break
+        await asyncio.sleep(0.1)
+    assert line in got
+    await admin.aclose()
+    await watcher.close()
     await ana.close()
     await ben.close()
