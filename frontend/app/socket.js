@@ -23,7 +23,8 @@ function newClientId() {
 
 /**
  * A table's websocket.
- * onMessage(msg) gets every snapshot/update/error; onStatus(status, info) gets
+ * onMessage(msg) gets every message but the answers to chat(); a type it does not know it should ignore.
+ * onStatus(status, info) gets
  * "connecting" | "online" | "reconnecting" (info.delay ms) | "closed" (info.code, info.reason).
  */
 export class TableSocket {
@@ -144,6 +145,7 @@ export class TableSocket {
         clearTimeout(entry.timer);
         if (message.type === "ack") entry.resolve(message);
         else entry.reject({ code: message.code, message: message.message });
+        if (entry.quiet) return; // its caller alone shows the answer
       }
     }
     this.onMessage(message);
@@ -221,7 +223,12 @@ export class TableSocket {
     return this.request({ type: "undo", expected_version: version });
   }
 
-  request(fields) {
+  /** Post a chat line; resolves with the ack (its `message` is the stored line), rejects with {code, message}. */
+  chat(text) {
+    return this.request({ type: "chat", text }, { quiet: true });
+  }
+
+  request(fields, { quiet = false } = {}) {
     return new Promise((resolve, reject) => {
       if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
         reject({ code: "offline", message: "" });
@@ -232,7 +239,7 @@ export class TableSocket {
       const timer = setTimeout(() => {
         if (this.pending.delete(clientId)) reject({ code: "timeout", message: "" });
       }, ACT_TIMEOUT_MS);
-      this.pending.set(clientId, { message, resolve, reject, timer });
+      this.pending.set(clientId, { message, resolve, reject, timer, quiet });
       this.send(message);
     });
   }

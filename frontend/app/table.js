@@ -11,6 +11,7 @@ import { TableSocket } from "./socket.js";
 import { LogPanel, linesForEvents, linesForMove } from "./log.js";
 import { loadRenderer } from "./renderer.js";
 import { runReplay } from "./replay.js";
+import { ChatPanel } from "./chat.js";
 
 const params = new URLSearchParams(location.search);
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || params.get("id") || "");
@@ -37,6 +38,7 @@ let logPanel = null;
 let logLoading = false;
 let updatesDuringLog = 0;
 let logEpoch = 0;
+let chatPanel = null;
 let idleTimer = null;
 
 function tablePath() {
@@ -474,6 +476,7 @@ function applyMessage(message) {
 }
 
 function onMessage(message) {
+  chatPanel.onMessage(message);
   if (message.type === "snapshot") {
     applyMessage(message);
     drawAll();
@@ -517,12 +520,14 @@ function skeleton() {
   els.seatsTitle = h("h2", null, t("table.seats"));
   logPanel = new LogPanel();
   els.logTitle = h("h2", null, t("table.log"));
+  chatPanel = new ChatPanel({ tableId, invite, socket: () => socket });
   mount(els.main,
     els.head, els.banner, els.turn, els.result, els.prestart,
     els.layout = h("div", { class: "table-layout" },
       els.game,
       h("aside", { class: "sidebar" },
         h("section", { class: "panel" }, els.seatsTitle, els.seats),
+        chatPanel.el,
         h("section", { class: "panel log" }, els.logTitle, logPanel.el))));
 }
 

@@ -1,0 +1,76 @@
+"""A player and a spectator chat at a running table in the browser."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import Person
+from tests.e2e.helpers import create_table, seat_row
+
+pytestmark = pytest.mark.e2e
+
+
+def test_a_player_and_a_spectator_chat_at_a_running_table(person: Callable[..., Person]) -> None:
+    ana = person("Ana")
+    table_id = create_table(ana, "food-truck", seats=2, name="Chatty lunch")
+    seat_row(ana.page, "1").get_by_role("button", name="Add bot").click()
+    ana.page.get_by_test_id("start").click()
+    expect(ana.page.get_by_test_id("table-status")).to_have_text("In progress")
+
+    cy = person("Cy", width=390, height=844)  # watching on a phone
+    cy.goto(f"/t/{table_id}")
+    expect(cy.page.get_by_test_id("spectator-banner")).to_be_visible()
+
+    # Ana writes; markup is shown as the characters she typed, never run or rendered.
+    box = ana.page.get_by_test_id("chat-input")
+    box.fill("Hi <b>Cy</b> <img src=x onerror=alert(1)>")
+    box.press("Enter")
+    expect(box).to_have_value("")
+    for who in (ana, cy):
+        line = who.page.get_by_test_id("chat-line").last
+        expect(line).to_contain_text("Ana")
+        expect(line.locator(".chat-text")).to_have_text("Hi <b>Cy</b> <img src=x onerror=alert(1)>")
+        assert who.page.get_by_test_id("chat-list").locator("b, img").count() == 0
+    expect(ana.page.get_by_test_id("chat-line").last).to_have_class(re.compile(r"\bmine\b"))
+    expect(cy.page.get_by_test_id("chat-line").last).not_to_have_class(re.compile(r"\bmine\b"))
+
+    # Cy answers on two lines (Shift+Enter), and shows as a spectator.
+    cy_box = cy.page.get_by_test_id("chat-input")
+    cy_box.click()
+    cy_box.type("Good luck!")
+    cy_box.press("Shift+Enter")
+    cy_box.type("I'm watching")
+    cy_box.press("Enter")
+    last = ana.page.get_by_test_id("chat-line").last
+    expect(last).to_contain_text("Cy")
+    expect(last.locator(".chat-spectator")).to_have_text("watching")
+    expect(last.locator(".chat-text")).to_have_text("Good luck!\nI'm watching")
+
+    # Folded, Ana's chat counts what she has not read; unfolding it clears the count.
+    ana.page.locator(".chat-summary").click()
+    cy_box.fill("Psst")
+    cy_box.press("Enter")
+    expect(ana.page.get_by_test_id("chat-unread")).to_contain_text("1")
+    ana.page.locator(".chat-summary").click()
+    expect(ana.page.get_by_test_id("chat-unread")).to_be_hidden()
+
+    # Near the limit a counter appears; past it the line cannot be sent.
+    box.fill("x" * 295)
+    expect(ana.page.locator(".chat-counter")).to_have_text("5 characters left")
+    box.fill("x" * 301)
+    expect(ana.page.locator(".chat-counter")).to_have_text("1 character too many")
+    expect(ana.page.get_by_test_id("chat-send")).to_be_disabled()
+    box.fill("")
+
+    # The history is there after a reload, in Spanish too.
+    cy.page.get_by_role("button", name="Español").click()
+    cy.page.reload()
+    lines = cy.page.get_by_test_id("chat-line")
+    expect(lines).to_have_count(3)
+    expect(lines.nth(1).locator(".chat-spectator")).to_have_text("mirando")
+    expect(cy.page.get_by_test_id("chat-send")).to_have_text("Enviar")
+    assert cy.page.evaluate("document.documentElement.scrollWidth") <= 390
