@@ -42,6 +42,11 @@ class Settings(BaseSettings):
     # Table chat, per person per table: a burst of this many messages, then one every 1/rate seconds.
     chat_rate_burst: int = 5
     chat_rate_per_second: float = 0.5
+    # Presence (who is at a table now, realtime/presence.py): seconds to gather socket changes into one message,
+    # between a process's re-announcements of its tables to the others, and until the others forget it.
+    presence_debounce: float = 0.5
+    presence_refresh: float = 30.0
+    presence_expiry: float = 90.0
     db_pool_size: int = 5
     run_migrations: bool = True
     snapshot_every: int = 16  # rewrite the whole state document every this many moves (and at the end)

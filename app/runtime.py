@@ -21,6 +21,7 @@ from app.db.models import GameTable, Seat
 from app.db.session import make_engine, make_sessionmaker
 from app.realtime.broker import make_broker
 from app.realtime.hub import Hub
+from app.realtime.presence import Presence
 from app.services.auth import TokenSigner
 from app.services.bots import BotRunner
 from app.services.chat import ChatLimiter
@@ -63,15 +64,20 @@ class Runtime:
         # Changes announced by the broker, waiting for one catch-up read: table id -> newest version.
         self._remote: dict[str, int] = {}
         self._catching_up: asyncio.Task[None] | None = None
-        # Names this process in the chat lines it announces: its own come back from the broker and are not news.
+        # Names this process in its side notices (chat, presence): its own come back from the broker, not news.
         self.origin = secrets.token_hex(8)
         self.chat_limits = ChatLimiter(settings.chat_rate_per_second, settings.chat_rate_burst)
+        self.presence = self.hub.presence = Presence(
+            self.hub, self.broker, self.origin, self.spawn,
+            settings.presence_debounce, settings.presence_refresh, settings.presence_expiry,
+        )
 
     async def start(self) -> None:
         await self.writer.start()
         self.spawn(self.hub.sweep_idle(self.settings.ws_idle_timeout))
         self.spawn(self.sweep_bots(self.settings.bot_sweep_seconds))
-        await self.broker.start(self.on_remote_change, self.hub.resync_all, self.on_remote_chat)
+        await self.broker.start(self.on_remote_change, self.on_broker_back, self.on_side_notice)
+        self.spawn(self.presence.run())
         await self.bots.resume_all()
 
     async def stop(self) -> None:
@@ -79,6 +85,7 @@ class Runtime:
             task.cancel()
         await self.bots.stop()
         self.hub.close_all()
+        await self.presence.stop()
         await self.broker.stop()
         await self.writer.stop()
         await self.engine.dispose()
@@ -186,14 +193,25 @@ class Runtime:
             if rec is None or rec.version < version or not self.hub.publish_now(rec):
                 self.publish_later(tid, version)
 
-    def on_remote_chat(self, payload: str) -> None:
-        """A chat line announced by the broker: to this process's sockets of its table, unless we posted it."""
+    def on_side_notice(self, payload: str) -> None:
+        """A notice on the broker's side channel, unless this process sent it: a chat line, to this process's
+        sockets of its table, or another process's presence."""
         try:
             notice = orjson.loads(payload)
-            if notice["origin"] != self.origin:
+            if notice["origin"] == self.origin:
+                return
+            kind = notice.get("kind")
+            if kind == "chat":
                 self.hub.chat(str(notice["table_id"]), notice["message"])
+            elif kind == "presence":
+                self.presence.on_notice(notice)
         except Exception:  # noqa: BLE001 - a bad notice must not stop the broker's listener
-            log.exception("chat notice failed")
+            log.exception("side notice failed")
+
+    async def on_broker_back(self) -> None:
+        """After a broker reconnect: what this process missed meanwhile (moves, chat, the others' presence)."""
+        self.spawn(self.presence.announce_all(ask=True))
+        await self.hub.resync_all()
 
     def publish_later(self, table_id: str, version: int) -> None:
         """Bring the table's sockets here up to `version` in the background."""

@@ -1,4 +1,4 @@
-"""Tells every server process that a table changed (`(table_id, version)` and nothing more), and of chat lines.
+"""Tells every server process that a table changed (`(table_id, version)` and nothing more), and the rest.
 
 In-process for SQLite (one process); Postgres LISTEN/NOTIFY when the database is
 Postgres, sent inside the move's transaction so it is delivered only on commit (a
@@ -6,9 +6,12 @@ group commit sends one notification listing the pairs of all its moves); Redis
 pub/sub when BROKER_URL names a Redis server. A payload is `table_id:version`
 pairs separated by commas.
 
-Table chat travels on a channel of its own (`CHAT_CHANNEL`), one JSON document per
-line posted (services/chat.py), so the moves' channel, payload and parsing stay as
-they were: a process that listens to moves only never sees a chat line.
+Everything else travels on a side channel (`SIDE_CHANNEL`), one JSON document per
+notice naming its `kind` and the process that sent it (`origin`): a chat line posted
+(services/chat.py: NOTIFY in the transaction that stores it, or a PUBLISH after it)
+and who is at a table now (realtime/presence.py: soft state, announced as it changes,
+with no transaction). The moves' channel, payload and parsing stay as they were: a
+process that listens to moves only never sees a side notice.
 """
 
 from __future__ import annotations
@@ -24,15 +27,15 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 log = logging.getLogger("app.broker")
 CHANNEL = "foodgames_tables"
-CHAT_CHANNEL = "foodgames_chat"
+SIDE_CHANNEL = "foodgames_side"
 CLIENT_NAME = "foodgames"  # how the server's connections are named in Redis' CLIENT LIST
 PUBLISH_BATCH = 256  # changes per Redis message
 
 # Called synchronously for each announced change: most are this process's own echo and cost nothing.
 Handler = Callable[[str, int], None]
 Reconnected = Callable[[], Coroutine[Any, Any, None]]
-# Called with each chat payload announced, this process's own included (services/chat.py tells them apart).
-ChatHandler = Callable[[str], None]
+# Called with each side notice, this process's own included (Runtime.on_side_notice tells them apart).
+SideHandler = Callable[[str], None]
 
 
 def parse_changes(payload: str) -> list[tuple[str, int]]:
@@ -51,7 +54,7 @@ class Broker:
     notify_in_writes = False  # whether committed moves must NOTIFY (only LISTEN/NOTIFY carries them so)
     shared = False  # whether other server processes may write the same tables
 
-    async def start(self, handler: Handler, reconnected: Reconnected, chat: ChatHandler | None = None) -> None:
+    async def start(self, handler: Handler, reconnected: Reconnected, side: SideHandler | None = None) -> None:
         return None
 
     async def notify_in_tx(self, session: AsyncSession, table_id: str, version: int) -> None:
@@ -60,12 +63,16 @@ class Broker:
     async def after_commit(self, table_id: str, version: int) -> None:
         return None
 
-    async def chat_in_tx(self, session: AsyncSession, payload: str) -> None:
-        """Announce a chat line inside the transaction that stores it (delivered on commit)."""
+    async def side_in_tx(self, session: AsyncSession, payload: str) -> None:
+        """Send a side notice of something stored inside the transaction that stores it (delivered on commit)."""
         return None
 
-    async def chat_after_commit(self, payload: str) -> None:
-        """Announce a chat line once it is stored."""
+    async def side_after_commit(self, payload: str) -> None:
+        """Send a side notice of something stored, once it is (where `side_in_tx` could not)."""
+        return None
+
+    async def announce(self, payload: str) -> None:
+        """Send a side notice of soft state now, outside any transaction; lost if the broker is away."""
         return None
 
     async def stop(self) -> None:
@@ -82,15 +89,16 @@ class PostgresBroker(Broker):
         self.dsn = dsn.replace("postgresql+asyncpg://", "postgresql://")
         self._task: asyncio.Task[None] | None = None
         self._conn: Any = None
+        self._busy = asyncio.Lock()  # one statement at a time on the listening connection (probes, announcements)
 
-    async def start(self, handler: Handler, reconnected: Reconnected, chat: ChatHandler | None = None) -> None:
+    async def start(self, handler: Handler, reconnected: Reconnected, side: SideHandler | None = None) -> None:
         ready = asyncio.Event()
-        self._task = asyncio.create_task(self._listen(handler, reconnected, ready, chat))
+        self._task = asyncio.create_task(self._listen(handler, reconnected, ready, side))
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(ready.wait(), 10)
 
     async def _listen(
-        self, handler: Handler, reconnected: Reconnected, ready: asyncio.Event, chat: ChatHandler | None = None
+        self, handler: Handler, reconnected: Reconnected, ready: asyncio.Event, side: SideHandler | None = None
     ) -> None:
         import asyncpg
 
@@ -107,9 +115,10 @@ class PostgresBroker(Broker):
                         handler(table_id, version)
 
                 conn.add_termination_listener(lambda _c, lost=lost: lost.set())
-                await conn.add_listener(CHANNEL, on_notify)
-                if chat is not None:
-                    await conn.add_listener(CHAT_CHANNEL, lambda _c, _pid, _ch, payload: chat(payload))
+                async with self._busy:
+                    await conn.add_listener(CHANNEL, on_notify)
+                    if side is not None:
+                        await conn.add_listener(SIDE_CHANNEL, lambda _c, _pid, _ch, payload: side(payload))
                 ready.set()
                 delay = 0.2
                 if not first:
@@ -122,7 +131,8 @@ class PostgresBroker(Broker):
                         await asyncio.wait_for(lost.wait(), 5)
                     if not lost.is_set():
                         try:
-                            await asyncio.wait_for(conn.execute("SELECT 1"), 5)
+                            async with self._busy:
+                                await asyncio.wait_for(conn.execute("SELECT 1"), 5)
                         except Exception:  # noqa: BLE001
                             lost.set()
             except asyncio.CancelledError:
@@ -139,8 +149,19 @@ class PostgresBroker(Broker):
     async def notify_in_tx(self, session: AsyncSession, table_id: str, version: int) -> None:
         await session.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHANNEL, "p": f"{table_id}:{version}"})
 
-    async def chat_in_tx(self, session: AsyncSession, payload: str) -> None:
-        await session.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHAT_CHANNEL, "p": payload})
+    async def side_in_tx(self, session: AsyncSession, payload: str) -> None:
+        await session.execute(text("SELECT pg_notify(:c, :p)"), {"c": SIDE_CHANNEL, "p": payload})
+
+    async def announce(self, payload: str) -> None:
+        # On the listening connection: a notice takes no connection from the pool and waits for no write.
+        conn = self._conn
+        if conn is None:
+            return
+        try:
+            async with self._busy:
+                await asyncio.wait_for(conn.execute("SELECT pg_notify($1, $2)", SIDE_CHANNEL, payload), 5)
+        except Exception as exc:  # noqa: BLE001 - soft state: the next announcement says it again
+            log.warning("broker announcement failed: %s", exc)
 
     async def stop(self) -> None:
         if self._task is not None:
@@ -168,27 +189,27 @@ class RedisBroker(Broker):
         self._pending: list[str] = []
         self._flusher: asyncio.Task[None] | None = None
 
-    async def start(self, handler: Handler, reconnected: Reconnected, chat: ChatHandler | None = None) -> None:
+    async def start(self, handler: Handler, reconnected: Reconnected, side: SideHandler | None = None) -> None:
         import redis.asyncio as aioredis
 
         self._redis = aioredis.from_url(self.url, client_name=CLIENT_NAME, health_check_interval=5)
         ready = asyncio.Event()
-        self._task = asyncio.create_task(self._listen(handler, reconnected, ready, chat))
+        self._task = asyncio.create_task(self._listen(handler, reconnected, ready, side))
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(ready.wait(), 10)
 
     async def _listen(
-        self, handler: Handler, reconnected: Reconnected, ready: asyncio.Event, chat: ChatHandler | None = None
+        self, handler: Handler, reconnected: Reconnected, ready: asyncio.Event, side: SideHandler | None = None
     ) -> None:
-        chat_handlers = {CHAT_CHANNEL: _relay_chat(chat)} if chat is not None else {}
+        side_handlers = {SIDE_CHANNEL: _relay_side(side)} if side is not None else {}
         first = True
         while True:
             pubsub = self._redis.pubsub()
             try:
                 await pubsub.subscribe(CHANNEL)
-                if chat_handlers:
-                    # With a handler of its own, pub/sub hands chat lines to it and never to the loop below.
-                    await pubsub.subscribe(**chat_handlers)
+                if side_handlers:
+                    # With a handler of its own, pub/sub hands side notices to it and never to the loop below.
+                    await pubsub.subscribe(**side_handlers)
                 ready.set()
                 if not first:
                     log.info("redis broker reconnected")
@@ -213,11 +234,14 @@ class RedisBroker(Broker):
         if self._flusher is None:
             self._flusher = asyncio.create_task(self._flush())
 
-    async def chat_after_commit(self, payload: str) -> None:
+    async def side_after_commit(self, payload: str) -> None:
+        await self.announce(payload)
+
+    async def announce(self, payload: str) -> None:
         try:
-            await self._redis.publish(CHAT_CHANNEL, payload)
-        except Exception as exc:  # noqa: BLE001 - the line is stored; a reload or a resync shows it
-            log.warning("redis chat publish failed: %s", exc)
+            await self._redis.publish(SIDE_CHANNEL, payload)
+        except Exception as exc:  # noqa: BLE001 - what it told is stored (a reload shows it) or said again soon
+            log.warning("redis side publish failed: %s", exc)
 
     async def _flush(self) -> None:
         try:
@@ -242,12 +266,12 @@ class RedisBroker(Broker):
                 await self._redis.aclose()
 
 
-def _relay_chat(chat: ChatHandler) -> Callable[[dict[str, Any]], None]:
-    """A Redis pub/sub message handler passing a chat payload on as text."""
+def _relay_side(side: SideHandler) -> Callable[[dict[str, Any]], None]:
+    """A Redis pub/sub message handler passing a side notice on as text."""
 
     def relay(message: dict[str, Any]) -> None:
         data = message["data"]
-        chat(data.decode() if isinstance(data, bytes) else str(data))
+        side(data.decode() if isinstance(data, bytes) else str(data))
 
     return relay
 

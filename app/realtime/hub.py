@@ -28,6 +28,7 @@ from app.db.models import Move
 from app.games import GAMES
 from app.games.base import views_of
 from app.metrics import SOCKETS_OPEN
+from app.realtime.presence import Presence, seats_by_user
 from app.realtime.protocol import FRAME_WRITER, text_frame
 from app.services import chat
 from app.services.records import EVENT_WINDOW, TableRecord
@@ -144,6 +145,18 @@ class Room:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     table_key: tuple[Any, ...] | None = None  # the table as the last update showed it (see tables.table_key)
     opened: float = field(default_factory=time.time)  # when its first socket came: chat since then is resent
+    # Presence (realtime/presence.py): sockets here per signed-in user, signed-out sockets, each person's seat
+    # as of `seats_version`, and what the room was last shown.
+    people: dict[str, int] = field(default_factory=dict)
+    anon: int = 0
+    seats: dict[str, str] = field(default_factory=dict)
+    seats_version: int = -1
+    presence: tuple[list[str], int] | None = None
+
+    def note_seats(self, rec: TableRecord) -> None:
+        """Keep who sits where, from a record at least as new as the last one seen."""
+        if rec.version >= self.seats_version:
+            self.seats, self.seats_version = seats_by_user(rec), rec.version
 
 
 def recent_events_since(rec: TableRecord, after: int) -> list[dict[str, Any]] | None:
@@ -209,18 +222,34 @@ class Hub:
     def __init__(self, rt: Runtime) -> None:
         self.rt = rt
         self.rooms: dict[str, Room] = {}
+        self.presence: Presence | None = None  # set by the runtime
 
     def attach(self, conn: Connection) -> None:
         room = self.rooms.setdefault(conn.table_id, Room())
-        room.conns.add(conn)
+        if conn not in room.conns:
+            room.conns.add(conn)
+            if conn.user_id is None:
+                room.anon += 1
+            else:
+                room.people[conn.user_id] = room.people.get(conn.user_id, 0) + 1
+            if self.presence is not None:
+                self.presence.touch(conn.table_id)
         SOCKETS_OPEN.inc()
 
     def detach(self, conn: Connection) -> None:
         room = self.rooms.get(conn.table_id)
-        if room is not None:
+        if room is not None and conn in room.conns:
             room.conns.discard(conn)
+            if conn.user_id is None:
+                room.anon -= 1
+            elif room.people.get(conn.user_id, 0) > 1:
+                room.people[conn.user_id] -= 1
+            else:
+                room.people.pop(conn.user_id, None)
             if not room.conns:
                 self.rooms.pop(conn.table_id, None)
+            if self.presence is not None:
+                self.presence.touch(conn.table_id)
         conn.closed = True
         if conn.writer is not None:
             conn.writer.cancel()
@@ -241,6 +270,9 @@ class Hub:
             # yet published still reaches its other sockets.
             room.last_version = max(room.last_version, rec.version)
         conn.send(Message.of(viewer_message(self.rt, rec, conn.user_id, "snapshot", None)))
+        if room is not None and self.presence is not None:
+            room.note_seats(rec)
+            conn.send_json(self.presence.message(conn.table_id, room))
         known = self.rt.cache.known_version(rec.id)
         if known is not None and known > rec.version:
             # Dropped meanwhile for a change made elsewhere, whose notice found no room to tell.
@@ -300,6 +332,9 @@ class Hub:
         for conns, message in messages:
             for conn in conns:
                 conn.send(message)
+        if changed and self.presence is not None:  # someone sat down, left or moved: the seats shown may change
+            room.note_seats(rec)
+            self.presence.touch(rec.id)
 
     async def _stored_events_since(self, rec: TableRecord, after: int) -> list[dict[str, Any]]:
         async with self.rt.reads() as session:
@@ -313,9 +348,12 @@ class Hub:
     def chat(self, table_id: str, line: dict[str, Any]) -> None:
         """Send a chat line to every socket at the table: all of them may see the table, so all may read it."""
         room = self.rooms.get(table_id)
-        if room is None:
-            return
-        message = Message.of({"type": "chat", "message": line})
+        if room is not None:
+            self.broadcast(room, {"type": "chat", "message": line})
+
+    def broadcast(self, room: Room, doc: dict[str, Any]) -> None:
+        """The same message to every socket of the room, made once."""
+        message = Message.of(doc)
         for conn in list(room.conns):
             conn.send(message)
 

@@ -1,8 +1,8 @@
 """Table chat: one chat per table for the people at it and watching it, stored, and delivered live.
 
 A line is stored before anyone sees it; the process that stored it sends it to its own sockets of the
-table (`Hub.chat`) and announces it to the other processes on the broker's chat channel, a channel of its
-own, so the moves' path is untouched. A line never changes the table's version: a player's move sent
+table (`Hub.chat`) and announces it to the other processes on the broker's side channel, not the moves'
+channel, so the moves' path is untouched. A line never changes the table's version: a player's move sent
 while someone chats is not made stale by it.
 """
 
@@ -169,8 +169,8 @@ async def post(
         try:
             await session.flush()
             line = message_json(row)
-            payload = orjson.dumps({"origin": rt.origin, "table_id": rec.id, "message": line}).decode()
-            await rt.broker.chat_in_tx(session, payload)
+            payload = orjson.dumps({"kind": "chat", "origin": rt.origin, "table_id": rec.id, "message": line}).decode()
+            await rt.broker.side_in_tx(session, payload)
             await session.commit()
         except IntegrityError:
             # The same line sent twice at once (a retry racing the original): answer with the stored one.
@@ -184,5 +184,5 @@ async def post(
     if on_durable is not None:
         on_durable(line)
     rt.hub.chat(rec.id, line)
-    await rt.broker.chat_after_commit(payload)
+    await rt.broker.side_after_commit(payload)
     return line

@@ -90,6 +90,70 @@ async def chat_crosses_processes(one: Server, two: Server) -> None:
         await p.close()
 
 
+# Presence intervals short enough for a test: a killed process's sockets stop counting after about 2 s.
+FAST_PRESENCE = {"PRESENCE_REFRESH": "0.3", "PRESENCE_EXPIRY": "1.5"}
+
+
+async def presence_crosses_processes(one: Server, two: Server) -> None:
+    """Each socket is shown the people at the table on both processes, each person once; when process two is
+    killed, its sockets stop counting once its announcements expire."""
+    ana, ben, t, watcher, _version = await watched_from_two(one, two)  # a signed-out watcher on two
+    cy = await Player.guest(one.url, "Cy")
+    sa = await Socket.open(one.ws_url, t["id"], ana.token)
+    sb = await Socket.open(two.ws_url, t["id"], ben.token)
+    cy_one = await Socket.open(one.ws_url, t["id"], cy.token)  # Cy watches from both processes
+    cy_two = await Socket.open(two.ws_url, t["id"], cy.token)
+    for s in (sa, sb, cy_one, cy_two):
+        await s.expect("snapshot")
+    both = {"online": ["0", "1"], "watching": 2}  # Cy once, and the signed-out watcher
+    for s in (sa, cy_one, watcher, sb):
+        await s.expect("presence", **both)
+    await sb.close()  # Ben leaves process two: process one hears of it
+    await sa.expect("presence", online=["0"], watching=2)
+    sb = await Socket.open(two.ws_url, t["id"], ben.token)
+    await sb.expect("snapshot")
+    await sa.expect("presence", **both)
+    two.stop(kill=True)  # nothing said: its announcements expire
+    await sa.expect("presence", online=["0"], watching=1)
+    for s in (sa, cy_one):
+        await s.close()
+    for p in (ana, ben, cy):
+        await p.close()
+
+
+async def test_presence_on_one_process_reaches_sockets_on_another(fresh_db: Database, tmp_path: Path) -> None:
+    requires_postgres()
+    one = Server(fresh_db, tmp_path, **FAST_PRESENCE).start()
+    two = Server(fresh_db, tmp_path, RUN_MIGRATIONS="false", **FAST_PRESENCE).start()
+    try:
+        await presence_crosses_processes(one, two)
+    finally:
+        one.stop()
+        two.stop()
+
+
+async def test_a_stopping_process_takes_its_sockets_out_of_presence_at_once(
+    fresh_db: Database, tmp_path: Path
+) -> None:
+    requires_postgres()
+    one = Server(fresh_db, tmp_path).start()  # the default expiry: 90 s
+    two = Server(fresh_db, tmp_path, RUN_MIGRATIONS="false").start()
+    try:
+        ana, ben, t, watcher, _version = await watched_from_two(one, two)
+        sa = await Socket.open(one.ws_url, t["id"], ana.token)
+        sb = await Socket.open(two.ws_url, t["id"], ben.token)
+        await sb.expect("snapshot")
+        await sa.expect("presence", online=["0", "1"], watching=1)
+        two.stop()
+        await sa.expect("presence", online=["0"], watching=0, timeout=5)
+        await sa.close()
+        await ana.close()
+        await ben.close()
+    finally:
+        one.stop()
+        two.stop()
+
+
 async def test_a_move_on_one_process_reaches_a_spectator_on_another(fresh_db: Database, tmp_path: Path) -> None:
     requires_postgres()
     one = Server(fresh_db, tmp_path).start()

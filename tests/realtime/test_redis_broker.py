@@ -14,9 +14,11 @@ from app.realtime.broker import CLIENT_NAME
 from tests.conftest import Database, Server, requires_redis
 from tests.platform.client import Player, Socket
 from tests.realtime.test_processes import (
+    FAST_PRESENCE,
     chat_crosses_processes,
     chats_seen,
     moves_cross_processes,
+    presence_crosses_processes,
     watched_from_two,
 )
 
@@ -25,8 +27,8 @@ from tests.realtime.test_processes import (
 def redis_pair(fresh_db: Database, tmp_path: Path) -> Iterator[tuple[Server, Server]]:
     """Two server processes on one Postgres database that tell each other of changes through Redis."""
     url = requires_redis()
-    one = Server(fresh_db, tmp_path, BROKER_URL=url).start()
-    two = Server(fresh_db, tmp_path, BROKER_URL=url, RUN_MIGRATIONS="false").start()
+    one = Server(fresh_db, tmp_path, BROKER_URL=url, **FAST_PRESENCE).start()
+    two = Server(fresh_db, tmp_path, BROKER_URL=url, RUN_MIGRATIONS="false", **FAST_PRESENCE).start()
     try:
         yield one, two
     finally:
@@ -40,6 +42,10 @@ async def test_moves_cross_processes_through_redis(redis_pair: tuple[Server, Ser
 
 async def test_chat_crosses_processes_through_redis(redis_pair: tuple[Server, Server]) -> None:
     await chat_crosses_processes(*redis_pair)
+
+
+async def test_presence_crosses_processes_through_redis(redis_pair: tuple[Server, Server]) -> None:
+    await presence_crosses_processes(*redis_pair)
 
 
 async def test_every_move_of_a_busy_table_reaches_the_other_process_in_order(
