@@ -1,6 +1,6 @@
 // The table page: seats and host controls before the start, the live game, log, result.
 
-import { h, mount, mountIfChanged } from "../lib/dom.js";
+import { h, mount, mountIfChanged, named } from "../lib/dom.js";
 import { api, query, ApiError } from "./api.js";
 import { t, getLang, onLangChange, errorText } from "./i18n.js";
 import { me, loadMe } from "./session.js";
@@ -30,6 +30,7 @@ const S = {
   renderer: null, // {module, missing, error?} once loaded
   conn: { status: "connecting", info: {} },
   idleSince: Date.now(), // when the running table last changed, by this browser's clock
+  presence: null, // {online: [seat], watching: n} from the server, while the socket is open
 };
 
 const els = {};
@@ -152,12 +153,15 @@ function seatEntry(entry) {
     }
   }
   const score = table.outcome && table.outcome.scores ? table.outcome.scores[entry.seat] : undefined;
+  const here = presenceOf(entry);
   return h("li", {
     class: ["seat", turn && "turn", mine && "mine", !taken && "empty"],
     "data-seat": entry.seat,
     "aria-current": turn ? "true" : null,
   },
-    h("span", { class: "seat-dot", "aria-hidden": "true" }),
+    // Whether the seat's person has the table open now: a filled or a hollow dot, named in words.
+    here ? h("span", { class: ["seat-dot", here], title: t(`table.${here}`), ...named(t(`table.${here}`)) })
+      : h("span", { class: "seat-dot", "aria-hidden": "true" }),
     h("span", { class: "seat-name" },
       taken ? nameMap[entry.seat] : h("span", { class: "muted" }, t("table.seat_empty")),
       // A player's seat a bot stood in for is theirs again once the game is over.
@@ -167,6 +171,12 @@ function seatEntry(entry) {
     score !== undefined ? h("span", { class: "seat-score" }, String(score)) : null,
     turn ? h("span", { class: "turn-mark" }, "◀") : null,
     controls.length ? h("span", { class: "seat-controls" }, controls) : null);
+}
+
+/** "online" or "away" for a person's seat in an open or running game (a bot playing for them shows them too). */
+function presenceOf(entry) {
+  if (!S.presence || !entry.user || !["open", "playing"].includes(S.table.status)) return null;
+  return S.presence.online.includes(entry.seat) ? "online" : "away";
 }
 
 /**
@@ -208,7 +218,14 @@ function standingIn() {
 
 function drawSeats() {
   mount(els.seats, S.table.seats.map(seatEntry));
+  drawWatching();
   scheduleIdleRedraw();
+}
+
+function drawWatching() {
+  const watching = S.presence && ["open", "playing"].includes(S.table.status) ? S.presence.watching : 0;
+  els.watching.hidden = !watching;
+  els.watching.textContent = watching ? t("table.watching", { n: watching }) : "";
 }
 
 function drawHead() {
@@ -491,6 +508,14 @@ function onMessage(message) {
     } else if (logLoading) updatesDuringLog += 1;
     else logPanel.append(linesForEvents(S.renderer?.module, S.events, ctx()));
     drawAll();
+  } else if (message.type === "presence") {
+    if (Array.isArray(message.online) && typeof message.watching === "number") {
+      const online = message.online.map(String);
+      // Watchers coming and going leave the seat rows (and a button under the pointer) as they are.
+      const seatsChanged = !S.presence || S.presence.online.join() !== online.join();
+      S.presence = { online, watching: message.watching };
+      if (S.table) (seatsChanged ? drawSeats : drawWatching)();
+    }
   } else if (message.type === "error") {
     toast(errorText(message.code, message.message) || t("errors.generic"), "error");
     // Redraw from the last known state so nothing the renderer tentatively changed sticks.
@@ -502,6 +527,11 @@ function onMessage(message) {
 function onStatus(status, info) {
   S.conn = { status, info };
   if (els.conn) drawConn();
+  if (status !== "online" && S.presence) {
+    // Not connected, we do not know who is: the dots say nothing until the server tells us again.
+    S.presence = null;
+    if (S.table && els.seats) drawSeats();
+  }
 }
 
 // ---- start ---------------------------------------------------------------------
@@ -518,6 +548,7 @@ function skeleton() {
   els.game = h("div", { class: "game-area", id: "game", "data-testid": "game-area", hidden: true });
   els.seats = h("ul", { class: "seats", "data-testid": "seats" });
   els.seatsTitle = h("h2", null, t("table.seats"));
+  els.watching = h("span", { class: "watching muted small", "data-testid": "watching", hidden: true });
   logPanel = new LogPanel();
   els.logTitle = h("h2", null, t("table.log"));
   chatPanel = new ChatPanel({ tableId, invite, socket: () => socket });
@@ -526,7 +557,7 @@ function skeleton() {
     els.layout = h("div", { class: "table-layout" },
       els.game,
       h("aside", { class: "sidebar" },
-        h("section", { class: "panel" }, els.seatsTitle, els.seats),
+        h("section", { class: "panel" }, h("div", { class: "seats-head" }, els.seatsTitle, els.watching), els.seats),
         chatPanel.el,
         h("section", { class: "panel log" }, els.logTitle, logPanel.el))));
 }
