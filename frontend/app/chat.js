@@ -61,7 +61,9 @@ export class ChatPanel {
     this.summary = h("summary", { class: "chat-summary" }, this.title, this.badge);
     this.list = h("ol", { class: "chat-list", "data-testid": "chat-list" });
     this.empty = h("p", { class: "muted small chat-empty" });
-    this.scroller = h("div", { class: "chat-scroll", tabindex: "0" }, this.empty, this.list);
+    // Scrolled back down to the newest lines, what was unread has been seen.
+    this.scroller = h("div", { class: "chat-scroll", tabindex: "0", onscroll: () => { if (this.unread) this.seen(); } },
+      this.empty, this.list);
     // New lines are read out from here, not from the list: reloading the history must not read it all again.
     this.announcer = h("div", { class: "sr-only", "aria-live": "polite", "data-testid": "chat-announcer" });
     this.input = h("textarea", {
@@ -204,9 +206,9 @@ export class ChatPanel {
 
   // ---- being seen ----
 
-  /** Whether the person can see the newest lines now. */
+  /** Whether the person can see the newest lines now (not while scrolled up to older ones). */
   looking() {
-    return this.details.open && this.listInSight && !document.hidden;
+    return this.details.open && this.listInSight && !document.hidden && this.nearBottom();
   }
 
   seen() {

@@ -74,3 +74,32 @@ def test_a_player_and_a_spectator_chat_at_a_running_table(person: Callable[..., 
     expect(lines.nth(1).locator(".chat-spectator")).to_have_text("mirando")
     expect(cy.page.get_by_test_id("chat-send")).to_have_text("Enviar")
     assert cy.page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_lines_arriving_while_scrolled_up_count_as_unread(person: Callable[..., Person]) -> None:
+    ana = person("Ana")
+    table_id = create_table(ana, "food-truck", seats=2)
+    seat_row(ana.page, "1").get_by_role("button", name="Add bot").click()
+    ana.page.get_by_test_id("start").click()
+    cy = person("Cy")
+    cy.goto(f"/t/{table_id}")
+    cy_box = cy.page.get_by_test_id("chat-input")
+    # More lines than the chat shows at once: Ana's list scrolls.
+    cy_box.fill("\n".join(f"line {n}" for n in range(1, 21)))
+    cy_box.press("Enter")
+    scroller = ana.page.locator(".chat-scroll")
+    expect(ana.page.get_by_test_id("chat-line")).to_have_count(1)
+    assert scroller.evaluate("e => e.scrollHeight > e.clientHeight + 100")
+
+    # Ana scrolls up to read; a new line below is not moved into view under her, and the fold counts it.
+    scroller.evaluate("e => { e.scrollTop = 0; }")
+    cy_box.fill("Are you there, Ana?")
+    cy_box.press("Enter")
+    expect(ana.page.get_by_test_id("chat-line")).to_have_count(2)
+    expect(ana.page.get_by_test_id("chat-unread")).to_be_visible()
+    expect(ana.page.get_by_test_id("chat-unread")).to_contain_text("1 unread")
+    assert scroller.evaluate("e => e.scrollTop") == 0
+    # Back down at the newest line, it has been read.
+    scroller.evaluate("e => { e.scrollTop = e.scrollHeight; }")
+    expect(ana.page.get_by_test_id("chat-unread")).to_be_hidden()
+
