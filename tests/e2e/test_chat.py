@@ -103,3 +103,21 @@ def test_lines_arriving_while_scrolled_up_count_as_unread(person: Callable[..., 
     scroller.evaluate("e => { e.scrollTop = e.scrollHeight; }")
     expect(ana.page.get_by_test_id("chat-unread")).to_be_hidden()
 
+
+def test_the_chat_fold_is_named_chat_and_says_whether_it_is_open(person: Callable[..., Person]) -> None:
+    """Assistive technology reads the fold as "Chat", expanded or collapsed, not the triangle drawn beside it."""
+    ana = person("Ana")
+    create_table(ana, "food-truck", seats=2)
+
+    def fold() -> dict[str, object]:
+        tree = ana.context.new_cdp_session(ana.page).send("Accessibility.getFullAXTree")
+        found = [node for node in tree["nodes"] if node.get("role", {}).get("value") == "DisclosureTriangle"]
+        assert len(found) == 1
+        props = {prop["name"]: prop["value"].get("value") for prop in found[0].get("properties", [])}
+        return {"name": found[0]["name"]["value"], "expanded": bool(props.get("expanded"))}
+
+    expect(ana.page.get_by_test_id("chat-input")).to_be_visible()
+    assert fold() == {"name": "Chat", "expanded": True}
+    ana.page.locator(".chat-summary").click()
+    expect(ana.page.get_by_test_id("chat-input")).to_be_hidden()
+    assert fold() == {"name": "Chat", "expanded": False}
