@@ -84,7 +84,7 @@ def seated_options(game: Game, options: dict[str, Any], taken: Sequence[str]) ->
         if spec.get("seat") and isinstance(value, str) and value.isdigit():
             if str(int(value) - 1) not in taken:
                 raise ServiceError(
-                    "bad_options",
+                    "option_seat_empty",
                     f"{spec.get('label', spec['id'])} is seat {value}, which is empty: seat a player or a bot there.",
                     409,
                 )

@@ -326,6 +326,8 @@ const STRINGS = {
     "errors.code.too_many_attempts": "Demasiados códigos de invitación erróneos; espera un minuto.",
     "errors.code.no_such_seat": "Ese asiento no existe en esta mesa.",
     "errors.code.seat_empty": "Ese asiento ya está libre.",
+    "errors.code.bad_options": "Esas opciones no valen para esta mesa.",
+    "errors.code.option_seat_empty": "Una opción de la mesa, como el jugador inicial, nombra un asiento vacío: sienta allí a un jugador o a un bot.",
     "errors.code.not_a_player": "Ese asiento ya lo juega un bot.",
     "errors.code.already_standing_in": "Un bot ya juega por esa persona.",
     "errors.code.not_standing_in": "Ningún bot juega en tu asiento.",

@@ -221,7 +221,7 @@ async def test_a_first_player_named_by_seat_stays_that_person_when_empty_seats_c
     await bo.post(f"/api/tables/{t['id']}/join", {"seat": "2"})
     before = (await ana.http.get(f"/api/tables/{t['id']}")).json()
     empty = await ana.post(f"/api/tables/{t['id']}/start", ok=False)
-    assert empty.status_code == 409 and empty.json()["error"]["code"] == "bad_options"
+    assert empty.status_code == 409 and empty.json()["error"]["code"] == "option_seat_empty"
     assert "seat 2, which is empty" in empty.json()["error"]["message"]
     after = (await ana.http.get(f"/api/tables/{t['id']}")).json()
     assert after == before

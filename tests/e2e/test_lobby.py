@@ -178,3 +178,24 @@ def test_a_first_player_by_seat_is_offered_only_for_seats_the_table_has(person: 
     first.select_option(label="Seat 4")
     card.locator("select[name=seats]").select_option("3")
     expect(first.locator("option:checked")).to_have_text("Random")  # seat 4 is gone: back to the default
+
+
+def test_a_start_refused_for_a_first_player_in_an_empty_seat_says_why_in_spanish(
+    person: Callable[..., Person],
+) -> None:
+    ana = person("Ana")
+    ana.page.get_by_role("button", name="Español").click()
+    card = ana.page.locator(".game-card[data-game='food-truck']")
+    card.get_by_role("button", name="Nueva mesa").click()
+    card.locator("select[name=seats]").select_option("3")
+    card.locator("select[name=first_player]").select_option(label="Asiento 3")
+    card.locator("button[type=submit]").click()
+    ana.page.wait_for_url(re.compile(r"/t/[^/?]+$"))
+    seat_row(ana.page, "1").get_by_role("button", name="Añadir bot").click()
+    expect(seat_row(ana.page, "1")).to_contain_text("Bot")
+    # The third seat's player has just left, and the host presses Start before their page hears of it.
+    ana.page.get_by_test_id("start").evaluate("(button) => { button.disabled = false; button.click(); }")
+    expect(ana.page.locator(".toast")).to_have_text(
+        "Una opción de la mesa, como el jugador inicial, nombra un asiento vacío: sienta allí a un jugador o a un bot."
+    )
+    expect(ana.page.get_by_test_id("table-status")).to_have_text("Abierta")
