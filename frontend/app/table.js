@@ -195,14 +195,31 @@ function noteIdle(table) {
   if (typeof table.waited === "number") S.idleSince = Date.now() - table.waited * 1000;
 }
 
-/** Redraw the seats when a waited-on seat's bot button becomes due. */
+/**
+ * Why a "Let a bot play" button has appeared on someone else's seat: the game has waited long on them. Said in the
+ * turn bar to the players who may now press it, and only to them.
+ */
+function standInDue() {
+  const nameMap = names();
+  const due = S.table.seats.filter((entry) => mayCallBotFor(entry, 0)).map((entry) => nameMap[entry.seat] ?? entry.seat);
+  if (!due.length) return null;
+  const after = S.table.stand_in_after;
+  const time = after < 90 ? `${Math.round(after)} s` : `${Math.round(after / 60)} min`;
+  return h("span", { class: "also", "data-testid": "stand-in-due" },
+    ` · ${t(due.length > 1 ? "table.stand_in_due_many" : "table.stand_in_due", { names: listNames(due), time, button: t("table.stand_in") })}`);
+}
+
+/** Redraw the seats and the turn bar when a waited-on seat's bot button becomes due. */
 function scheduleIdleRedraw() {
   clearTimeout(idleTimer);
   const table = S.table;
   if (isSpectator() || table.status !== "playing" || typeof table.stand_in_after !== "number") return;
   const due = S.idleSince + table.stand_in_after * 1000 - Date.now();
   if (due > 0 && table.seats.some((entry) => mayCallBotFor(entry, due))) {
-    idleTimer = setTimeout(drawSeats, due + 250);
+    idleTimer = setTimeout(() => {
+      drawSeats();
+      drawTurn();
+    }, due + 250);
   }
 }
 
@@ -278,10 +295,12 @@ function drawTurn() {
       const nameMap = names();
       const others = S.awaiting.filter((s) => s !== S.seat).map((s) => nameMap[s] ?? s);
       node = h("div", { class: "turn-line mine" }, t("table.your_turn"),
-        others.length ? h("span", { class: "also" }, ` · ${t(others.length > 1 ? "table.also_waiting_many" : "table.also_waiting", { names: listNames(others) })}`) : null);
+        others.length ? h("span", { class: "also" }, ` · ${t(others.length > 1 ? "table.also_waiting_many" : "table.also_waiting", { names: listNames(others) })}`) : null,
+        standInDue());
     } else if (S.awaiting.length) {
       const nameMap = names();
-      node = h("div", { class: "turn-line" }, t("table.turn_of", { names: listNames(S.awaiting.map((s) => nameMap[s] ?? s)) }));
+      node = h("div", { class: "turn-line" }, t("table.turn_of", { names: listNames(S.awaiting.map((s) => nameMap[s] ?? s)) }),
+        standInDue());
     }
   } else if (table.status === "finished") {
     node = h("div", { class: "turn-line done" }, t("table.finished"));

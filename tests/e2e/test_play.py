@@ -179,7 +179,8 @@ def test_a_bot_plays_for_a_player_until_they_take_their_seat_back(person: Callab
 
 def test_a_player_may_call_a_bot_for_one_the_game_has_waited_on_too_long(browser: Browser, tmp_path: Path) -> None:
     """Bo, not the host, gets a "Let a bot play" button on Ana's seat once the game has waited on her alone
-    for STAND_IN_AFTER seconds; it appears by itself, with nothing else happening at the table."""
+    for STAND_IN_AFTER seconds; it appears by itself, with nothing else happening at the table, and the turn bar
+    says why. A spectator gets neither."""
     server = AppServer(tmp_path)
     server.env["STAND_IN_AFTER"] = "4"
     server.start()
@@ -190,11 +191,22 @@ def test_a_player_may_call_a_bot_for_one_the_game_has_waited_on_too_long(browser
             while "0" not in bo.page.evaluate("window.foodGames.state().awaiting"):
                 click_a_legal_thing(bo.page, random.Random(2))
                 bo.page.wait_for_timeout(50)
-            call = seat_row(bo.page, "0").get_by_test_id("stand-in")
+            cy = person("Cy")
+            cy.goto(bo.page.url.replace(server.url, ""))
+            call, why = seat_row(bo.page, "0").get_by_test_id("stand-in"), bo.page.get_by_test_id("stand-in-due")
             expect(call).to_have_count(0)
+            expect(why).to_have_count(0)
             expect(seat_row(bo.page, "1").get_by_test_id("stand-in")).to_be_visible()  # his own seat, as before
-            call.click(timeout=15_000)
+            expect(call).to_be_visible(timeout=15_000)
+            expect(bo.page.get_by_test_id("turn")).to_contain_text(
+                "Waiting for Ana · Ana has not moved for 4 s: any player may now let a bot play for them"
+                " (“Let a bot play” on their seat) until they come back."
+            )
+            expect(cy.page.get_by_test_id("turn")).to_have_text("Waiting for Ana")
+            expect(cy.page.get_by_test_id("stand-in")).to_have_count(0)
+            call.click()
             expect(seat_row(bo.page, "0")).to_contain_text("Bot")
+            expect(why).to_have_count(0)  # the table has moved on
             expect(ana.page.get_by_test_id("turn")).to_contain_text("A bot is playing for you.")
             ana.page.get_by_test_id("turn").get_by_test_id("reclaim").click()
             expect(seat_row(bo.page, "0")).not_to_contain_text("Bot")
