@@ -44,10 +44,11 @@ function timeOf(iso) {
  * The table page calls onMessage(message) with every socket message; the panel keeps what concerns it.
  */
 export class ChatPanel {
-  constructor({ tableId, invite, socket }) {
+  constructor({ tableId, invite, socket, signIn = null }) {
     this.tableId = tableId;
     this.invite = invite;
     this.socket = socket;
+    this.signIn = signIn; // opens the page's sign-in form
     this.lines = new Map(); // id -> line
     this.unread = 0;
     this.listInSight = false; // the lines are on screen
@@ -79,7 +80,10 @@ export class ChatPanel {
       h("div", { class: "chat-row" }, this.input, this.sendButton),
       h("div", { class: "chat-meta" }, this.hint, this.counter),
       this.errorLine);
-    this.signedOut = h("p", { class: "muted small chat-signed-out", "data-testid": "chat-signed-out" });
+    this.signedOutText = h("span");
+    this.signInButton = signIn ? h("button", { type: "button", class: "ghost small-btn", "data-testid": "chat-sign-in", onclick: () => this.signIn() }) : null;
+    this.signedOut = h("p", { class: "muted small chat-signed-out", "data-testid": "chat-signed-out" },
+      this.signedOutText, this.signInButton ? " " : null, this.signInButton);
     // The form, or for someone signed out a line saying why there is none (not a hidden form: the page's
     // sign-in form must stay the only one there).
     this.footer = h("div", { class: "chat-footer" });
@@ -315,7 +319,8 @@ export class ChatPanel {
     this.input.setAttribute("aria-describedby", `${this.hint.id} ${this.counter.id}`);
     this.hint.textContent = t("chat.hint");
     this.sendButton.textContent = t("chat.send");
-    this.signedOut.textContent = t("chat.sign_in");
+    this.signedOutText.textContent = t("chat.sign_in");
+    if (this.signInButton) this.signInButton.textContent = t("chat.sign_in_button");
     if (this.footer.firstChild !== (signedIn ? this.form : this.signedOut)) mount(this.footer, signedIn ? this.form : this.signedOut);
     if (this.lines.size) this.drawLines(); // the tags and times in the new language
     this.drawEmpty();

@@ -570,7 +570,7 @@ function skeleton() {
   els.watching = h("span", { class: "watching muted small", "data-testid": "watching", hidden: true });
   logPanel = new LogPanel();
   els.logTitle = h("h2", null, t("table.log"));
-  chatPanel = new ChatPanel({ tableId, invite, socket: () => socket });
+  chatPanel = new ChatPanel({ tableId, invite, socket: () => socket, signIn: openSignIn });
   mount(els.main,
     els.head, els.banner, els.turn, els.result, els.prestart,
     els.layout = h("div", { class: "table-layout" },
@@ -579,6 +579,14 @@ function skeleton() {
         h("section", { class: "panel" }, h("div", { class: "seats-head" }, els.seatsTitle, els.watching), els.seats),
         chatPanel.el,
         h("section", { class: "panel log" }, els.logTitle, logPanel.el))));
+}
+
+/** Open the page's sign-in fold, in view, with the cursor in its first field. */
+function openSignIn() {
+  if (!els.signIn) return;
+  els.signIn.open = true;
+  els.signIn.scrollIntoView({ block: "nearest" });
+  els.signIn.querySelector("input")?.focus({ preventScroll: true });
 }
 
 function showMessage(text) {
@@ -619,11 +627,13 @@ async function openTable() {
     }
   }).catch(() => {});
   skeleton();
-  if (!me() && table.status === "open") {
-    // A visitor who is not signed in can watch; signing in (one field) lets them take a seat.
-    els.banner.after(h("details", { class: "panel signin-inline" },
-      h("summary", null, t("auth.title")),
-      signInForm(() => location.reload())));
+  if (!me()) {
+    // A visitor who is not signed in can watch; signing in (one field) lets them take a seat, or once the game
+    // has started, chat (the chat panel's "Sign in" opens this).
+    els.signIn = h("details", { class: "panel signin-inline", "data-testid": "signin-inline" },
+      h("summary", null, t(table.status === "open" ? "auth.title" : "auth.title_chat")),
+      signInForm(() => location.reload()));
+    els.banner.after(els.signIn);
   }
   drawAll();
   socket = new TableSocket({ tableId, invite, onMessage, onStatus });

@@ -121,3 +121,29 @@ def test_the_chat_fold_is_named_chat_and_says_whether_it_is_open(person: Callabl
     ana.page.locator(".chat-summary").click()
     expect(ana.page.get_by_test_id("chat-input")).to_be_hidden()
     assert fold() == {"name": "Chat", "expanded": False}
+
+
+def test_a_visitor_signs_in_from_the_chat_of_a_running_game_and_chats(person: Callable[..., Person]) -> None:
+    """Signed out, the chat says to sign in; its button opens the page's sign-in form, even once the game runs."""
+    ana = person("Ana")
+    table_id = create_table(ana, "food-truck", seats=2)
+    seat_row(ana.page, "1").get_by_role("button", name="Add bot").click()
+    ana.page.get_by_test_id("start").click()
+    expect(ana.page.get_by_test_id("table-status")).to_have_text("In progress")
+
+    dee = person(width=390, height=844)  # not signed in, on a phone
+    dee.goto(f"/t/{table_id}")
+    expect(dee.page.get_by_test_id("chat-signed-out")).to_contain_text("Sign in to chat.")
+    dee.page.get_by_test_id("chat-sign-in").click()
+    expect(dee.page.get_by_test_id("signin-inline").locator("summary")).to_have_text("Sign in to chat")
+    name = dee.page.get_by_test_id("signin-inline").locator("input[name=name]")
+    expect(name).to_be_focused()
+    name.fill("Dee")
+    name.press("Enter")
+    dee.page.get_by_test_id("user-name").wait_for()
+    box = dee.page.get_by_test_id("chat-input")
+    box.fill("Hello, I'm new here")
+    box.press("Enter")
+    line = ana.page.get_by_test_id("chat-line").last
+    expect(line).to_contain_text("Dee")
+    expect(line.locator(".chat-spectator")).to_have_text("watching")
