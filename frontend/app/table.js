@@ -458,6 +458,7 @@ function drawAll() {
   drawResult();
   drawSeats();
   drawGame();
+  drawSignInTitle();
   els.seatsTitle.textContent = t("table.seats");
   els.logTitle.textContent = t("table.log");
 }
@@ -581,6 +582,18 @@ function skeleton() {
         h("section", { class: "panel log" }, els.logTitle, logPanel.el))));
 }
 
+/** The sign-in fold's title and form, in the page's language. */
+function fillSignIn() {
+  els.signInTitle = h("summary");
+  drawSignInTitle();
+  mount(els.signIn, els.signInTitle, signInForm(() => location.reload()));
+}
+
+/** "Sign in to play" while seats may be taken, "Sign in to chat" once the game has started. */
+function drawSignInTitle() {
+  if (els.signInTitle) els.signInTitle.textContent = t(S.table.status === "open" ? "auth.title" : "auth.title_chat");
+}
+
 /** Open the page's sign-in fold, in view, with the cursor in its first field. */
 function openSignIn() {
   if (!els.signIn) return;
@@ -630,9 +643,8 @@ async function openTable() {
   if (!me()) {
     // A visitor who is not signed in can watch; signing in (one field) lets them take a seat, or once the game
     // has started, chat (the chat panel's "Sign in" opens this).
-    els.signIn = h("details", { class: "panel signin-inline", "data-testid": "signin-inline" },
-      h("summary", null, t(table.status === "open" ? "auth.title" : "auth.title_chat")),
-      signInForm(() => location.reload()));
+    els.signIn = h("details", { class: "panel signin-inline", "data-testid": "signin-inline" });
+    fillSignIn();
     els.banner.after(els.signIn);
   }
   drawAll();
@@ -670,6 +682,7 @@ async function init() {
     .observe(els.header);
   onLangChange(() => {
     renderHeader(els.header, { onChange: () => location.reload() });
+    if (els.signIn) fillSignIn();
     drawAll();
     if (S.table) reloadLog();
   });

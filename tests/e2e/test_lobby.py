@@ -166,6 +166,24 @@ def test_a_visitor_watches_without_signing_in_then_takes_and_leaves_a_seat(
     expect(eve.page.locator(".toast", has_text="no longer seated")).to_have_count(0)  # that is for the removed
 
 
+def test_a_visitors_sign_in_form_follows_the_language_and_the_start(person: Callable[..., Person]) -> None:
+    ana = person("Ana")
+    table_id = create_table(ana, "food-truck", seats=2)
+    eve = person()
+    eve.goto(f"/t/{table_id}")
+    fold = eve.page.get_by_test_id("signin-inline")
+    expect(fold.locator("summary")).to_have_text("Sign in to play")
+    eve.page.get_by_role("button", name="Español").click()
+    expect(fold.locator("summary")).to_have_text("Entra para jugar")
+    fold.locator("summary").click()
+    expect(fold.get_by_role("button", name="Jugar como invitado").last).to_be_visible()
+    expect(fold).to_contain_text("Tu nombre")
+    # Once the game starts no seat is left to take: signing in is for the chat.
+    seat_row(ana.page, "1").get_by_role("button", name="Add bot").click()
+    ana.page.get_by_test_id("start").click()
+    expect(fold.locator("summary")).to_have_text("Entra para chatear")
+
+
 def test_a_first_player_by_seat_is_offered_only_for_seats_the_table_has(person: Callable[..., Person]) -> None:
     ana = person("Ana")
     card = ana.page.locator(".game-card[data-game='food-truck']")
