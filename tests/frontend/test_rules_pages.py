@@ -124,3 +124,15 @@ def test_the_options_are_named_as_the_lobby_names_them(game_id: str) -> None:
         assert [n for n in map(words, labels) if flat(n).casefold() not in section] == [], lang
         missing = [n for n in map(words, choices) if not all(flat(part).casefold() in whole for part in n.split(" + "))]
         assert missing == [], lang
+
+
+@pytest.mark.parametrize(
+    ("name", "says"),
+    [("food-truck.html", "whoever sits in that seat of the table"), ("food-truck.es.html", "quien ocupe ese asiento de la mesa")],
+)
+def test_a_first_player_by_seat_is_the_one_in_that_seat_of_the_table(name: str, says: str) -> None:
+    """"Seat N" names the table's seat N, whose person it follows when the start closes up empty seats (as the server
+    plays it), not the Nth of the players seated."""
+    options = flat(page(name).text["options"])
+    assert says in options
+    assert "counting occupied seats" not in options and "contando por orden" not in options
