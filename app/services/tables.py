@@ -373,7 +373,10 @@ async def stand_in(session: AsyncSession, rec: TableRecord, user: User, seat: An
         _require_idle(rec, user, target, info.user_name, idle_after)
     await session.execute(update(Seat).where(Seat.table_id == rec.id, Seat.seat == target).values(bot=True))
     await _bump(session, rec)
-    return [{"type": "stand_in", "seat": target, "name": info.user_name, "visible_to": None}]
+    event = {"type": "stand_in", "seat": target, "name": info.user_name, "visible_to": None}
+    if user.id != info.user_id:
+        event["by"] = user.name  # the player, back, learns who handed their seat over
+    return [event]
 
 
 def _require_idle(rec: TableRecord, user: User, target: str, name: str | None, idle_after: float) -> None:

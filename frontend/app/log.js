@@ -52,6 +52,7 @@ export function describe(renderer, event, ctx) {
     // A bot reads as the seat list names it ("Bot 2"), not as the server's plain "Bot".
     const bot = event.bot && actor !== null ? t("table.bot_named", { n: Number(actor) + 1 || actor }) : null;
     const name = bot ?? event.name ?? (actor !== null ? ctx.names[actor] : null) ?? "";
+    if (event.type === "stand_in" && event.by) return t("log.stand_in_by", { name, by: event.by });
     return t(event.kicked && SHELL_EVENTS[event.type] === "log.left" ? "log.kicked" : key, { name });
   }
   return undefined;

@@ -149,6 +149,8 @@ function seatEntry(entry) {
     else if (!entry.bot && (mine || table.is_host || mayCallBotFor(entry, 0))) {
       controls.push(h("button", {
         type: "button", class: "ghost small-btn", "data-testid": "stand-in", onclick: () => hostCall("stand_in", { seat: entry.seat }),
+        // Every seat may have one: the name says whose.
+        "aria-label": mine ? null : t("table.stand_in_for", { name: nameMap[entry.seat] }),
       }, t("table.stand_in")));
     }
   }

@@ -35,7 +35,7 @@ async def test_the_host_lets_a_bot_play_for_an_absent_player_until_they_return(
         table = (await ana.post(f"/api/tables/{tid}/stand_in", {"seat": "1"})).json()
         assert table["seats"][1] == {"seat": "1", "user": {"id": ben.user["id"], "name": "Ben"}, "bot": True}
         update = await sb.until_version(v + 1)
-        assert {"type": "stand_in", "seat": "1", "name": "Ben", "visible_to": None} in update["events"]
+        assert {"type": "stand_in", "seat": "1", "name": "Ben", "visible_to": None, "by": "Ana"} in update["events"]
         assert update["seat"] == "1"  # Ben keeps his seat and his view
         again = await ana.post(f"/api/tables/{tid}/stand_in", {"seat": "1"}, ok=False)
         assert again.json()["error"]["code"] == "already_standing_in"
@@ -89,7 +89,7 @@ async def test_a_player_may_hand_their_own_seat_to_a_bot(server: Server) -> None
 async def test_a_player_who_vanished_mid_game_does_not_strand_the_others(fresh_db: Database, tmp_path: Path) -> None:
     """Once the table has waited `STAND_IN_AFTER` on a seat, any other player may hand it to a bot: a host
     who never comes back would otherwise leave the game stuck for good."""
-    server = Server(fresh_db, tmp_path, STAND_IN_AFTER="1.5").start()
+    server = Server(fresh_db, tmp_path, STAND_IN_AFTER="1.5", BOT_DELAY="1").start()
     try:
         ana, ben, cy, tid = await _started(server)
         watcher = await Player.guest(server.url, "Dee")
@@ -114,6 +114,8 @@ async def test_a_player_who_vanished_mid_game_does_not_strand_the_others(fresh_d
 
         table = (await cy.post(f"/api/tables/{tid}/stand_in", {"seat": "0"})).json()
         assert table["seats"][0]["bot"] is True and table["seats"][0]["user"]["name"] == "Ana"
+        handed = await sc.until_version(table["version"])
+        assert {"type": "stand_in", "seat": "0", "name": "Ana", "visible_to": None, "by": "Cy"} in handed["events"]
         # The bot makes Ana's pick, and the game goes on without her.
         latest = await sc.until_version(table["version"] + 1)
         assert latest["view"]["phase"] == "bump" and latest["view"]["picks"]["0"] is not None

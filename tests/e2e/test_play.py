@@ -154,8 +154,8 @@ def test_a_bot_plays_for_a_player_until_they_take_their_seat_back(person: Callab
     seat_row(ana.page, "1").get_by_test_id("stand-in").click()
     expect(seat_row(bo.page, "1")).to_contain_text("Bot")
     expect(bo.page.get_by_test_id("turn")).to_contain_text("A bot is playing for you.")
-    expect(bo.page.locator(".toast").filter(has_text="A bot plays for Bo")).to_have_count(0)  # a log line, not a toast
-    expect(bo.page.get_by_test_id("log")).to_contain_text("A bot plays for Bo.")
+    expect(bo.page.locator(".toast").filter(has_text="let a bot play")).to_have_count(0)  # a log line, not a toast
+    expect(bo.page.get_by_test_id("log")).to_contain_text("Ana let a bot play for Bo.")
     # The moves that follow redraw the page; the button is kept, so a click never lands between two copies.
     bo.page.evaluate("window.reclaimButton = document.querySelector('[data-testid=turn] [data-testid=reclaim]')")
     seen = bo.page.evaluate("window.foodGames.state().version")
@@ -204,8 +204,10 @@ def test_a_player_may_call_a_bot_for_one_the_game_has_waited_on_too_long(browser
             )
             expect(cy.page.get_by_test_id("turn")).to_have_text("Waiting for Ana")
             expect(cy.page.get_by_test_id("stand-in")).to_have_count(0)
+            assert call.get_attribute("aria-label") == "Let a bot play for Ana"
             call.click()
             expect(seat_row(bo.page, "0")).to_contain_text("Bot")
+            expect(ana.page.get_by_test_id("log")).to_contain_text("Bo let a bot play for Ana.")
             expect(why).to_have_count(0)  # the table has moved on
             expect(ana.page.get_by_test_id("turn")).to_contain_text("A bot is playing for you.")
             ana.page.get_by_test_id("turn").get_by_test_id("reclaim").click()
