@@ -5,7 +5,7 @@ import { api, query } from "./api.js";
 import { t, getLang, onLangChange } from "./i18n.js";
 import { me, loadMe } from "./session.js";
 import {
-  toast, errorMessage, renderHeader, signInForm, inviteBox, seatNames, listNames, statusLabel, rulesLink,
+  toast, errorMessage, renderHeader, signInForm, inviteBox, seatNames, listNames, statusLabel, rulesLink, gameText,
 } from "./ui.js";
 
 const POLL_MS = 3000;
@@ -42,11 +42,6 @@ function playersLabel(game) {
 // ---- create a table -------------------------------------------------------
 
 // A game's own lobby text (description, option and choice labels) in the person's language, if it has one.
-function gameText(game, text) {
-  const own = game.i18n && game.i18n[getLang()];
-  return (own && own[text]) || text;
-}
-
 function optionInput(game, option) {
   const id = `opt-${option.id}`;
   const label = gameText(game, option.label || option.id);

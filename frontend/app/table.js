@@ -5,7 +5,7 @@ import { api, query, ApiError } from "./api.js";
 import { t, getLang, onLangChange, errorText } from "./i18n.js";
 import { me, loadMe } from "./session.js";
 import {
-  toast, errorMessage, renderHeader, signInForm, inviteBox, seatNames, listNames, statusLabel, rulesLink,
+  toast, errorMessage, renderHeader, signInForm, inviteBox, seatNames, listNames, statusLabel, rulesLink, optionsText,
 } from "./ui.js";
 import { TableSocket } from "./socket.js";
 import { LogPanel, linesForEvents, linesForMove } from "./log.js";
@@ -27,6 +27,7 @@ const S = {
   undo: false, // the server lets this seat take back its last step
   version: null,
   gameTitle: null,
+  game: null, // the game's lobby entry (GET /api/games): its options' names
   renderer: null, // {module, missing, error?} once loaded
   conn: { status: "connecting", info: {} },
   idleSince: Date.now(), // when the running table last changed, by this browser's clock
@@ -259,7 +260,9 @@ function drawHead() {
       table.name && S.gameTitle ? h("span", { class: "muted" }, S.gameTitle) : null,
       rulesLink(table.game),
       h("span", { class: ["badge", `status-${table.status}`], "data-testid": "table-status" }, statusLabel(table.status))),
-    els.conn);
+    els.conn,
+    S.game && optionsText(S.game, table.options)
+      ? h("p", { class: "table-options muted", "data-testid": "table-options" }, optionsText(S.game, table.options)) : null);
 }
 
 function drawConn() {
@@ -638,6 +641,7 @@ async function openTable() {
     const game = (games || []).find((g) => g.id === table.game);
     if (game) {
       S.gameTitle = game.title;
+      S.game = game;
       drawHead();
     }
   }).catch(() => {});

@@ -155,6 +155,29 @@ function openAccountDialog(onChange) {
   dialog.showModal();
 }
 
+/** A game's own lobby text (a description, an option's label or choice) in the page's language. */
+export function gameText(game, text) {
+  const own = game.i18n && game.i18n[getLang()];
+  return (own && own[text]) || text;
+}
+
+/** The options a table was made with, in words ("First player: Seat 2 · Trucks: Dealt at random"); "" if none. */
+export function optionsText(game, options) {
+  const parts = [];
+  for (const option of game.options || []) {
+    const value = (options || {})[option.id];
+    if (value === undefined || value === null) continue;
+    const label = gameText(game, option.label || option.id);
+    if (option.type === "bool") {
+      if (value) parts.push(label);
+      continue;
+    }
+    const named = (option.choice_labels && option.choice_labels[value]) ?? value;
+    parts.push(`${label}: ${gameText(game, String(named))}`);
+  }
+  return parts.join(" · ");
+}
+
 /** The "How to play" page of a game, in the page's language. */
 export function rulesUrl(gameId) {
   return `/rules/${encodeURIComponent(gameId)}${getLang() === "es" ? ".es" : ""}.html`;

@@ -132,6 +132,7 @@ def test_a_guest_saves_an_account_signs_out_and_logs_back_in(person: Callable[..
     card.locator("button[type=submit]").click()
     dee.page.wait_for_url(re.compile(r"/t/[^/?]+$"))
     expect(dee.page.get_by_role("heading", name="Foodies de Dee")).to_be_visible()
+    expect(dee.page.get_by_test_id("table-options")).to_contain_text("Una pareja al azar")  # the options chosen
     rules = dee.page.get_by_test_id("rules-link")
     expect(rules).to_have_text("Cómo se juega")
     with dee.page.context.expect_page() as opened:
