@@ -9,6 +9,7 @@ import secrets
 import time
 import weakref
 from collections import deque
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -225,6 +226,17 @@ class Runtime:
 
     async def notify_in_tx(self, session: AsyncSession, table_id: str, version: int) -> None:
         await self.broker.notify_in_tx(session, table_id, version)
+
+    @contextlib.contextmanager
+    def own_write(self, table_id: str, version: int) -> Iterator[None]:
+        """While this process commits `version` of a table and caches it with its events, the broker's echo of it
+        is not news: acted on, it would publish a fresh read of that version, which lacks the change's events.
+        (A move, on the hot path, sets `writing` by hand: play._apply_once.)"""
+        self.writing[table_id] = version
+        try:
+            yield
+        finally:
+            self.writing.pop(table_id, None)
 
     async def after_change(self, rec: TableRecord) -> None:
         """A committed change: tell other processes, this process's sockets, and the bots."""

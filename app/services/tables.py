@@ -473,11 +473,12 @@ async def _open_rematch(
         update(GameTable).where(GameTable.id == old.id)
         .values(rematch_id=new_id, version=old.version + 1, updated_at=datetime.now(UTC))
     )
-    await rt.notify_in_tx(session, old.id, old.version + 1)
-    await session.commit()
-    finished = rt.cache.put(await load_record(session, old.id))
-    finished.remember_events(finished.version, [{"type": "rematch", "seat": seat, "table_id": new_id,
-                                                 "visible_to": None}])
+    with rt.own_write(old.id, old.version + 1):
+        await rt.notify_in_tx(session, old.id, old.version + 1)
+        await session.commit()
+        finished = rt.cache.put(await load_record(session, old.id))
+        finished.remember_events(finished.version, [{"type": "rematch", "seat": seat, "table_id": new_id,
+                                                     "visible_to": None}])
     return finished, rt.cache.put(await load_record(session, new_id))
 
 
@@ -501,9 +502,10 @@ async def lobby_change(rt: Runtime, table_id: str, user: User, invite: str | Non
         if not rec.can_see(user.id, invite) and invite is None:
             raise not_found()
         events = await change(session, rec)
-        await rt.notify_in_tx(session, rec.id, rec.version + 1)
-        await session.commit()
-        fresh = rt.cache.put(await load_record(session, table_id))
-        fresh.remember_events(fresh.version, events)
+        with rt.own_write(rec.id, rec.version + 1):
+            await rt.notify_in_tx(session, rec.id, rec.version + 1)
+            await session.commit()
+            fresh = rt.cache.put(await load_record(session, table_id))
+            fresh.remember_events(fresh.version, events)
     await rt.after_change(fresh)
     return fresh

@@ -59,14 +59,15 @@ async def take_back(
                 409,
             )
         new = await _without_last_move(session, rec)
-        await rt.notify_in_tx(session, rec.id, new.version)
-        await session.commit()
-    cached = rt.cache.get(table_id)
-    if cached is not None and cached.version == rec.version:
-        new.recent_events = dict(cached.recent_events)  # for a room a few versions behind
-    undone = {"type": "undone", "seat": seat, "seq": rec.move_count, "visible_to": None}
-    new.remember_events(new.version, [undone])
-    new = rt.cache.put(new)
+        with rt.own_write(rec.id, new.version):
+            await rt.notify_in_tx(session, rec.id, new.version)
+            await session.commit()
+            cached = rt.cache.get(table_id)
+            if cached is not None and cached.version == rec.version:
+                new.recent_events = dict(cached.recent_events)  # for a room a few versions behind
+            undone = {"type": "undone", "seat": seat, "seq": rec.move_count, "visible_to": None}
+            new.remember_events(new.version, [undone])
+            new = rt.cache.put(new)
     ack = Ack(client_id, new.version)
     if on_durable is not None:
         on_durable(ack)
