@@ -30,7 +30,9 @@ class Settings(BaseSettings):
     bot_delay: float = 0.4  # seconds between bot moves, so people can follow them
     # How long a running table may wait on an awaited player before any other player at it may hand that
     # seat to a bot (the player takes it back on return): one who vanished would otherwise strand the game.
+    # A player still connected to the table may be thinking, not gone: they get longer.
     stand_in_after: float = 300.0
+    stand_in_after_online: float = 900.0
     bot_sweep_seconds: float = 20.0  # how often a process looks for bots left waiting by a dead process
     ws_max_message: int = 64 * 1024
     ws_idle_timeout: float = 120.0  # a socket silent this long (no message, no ping) is closed

@@ -113,6 +113,7 @@ class TableOut(BaseModel):
     updated_at: str
     waited: float | None = None  # a running game: seconds since the table last changed
     stand_in_after: float | None = None  # ... after which any player may hand an awaited seat to a bot
+    stand_in_after_online: float | None = None  # ... the same for a seat whose player is connected
 
 
 class MoveOut(BaseModel):

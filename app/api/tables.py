@@ -167,10 +167,13 @@ async def stand_in(
     table_id: str, body: SeatIn, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)
 ) -> dict[str, Any]:
     """A bot plays a player's seat while they are away (the player or the host asks, or any other player once
-    the table has waited `stand_in_after` seconds on that seat)."""
-    idle_after = rt.settings.stand_in_after
+    the table has waited `stand_in_after` seconds on that seat, `stand_in_after_online` while its player is
+    connected)."""
+    settings, presence = rt.settings, rt.presence
     rec = await svc.lobby_change(
-        rt, table_id, user, None, lambda s, r: svc.stand_in(s, r, user, body.seat, idle_after)
+        rt, table_id, user, None,
+        lambda s, r: svc.stand_in(s, r, user, body.seat, settings.stand_in_after, settings.stand_in_after_online,
+                                  lambda user_id: presence.connected(table_id, user_id)),
     )
     return svc.table_json(rt, rec, user.id)
 

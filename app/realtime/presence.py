@@ -199,6 +199,14 @@ class Presence:
     def shown(self, table_id: str, room: Room) -> tuple[list[str], int]:
         return merge(room.seats, room.people, room.anon, self.board.parts(table_id) if self.shared else ())
 
+    def connected(self, table_id: str, user_id: str) -> bool:
+        """Whether the user has a socket open at the table, in this process or (as last announced) another."""
+        room = self.hub.rooms.get(table_id)
+        if room is not None and user_id in room.people:
+            return True
+        # Another process names every seated user it holds before any count (local_part), so a player is named.
+        return self.shared and any(user_id in part.users for part in self.board.parts(table_id))
+
     def message(self, table_id: str, room: Room) -> dict[str, Any]:
         online, watching = self.shown(table_id, room)
         return {"type": "presence", "online": online, "watching": watching}

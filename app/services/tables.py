@@ -146,6 +146,7 @@ def table_json_for(rt: Runtime, rec: TableRecord, public: dict[str, Any], user_i
         # Seconds rather than a time of day, so a client whose clock is off still counts right.
         data["waited"] = round(waited(rec), 1)
         data["stand_in_after"] = rt.settings.stand_in_after
+        data["stand_in_after_online"] = rt.settings.stand_in_after_online
     return data
 
 
@@ -356,9 +357,18 @@ async def add_bot(session: AsyncSession, rec: TableRecord, user: User, seat: Any
     return [{"type": "seat_joined", "seat": target, "name": "Bot", "bot": True, "visible_to": None}]
 
 
-async def stand_in(session: AsyncSession, rec: TableRecord, user: User, seat: Any, idle_after: float) -> Events:
+async def stand_in(
+    session: AsyncSession,
+    rec: TableRecord,
+    user: User,
+    seat: Any,
+    idle_after: float,
+    idle_after_online: float | None = None,
+    connected: Callable[[str], bool] = lambda _user_id: False,
+) -> Events:
     """A bot plays a player's seat in a running game while they are away: the player's choice, the host's, or
-    any other player's once the table has waited `idle_after` seconds on that seat.
+    any other player's once the table has waited `idle_after` seconds on that seat, or `idle_after_online` if
+    the seat's player is `connected` to the table (thinking, perhaps, rather than gone).
 
     The player keeps the seat: they see it as before and take it back when they return (`reclaim`)."""
     if rec.status != "playing":
@@ -370,7 +380,10 @@ async def stand_in(session: AsyncSession, rec: TableRecord, user: User, seat: An
     if info.bot:
         raise ServiceError("already_standing_in", "A bot is already playing for that player.", 409)
     if user.id not in (info.user_id, rec.host_id):
-        _require_idle(rec, user, target, info.user_name, idle_after)
+        if idle_after_online is not None and connected(info.user_id):
+            _require_idle(rec, user, target, info.user_name, idle_after_online, online=True)
+        else:
+            _require_idle(rec, user, target, info.user_name, idle_after)
     await session.execute(update(Seat).where(Seat.table_id == rec.id, Seat.seat == target).values(bot=True))
     await _bump(session, rec)
     event = {"type": "stand_in", "seat": target, "name": info.user_name, "visible_to": None}
@@ -379,7 +392,9 @@ async def stand_in(session: AsyncSession, rec: TableRecord, user: User, seat: An
     return [event]
 
 
-def _require_idle(rec: TableRecord, user: User, target: str, name: str | None, idle_after: float) -> None:
+def _require_idle(
+    rec: TableRecord, user: User, target: str, name: str | None, idle_after: float, online: bool = False
+) -> None:
     """Another player may call a bot only for a seat the table has waited on, unchanged, for `idle_after`."""
     if rec.seat_of(user.id) is None:
         raise ServiceError("not_seated", "Only the players at the table can hand a seat to a bot.", 403)
@@ -387,10 +402,11 @@ def _require_idle(rec: TableRecord, user: User, target: str, name: str | None, i
         raise ServiceError("not_awaited", f"The game is not waiting for {name}.", 409)
     left = idle_after - waited(rec)
     if left > 0:
+        since = f", since {name} is still connected" if online else ""
         raise ServiceError(
             "not_idle_yet",
             f"The game has waited for {name} only a little while: any player may hand the seat to a bot "
-            f"after {idle_after:.0f} s without a move ({left:.0f} s from now).",
+            f"after {idle_after:.0f} s without a move{since} ({left:.0f} s from now).",
             409,
         )
 

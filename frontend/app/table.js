@@ -183,6 +183,16 @@ function presenceOf(entry) {
 }
 
 /**
+ * Seconds the game must wait on `entry`'s seat before any other player may hand it to a bot: longer while its
+ * player is connected (thinking, perhaps). Unknown presence counts as away; the server has the last word.
+ */
+function standInAfter(entry) {
+  const table = S.table;
+  const online = typeof table.stand_in_after_online === "number" && presenceOf(entry) === "online";
+  return online ? table.stand_in_after_online : table.stand_in_after;
+}
+
+/**
  * Whether this player may hand `entry`'s seat to a bot in `ms` milliseconds, though neither the seat's player
  * nor the host: the game has waited on that seat alone, with no change, for the server's `stand_in_after`.
  */
@@ -190,7 +200,7 @@ function mayCallBotFor(entry, ms) {
   const table = S.table;
   if (isSpectator() || table.status !== "playing" || typeof table.stand_in_after !== "number") return false;
   if (!entry.user || entry.bot || entry.seat === S.seat || !S.awaiting.includes(entry.seat)) return false;
-  return Date.now() + ms - S.idleSince >= table.stand_in_after * 1000;
+  return Date.now() + ms - S.idleSince >= standInAfter(entry) * 1000;
 }
 
 /** Remember when the table last changed: `waited` counts from the server's last change to this message. */
@@ -204,9 +214,10 @@ function noteIdle(table) {
  */
 function standInDue() {
   const nameMap = names();
-  const due = S.table.seats.filter((entry) => mayCallBotFor(entry, 0)).map((entry) => nameMap[entry.seat] ?? entry.seat);
+  const dueSeats = S.table.seats.filter((entry) => mayCallBotFor(entry, 0));
+  const due = dueSeats.map((entry) => nameMap[entry.seat] ?? entry.seat);
   if (!due.length) return null;
-  const after = S.table.stand_in_after;
+  const after = Math.min(...dueSeats.map(standInAfter));
   const time = after < 90 ? `${Math.round(after)} s` : `${Math.round(after / 60)} min`;
   return h("span", { class: "also", "data-testid": "stand-in-due" },
     ` · ${t(due.length > 1 ? "table.stand_in_due_many" : "table.stand_in_due", { names: listNames(due), time, button: t("table.stand_in") })}`);
@@ -217,12 +228,13 @@ function scheduleIdleRedraw() {
   clearTimeout(idleTimer);
   const table = S.table;
   if (isSpectator() || table.status !== "playing" || typeof table.stand_in_after !== "number") return;
-  const due = S.idleSince + table.stand_in_after * 1000 - Date.now();
-  if (due > 0 && table.seats.some((entry) => mayCallBotFor(entry, due))) {
+  const dues = table.seats.map((entry) => S.idleSince + standInAfter(entry) * 1000 - Date.now())
+    .filter((due, i) => due > 0 && mayCallBotFor(table.seats[i], due));
+  if (dues.length) {
     idleTimer = setTimeout(() => {
       drawSeats();
       drawTurn();
-    }, due + 250);
+    }, Math.min(...dues) + 250);
   }
 }
 
@@ -539,7 +551,11 @@ function onMessage(message) {
       // Watchers coming and going leave the seat rows (and a button under the pointer) as they are.
       const seatsChanged = !S.presence || S.presence.online.join() !== online.join();
       S.presence = { online, watching: message.watching };
-      if (S.table) (seatsChanged ? drawSeats : drawWatching)();
+      if (S.table && seatsChanged) {
+        // Who is connected decides how long a waited-on seat must wait before others may call a bot.
+        drawSeats();
+        drawTurn();
+      } else if (S.table) drawWatching();
     }
   } else if (message.type === "error") {
     toast(errorText(message.code, message.message) || t("errors.generic"), "error");

@@ -128,3 +128,44 @@ async def test_a_player_who_vanished_mid_game_does_not_strand_the_others(fresh_d
             await who.close()
     finally:
         server.stop()
+
+
+async def test_a_connected_player_gets_longer_before_a_bot_may_take_their_seat(
+    fresh_db: Database, tmp_path: Path
+) -> None:
+    """A player whose socket is open at the table may be thinking rather than gone: the others wait
+    `STAND_IN_AFTER_ONLINE` for them, and `STAND_IN_AFTER` once they have gone."""
+    server = Server(fresh_db, tmp_path, STAND_IN_AFTER="1", STAND_IN_AFTER_ONLINE="3", BOT_DELAY="1").start()
+    try:
+        await connected_player_gets_longer(server, server)
+    finally:
+        server.stop()
+
+
+async def connected_player_gets_longer(one: Server, two: Server) -> None:
+    """Ana, awaited, is connected to `two`; Ben and Cy ask `one` to hand her seat to a bot."""
+    ana, ben, cy, tid = await _started(one)
+    sa = await Socket.open(two.ws_url, tid, ana.token)
+    snap = await sa.expect("snapshot")
+    assert snap["table"]["stand_in_after"] == 1 and snap["table"]["stand_in_after_online"] == 3
+    for who in (ben, cy):
+        s = await Socket.open(one.ws_url, tid, who.token)
+        await s.expect("snapshot")
+        assert (await s.act({"type": "pick", "n": 1}))["type"] == "ack"
+        await s.close()
+    await sa.expect("presence", online=["0"])
+    await asyncio.sleep(1.2)
+    refused = await cy.post(f"/api/tables/{tid}/stand_in", {"seat": "0"}, ok=False)
+    error = refused.json()["error"]
+    assert refused.status_code == 409 and error["code"] == "not_idle_yet", error
+    assert "still connected" in error["message"]
+    await sa.close()  # she leaves: the shorter wait, already over, applies
+    for _ in range(40):
+        handed = await cy.post(f"/api/tables/{tid}/stand_in", {"seat": "0"}, ok=False)
+        if handed.status_code == 200:
+            break
+        assert handed.json()["error"]["code"] == "not_idle_yet"
+        await asyncio.sleep(0.1)
+    assert handed.status_code == 200 and handed.json()["seats"][0]["bot"] is True
+    for who in (ana, ben, cy):
+        await who.close()

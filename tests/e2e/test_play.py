@@ -179,10 +179,11 @@ def test_a_bot_plays_for_a_player_until_they_take_their_seat_back(person: Callab
 
 def test_a_player_may_call_a_bot_for_one_the_game_has_waited_on_too_long(browser: Browser, tmp_path: Path) -> None:
     """Bo, not the host, gets a "Let a bot play" button on Ana's seat once the game has waited on her alone
-    for STAND_IN_AFTER seconds; it appears by itself, with nothing else happening at the table, and the turn bar
-    says why. A spectator gets neither."""
+    for STAND_IN_AFTER seconds and she is not connected (connected, she gets STAND_IN_AFTER_ONLINE); it appears by
+    itself, with nothing else happening at the table, and the turn bar says why. A spectator gets neither."""
     server = AppServer(tmp_path)
     server.env["STAND_IN_AFTER"] = "4"
+    server.env["STAND_IN_AFTER_ONLINE"] = "600"
     server.start()
     try:
         with people(browser, server.url) as person:
@@ -197,6 +198,11 @@ def test_a_player_may_call_a_bot_for_one_the_game_has_waited_on_too_long(browser
             expect(call).to_have_count(0)
             expect(why).to_have_count(0)
             expect(seat_row(bo.page, "1").get_by_test_id("stand-in")).to_be_visible()  # his own seat, as before
+            table_url = ana.page.url.replace(server.url, "")
+            expect(seat_row(bo.page, "0").locator(".seat-dot.online")).to_have_count(1)
+            bo.page.wait_for_timeout(4_500)  # past STAND_IN_AFTER, but Ana is still here: she may be thinking
+            expect(call).to_have_count(0)
+            ana.goto("/")  # she leaves the table
             expect(call).to_be_visible(timeout=15_000)
             expect(bo.page.get_by_test_id("turn")).to_contain_text(
                 "Waiting for Ana · Ana has not moved for 4 s: any player may now let a bot play for them"
@@ -207,7 +213,8 @@ def test_a_player_may_call_a_bot_for_one_the_game_has_waited_on_too_long(browser
             assert call.get_attribute("aria-label") == "Let a bot play for Ana"
             call.click()
             expect(seat_row(bo.page, "0")).to_contain_text("Bot")
-            expect(ana.page.get_by_test_id("log")).to_contain_text("Bo let a bot play for Ana.")
+            expect(bo.page.get_by_test_id("log")).to_contain_text("Bo let a bot play for Ana.")
+            ana.goto(table_url)
             expect(why).to_have_count(0)  # the table has moved on
             expect(ana.page.get_by_test_id("turn")).to_contain_text("A bot is playing for you.")
             ana.page.get_by_test_id("turn").get_by_test_id("reclaim").click()

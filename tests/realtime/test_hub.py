@@ -41,7 +41,7 @@ def record(version: int, state: dict[str, Any]) -> TableRecord:
 
 def hub_with_socket() -> tuple[Hub, Connection, FakeSocket, TableCache]:
     cache = TableCache()
-    rt = SimpleNamespace(cache=cache, secret_key="k" * 32, settings=SimpleNamespace(stand_in_after=300.0))
+    rt = SimpleNamespace(cache=cache, secret_key="k" * 32, settings=SimpleNamespace(stand_in_after=300.0, stand_in_after_online=900.0))
     hub = Hub(rt)  # type: ignore[arg-type]
     sock = FakeSocket()
     conn = Connection(ws=None, table_id="t1", user_id="u0", write_frame=sock.write)  # type: ignore[arg-type]

@@ -104,7 +104,7 @@ class FakeBroker:
 async def test_a_burst_of_sockets_gives_each_socket_one_message_and_the_others_one_notice() -> None:
     _old, rec = two_versions()
     cache = SimpleNamespace(get=lambda _tid: rec, known_version=lambda _tid: rec.version)
-    rt = SimpleNamespace(cache=cache, secret_key="k" * 32, settings=SimpleNamespace(stand_in_after=300.0))
+    rt = SimpleNamespace(cache=cache, secret_key="k" * 32, settings=SimpleNamespace(stand_in_after=300.0, stand_in_after_online=900.0))
     hub = Hub(rt)  # type: ignore[arg-type]
     broker = FakeBroker()
     tasks: list[asyncio.Task[None]] = []

@@ -8,6 +8,7 @@ from typing import Any
 
 import httpx
 
+from tests.api.test_stand_in import connected_player_gets_longer
 from tests.conftest import Database, Server, requires_postgres
 from tests.platform.client import Player, Socket
 
@@ -127,6 +128,21 @@ async def test_presence_on_one_process_reaches_sockets_on_another(fresh_db: Data
     two = Server(fresh_db, tmp_path, RUN_MIGRATIONS="false", **FAST_PRESENCE).start()
     try:
         await presence_crosses_processes(one, two)
+    finally:
+        one.stop()
+        two.stop()
+
+
+async def test_a_player_connected_to_another_process_gets_longer_before_a_stand_in(
+    fresh_db: Database, tmp_path: Path
+) -> None:
+    """The process asked to hand a seat to a bot knows the player is connected to the other one."""
+    requires_postgres()
+    settings = {"STAND_IN_AFTER": "1", "STAND_IN_AFTER_ONLINE": "3", "BOT_DELAY": "1", **FAST_PRESENCE}
+    one = Server(fresh_db, tmp_path, **settings).start()
+    two = Server(fresh_db, tmp_path, RUN_MIGRATIONS="false", **settings).start()
+    try:
+        await connected_player_gets_longer(one, two)
     finally:
         one.stop()
         two.stop()
