@@ -60,6 +60,10 @@ class TableRecord:
     updated_at: datetime
     seats: list[SeatInfo] = field(default_factory=list)
     rematch_id: str | None = None  # the table opened to play this finished game again
+    # The open proposal to abandon the running game ({"by": seat, "yes": [seat], "since": version}), None when
+    # there is none or the game is not running; `abandoned`: the players agreed to end the game (services/tables).
+    abandon: dict[str, Any] | None = None
+    abandoned: bool = False
     # events of recent versions, for updates: version -> events
     recent_events: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     # The seat that may take back the last move: it made it, and the engine marked it undoable (it revealed
@@ -92,6 +96,18 @@ class TableRecord:
             assert self.state is not None
             listed = self._actions[seat] = GAMES[self.game].actions(self.state, seat)
         return listed
+
+    def abandon_voters(self) -> list[str]:
+        """The seats whose say an abandon needs: those played by their person. A bot from the start has none, nor
+        does a person away whose seat a bot plays for them (until they take it back)."""
+        return [s.seat for s in self.seats if s.user_id is not None and not s.bot]
+
+    def abandon_waiting(self) -> list[str]:
+        """The voters who have yet to agree to the open proposal to abandon (none when no proposal is open)."""
+        if self.abandon is None:
+            return []
+        yes = self.abandon["yes"]
+        return [seat for seat in self.abandon_voters() if seat not in yes]
 
     def invite_ok(self, code: str | None) -> bool:
         return bool(code) and self.invite_hash == hash_invite(code or "")
@@ -190,6 +206,9 @@ async def load_record(session: AsyncSession, table_id: str, *, for_update: bool 
         updated_at=row.updated_at,
         seats=seats,
         rematch_id=row.rematch_id,
+        # The column may outlive the game it was about (a move that ends the game does not clear it).
+        abandon=row.abandon_vote if row.status == "playing" else None,
+        abandoned=bool(row.abandoned),
         undo_seat=undo_seat,
     )
 
@@ -267,6 +286,7 @@ async def catch_up(session: AsyncSession, rec: TableRecord) -> TableRecord | Non
         awaiting=list(row.awaiting or []),
         outcome=row.outcome,
         updated_at=row.updated_at,
+        abandon=rec.abandon if row.status == "playing" else None,
         undo_seat=replayed.undo_seat,
     )
     for m in moves:
@@ -316,6 +336,7 @@ def advance(rec: TableRecord, moves: list[Any]) -> TableRecord | None:
         outcome=dict(outcome) if outcome is not None else None,
         status="finished" if outcome is not None else "playing",
         updated_at=moves[-1]["created_at"],
+        abandon=None if outcome is not None else rec.abandon,
         undo_seat=replayed.undo_seat,
     )
     for m in moves:
