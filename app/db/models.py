@@ -76,6 +76,9 @@ class GameTable(Base):
     abandon_vote: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
     # A finished game that its players agreed to abandon: no outcome, no winner.
     abandoned: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # The events of the last lobby change (a seat taken, a vote …), `{"version": v, "events": [...]}`: they are not
+    # moves, and a process that did not make the change reads them here to tell its sockets (migration 0006).
+    lobby_events: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 

@@ -183,7 +183,7 @@ async def load_record(session: AsyncSession, table_id: str, *, for_update: bool 
         (SeatInfo(s.seat, s.user_id, name if s.user_id else None, s.bot) for s, name in seat_rows),
         key=lambda s: int(s.seat),
     )
-    return TableRecord(
+    rec = TableRecord(
         id=row.id,
         game=row.game,
         name=row.name,
@@ -211,6 +211,11 @@ async def load_record(session: AsyncSession, table_id: str, *, for_update: bool 
         abandoned=bool(row.abandoned),
         undo_seat=undo_seat,
     )
+    lobby = row.lobby_events
+    if lobby and lobby.get("version") == row.version:
+        # The events of the lobby change that made this version, which another process may have made.
+        rec.remember_events(row.version, list(lobby.get("events") or []))
+    return rec
 
 
 @dataclass
@@ -382,8 +387,14 @@ class TableCache:
         old = self._items.get(rec.id)
         if old is not None and old.version > rec.version:
             return old
-        if old is not None and not rec.recent_events:
-            rec.recent_events = old.recent_events
+        if old is not None and old.recent_events is not rec.recent_events:
+            if not rec.recent_events:
+                rec.recent_events = old.recent_events
+            else:
+                # A record read afresh knows only the events of its own last lobby change; the cached one, those
+                # before it, which a room a few versions behind still needs.
+                first = min(rec.recent_events)
+                rec.recent_events = {**{v: e for v, e in old.recent_events.items() if v < first}, **rec.recent_events}
         self._items[rec.id] = rec
         self._items.move_to_end(rec.id)
         while len(self._items) > self.capacity:

@@ -541,12 +541,13 @@ async def _open_rematch(
         update(GameTable).where(GameTable.id == old.id)
         .values(rematch_id=new_id, version=old.version + 1, updated_at=datetime.now(UTC))
     )
+    events: Events = [{"type": "rematch", "seat": seat, "table_id": new_id, "visible_to": None}]
+    await _keep_events(session, old.id, old.version + 1, events)
     with rt.own_write(old.id, old.version + 1):
         await rt.notify_in_tx(session, old.id, old.version + 1)
         await session.commit()
         finished = rt.cache.put(await load_record(session, old.id))
-        finished.remember_events(finished.version, [{"type": "rematch", "seat": seat, "table_id": new_id,
-                                                     "visible_to": None}])
+        finished.remember_events(finished.version, events)
     return finished, rt.cache.put(await load_record(session, new_id))
 
 
@@ -563,6 +564,14 @@ async def _join_rematch(rt: Runtime, rematch_id: str, user: User, seat: str) -> 
 Change = Callable[[AsyncSession, TableRecord], Awaitable[Events]]
 
 
+async def _keep_events(session: AsyncSession, table_id: str, version: int, events: Events) -> None:
+    """Store a lobby change's events with the version it makes (in its transaction): they are no move, and the
+    other server processes, told only that the table changed, read them there for their sockets."""
+    await session.execute(
+        update(GameTable).where(GameTable.id == table_id).values(lobby_events={"version": version, "events": events})
+    )
+
+
 async def lobby_change(rt: Runtime, table_id: str, user: User, invite: str | None, change: Change) -> TableRecord:
     """Run one lobby operation in its own transaction with the table row locked, then publish it."""
     async with rt.table_lock(table_id), rt.sessions() as session:
@@ -570,6 +579,7 @@ async def lobby_change(rt: Runtime, table_id: str, user: User, invite: str | Non
         if not rec.can_see(user.id, invite) and invite is None:
             raise not_found()
         events = await change(session, rec)
+        await _keep_events(session, rec.id, rec.version + 1, events)
         with rt.own_write(rec.id, rec.version + 1):
             await rt.notify_in_tx(session, rec.id, rec.version + 1)
             await session.commit()
