@@ -78,6 +78,19 @@ class SeatIn(BaseModel):
     seat: str | int
 
 
+class AbandonIn(BaseModel):
+    # Any JSON here: the service refuses a wrong one with its own code (bad_vote, bad_proposal).
+    vote: Any = None
+    proposal: Any = None  # the id of the open proposal this vote answers; none to propose (or agree to any)
+
+
+class AbandonOut(BaseModel):
+    id: int  # the table version that opened it
+    by: str  # the seat that proposed it
+    yes: list[str]  # the seats that agreed (the proposer first)
+    waiting: list[str]  # the seats whose say it still needs
+
+
 class SeatUser(BaseModel):
     id: str
     name: str
@@ -109,6 +122,8 @@ class TableOut(BaseModel):
     seed: int | None
     invite_code: str | None = None
     rematch_id: str | None = None  # once the game is over: the table its players opened to play again
+    abandoned: bool = False  # finished because its players agreed to abandon it (no outcome)
+    abandon: AbandonOut | None = None  # a running game: the open proposal to abandon it
     created_at: str
     updated_at: str
     waited: float | None = None  # a running game: seconds since the table last changed
@@ -155,6 +170,7 @@ class ReplayOut(BaseModel):
 
 class VerifyOut(BaseModel):
     ok: bool
+    abandoned: bool = False
     seed: int | None
     commitment: str
     commitment_ok: bool

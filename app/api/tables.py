@@ -9,7 +9,17 @@ from fastapi import APIRouter, Depends, Query, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.deps import client_key, current_user, get_reads, get_rt, get_session, optional_user
-from app.api.schemas import CreateTableIn, GameOut, JoinIn, MovesOut, ReplayOut, SeatIn, TableOut, VerifyOut
+from app.api.schemas import (
+    AbandonIn,
+    CreateTableIn,
+    GameOut,
+    JoinIn,
+    MovesOut,
+    ReplayOut,
+    SeatIn,
+    TableOut,
+    VerifyOut,
+)
 from app.db.models import User
 from app.games import GAMES
 from app.runtime import Runtime
@@ -183,6 +193,18 @@ async def reclaim(table_id: str, rt: Runtime = Depends(get_rt), user: User = Dep
     """Take my seat back from the bot that played it."""
     return svc.table_json(rt, await svc.lobby_change(rt, table_id, user, None, lambda s, r: svc.reclaim(s, r, user)),
                           user.id)
+
+
+@router.post("/tables/{table_id}/abandon", response_model=TableOut)
+async def abandon(
+    table_id: str, body: AbandonIn, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)
+) -> dict[str, Any]:
+    """My say on abandoning the running game: the first "yes" proposes it, every other player whose seat no bot
+    plays must agree, any "no" ends the proposal; once all agree the game is over, abandoned, with no winner."""
+    rec = await svc.lobby_change(
+        rt, table_id, user, None, lambda s, r: svc.vote_abandon(s, r, user, body.vote, body.proposal)
+    )
+    return svc.table_json(rt, rec, user.id)
 
 
 @router.post("/tables/{table_id}/rematch", response_model=TableOut)

@@ -16,6 +16,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -69,6 +70,15 @@ class GameTable(Base):
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
     # The table the players of this finished game opened to play again (migration 0004).
     rematch_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    # The open proposal to abandon the running game, `{"by": seat, "yes": [seat], "since": version}`
+    # (services/tables.vote_abandon; migration 0006_abandon_vote). Read only while the game runs: a move that
+    # ends the game leaves it as it was rather than touch the group commit, and the game's end ends it.
+    abandon_vote: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
+    # A finished game that its players agreed to abandon: no outcome, no winner.
+    abandoned: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # The events of the last lobby change (a seat taken, a vote …), `{"version": v, "events": [...]}`: they are not
+    # moves, and a process that did not make the change reads them here to tell its sockets (migration 0006).
+    lobby_events: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 

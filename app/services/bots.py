@@ -18,7 +18,9 @@ if TYPE_CHECKING:
     from app.runtime import Runtime
 
 log = logging.getLogger("app.bots")
-RETRY_CODES = {"stale_version", "conflict", "not_your_turn"}
+# Refusals after which the driver looks at the table again rather than try another move: it moved on, or it is
+# over (the players abandoned it while a bot's move was on its way), which the next look ends the driver for.
+RETRY_CODES = {"stale_version", "conflict", "not_your_turn", "not_playing"}
 
 
 def bot_seed(table_seed: int, version: int, seat: str) -> int:

@@ -68,10 +68,12 @@ async def replay_step(session: AsyncSession, rec: TableRecord, step: int) -> dic
 
 
 async def verify(session: AsyncSession, rec: TableRecord) -> dict[str, Any]:
-    """Replay the stored moves from the revealed seed and compare with the stored final state."""
+    """Replay the stored moves from the revealed seed and compare with the stored final state (for a game its
+    players abandoned, the state they left it in: it is over, so its seed is revealed too)."""
     if rec.status != "finished":
         return {
             "ok": False,
+            "abandoned": False,
             "seed": None,
             "commitment": rec.seed_commitment,
             "commitment_ok": False,
@@ -82,12 +84,15 @@ async def verify(session: AsyncSession, rec: TableRecord) -> dict[str, Any]:
     moves = await stored_moves(session, rec.id)
     same = canonical(_replay_state(rec, moves)) == canonical(rec.state)
     detail = "Replaying the moves from the seed gives the stored final state."
+    if rec.abandoned:
+        detail = "Replaying the moves from the seed gives the stored state at which the players abandoned the game."
     if not same:
         detail = "The replayed state differs from the stored state."
     if not commitment_ok:
         detail = "The seed does not match the published commitment."
     return {
         "ok": same and commitment_ok,
+        "abandoned": rec.abandoned,
         "seed": rec.seed,
         "commitment": rec.seed_commitment,
         "commitment_ok": commitment_ok,

@@ -206,6 +206,7 @@ async def _apply_once(
         outcome=item.outcome,
         status=item.status,
         updated_at=item.at,
+        abandon=None if outcome is not None else rec.abandon,  # the game's end ends a proposal to abandon it
         undo_seat=seat if applied.undoable and outcome is None else None,
     )
     new.remember_events(item.version, applied.events)

@@ -60,6 +60,10 @@ class TableRecord:
     updated_at: datetime
     seats: list[SeatInfo] = field(default_factory=list)
     rematch_id: str | None = None  # the table opened to play this finished game again
+    # The open proposal to abandon the running game ({"by": seat, "yes": [seat], "since": version}), None when
+    # there is none or the game is not running; `abandoned`: the players agreed to end the game (services/tables).
+    abandon: dict[str, Any] | None = None
+    abandoned: bool = False
     # events of recent versions, for updates: version -> events
     recent_events: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     # The seat that may take back the last move: it made it, and the engine marked it undoable (it revealed
@@ -92,6 +96,18 @@ class TableRecord:
             assert self.state is not None
             listed = self._actions[seat] = GAMES[self.game].actions(self.state, seat)
         return listed
+
+    def abandon_voters(self) -> list[str]:
+        """The seats whose say an abandon needs: those played by their person. A bot from the start has none, nor
+        does a person away whose seat a bot plays for them (until they take it back)."""
+        return [s.seat for s in self.seats if s.user_id is not None and not s.bot]
+
+    def abandon_waiting(self) -> list[str]:
+        """The voters who have yet to agree to the open proposal to abandon (none when no proposal is open)."""
+        if self.abandon is None:
+            return []
+        yes = self.abandon["yes"]
+        return [seat for seat in self.abandon_voters() if seat not in yes]
 
     def invite_ok(self, code: str | None) -> bool:
         return bool(code) and self.invite_hash == hash_invite(code or "")
@@ -167,7 +183,7 @@ async def load_record(session: AsyncSession, table_id: str, *, for_update: bool 
         (SeatInfo(s.seat, s.user_id, name if s.user_id else None, s.bot) for s, name in seat_rows),
         key=lambda s: int(s.seat),
     )
-    return TableRecord(
+    rec = TableRecord(
         id=row.id,
         game=row.game,
         name=row.name,
@@ -190,8 +206,16 @@ async def load_record(session: AsyncSession, table_id: str, *, for_update: bool 
         updated_at=row.updated_at,
         seats=seats,
         rematch_id=row.rematch_id,
+        # The column may outlive the game it was about (a move that ends the game does not clear it).
+        abandon=row.abandon_vote if row.status == "playing" else None,
+        abandoned=bool(row.abandoned),
         undo_seat=undo_seat,
     )
+    lobby = row.lobby_events
+    if lobby and lobby.get("version") == row.version:
+        # The events of the lobby change that made this version, which another process may have made.
+        rec.remember_events(row.version, list(lobby.get("events") or []))
+    return rec
 
 
 @dataclass
@@ -267,6 +291,7 @@ async def catch_up(session: AsyncSession, rec: TableRecord) -> TableRecord | Non
         awaiting=list(row.awaiting or []),
         outcome=row.outcome,
         updated_at=row.updated_at,
+        abandon=rec.abandon if row.status == "playing" else None,
         undo_seat=replayed.undo_seat,
     )
     for m in moves:
@@ -316,6 +341,7 @@ def advance(rec: TableRecord, moves: list[Any]) -> TableRecord | None:
         outcome=dict(outcome) if outcome is not None else None,
         status="finished" if outcome is not None else "playing",
         updated_at=moves[-1]["created_at"],
+        abandon=None if outcome is not None else rec.abandon,
         undo_seat=replayed.undo_seat,
     )
     for m in moves:
@@ -361,8 +387,14 @@ class TableCache:
         old = self._items.get(rec.id)
         if old is not None and old.version > rec.version:
             return old
-        if old is not None and not rec.recent_events:
-            rec.recent_events = old.recent_events
+        if old is not None and old.recent_events is not rec.recent_events:
+            if not rec.recent_events:
+                rec.recent_events = old.recent_events
+            else:
+                # A record read afresh knows only the events of its own last lobby change; the cached one, those
+                # before it, which a room a few versions behind still needs.
+                first = min(rec.recent_events)
+                rec.recent_events = {**{v: e for v, e in old.recent_events.items() if v < first}, **rec.recent_events}
         self._items[rec.id] = rec
         self._items.move_to_end(rec.id)
         while len(self._items) > self.capacity:

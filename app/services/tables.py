@@ -7,6 +7,7 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -124,6 +125,8 @@ def public_table_json(rec: TableRecord) -> dict[str, Any]:
         "seed_commitment": rec.seed_commitment,
         "seed": rec.seed if finished else None,
         "rematch_id": rec.rematch_id,
+        "abandoned": rec.abandoned,
+        "abandon": abandon_json(rec),
         "created_at": rec.created_at.isoformat(),
         "updated_at": rec.updated_at.isoformat(),
     }
@@ -132,8 +135,19 @@ def public_table_json(rec: TableRecord) -> dict[str, Any]:
 def table_key(rec: TableRecord) -> tuple[Any, ...]:
     """What `public_table_json` shows beyond the fields every move changes (version, move_count, awaiting,
     updated_at): when it is unchanged, an update need not repeat the table."""
+    vote = rec.abandon
     return (rec.status, rec.name, rec.visibility, rec.host_name, rec.outcome is not None, rec.rematch_id,
-            tuple((s.seat, s.user_id, s.user_name, s.bot) for s in rec.seats))
+            tuple((s.seat, s.user_id, s.user_name, s.bot) for s in rec.seats), rec.abandoned,
+            (vote["since"], tuple(vote["yes"])) if vote is not None else None)
+
+
+def abandon_json(rec: TableRecord) -> dict[str, Any] | None:
+    """The open proposal to abandon as the API shows it: its id (the version that opened it), who proposed it,
+    who agreed so far and whose say it still waits for."""
+    vote = rec.abandon
+    if vote is None or rec.status != "playing":
+        return None
+    return {"id": vote["since"], "by": vote["by"], "yes": list(vote["yes"]), "waiting": rec.abandon_waiting()}
 
 
 def table_json_for(rt: Runtime, rec: TableRecord, public: dict[str, Any], user_id: str | None) -> dict[str, Any]:
@@ -385,10 +399,15 @@ async def stand_in(
         else:
             _require_idle(rec, user, target, info.user_name, idle_after)
     await session.execute(update(Seat).where(Seat.table_id == rec.id, Seat.seat == target).values(bot=True))
-    await _bump(session, rec)
     event = {"type": "stand_in", "seat": target, "name": info.user_name, "visible_to": None}
     if user.id != info.user_id:
         event["by"] = user.name  # the player, back, learns who handed their seat over
+    standing = rec.evolve(seats=[replace(s, bot=True) if s.seat == target else s for s in rec.seats])
+    if rec.abandon is not None and not standing.abandon_waiting():
+        # The proposal waited only on this player, whose seat no longer needs their say: it is agreed.
+        await _abandon(session, rec)
+        return [event, {"type": "abandoned", "visible_to": None}]
+    await _bump(session, rec)
     return [event]
 
 
@@ -423,6 +442,55 @@ async def reclaim(session: AsyncSession, rec: TableRecord, user: User) -> Events
     await session.execute(update(Seat).where(Seat.table_id == rec.id, Seat.seat == seat).values(bot=False))
     await _bump(session, rec)
     return [{"type": "reclaimed", "seat": seat, "name": user.name, "visible_to": None}]
+
+
+async def vote_abandon(session: AsyncSession, rec: TableRecord, user: User, vote: Any, proposal: Any) -> Events:
+    """A player's say on abandoning the running game: the first "yes" proposes it, every other player whose
+    seat is not played by a bot must agree, and any one "no" (the proposer's too) ends the proposal.
+
+    `proposal` names the open proposal the vote answers (its `id`), so a "yes" meant for one that ended
+    meanwhile opens no new one. Moves go on while a proposal is open; the game's end ends it."""
+    if vote not in ("yes", "no"):
+        raise ServiceError("bad_vote", "A vote is \"yes\" or \"no\".", 422)
+    if proposal is not None and (not isinstance(proposal, int) or isinstance(proposal, bool)):
+        raise ServiceError("bad_proposal", "proposal must be the id (a whole number) of the open proposal.", 422)
+    if rec.status != "playing":
+        raise ServiceError("not_playing", "Only a running game can be abandoned.", 409)
+    seat = rec.seat_of(user.id)
+    if seat is None:
+        raise ServiceError("not_seated", "Only the players at the table can vote on abandoning it.", 403)
+    if seat in rec.bot_seats():
+        raise ServiceError("bot_playing", "A bot is playing your seat; take your seat back to vote.", 409)
+    current = rec.abandon
+    if proposal is not None and (current is None or current["since"] != proposal):
+        raise ServiceError("no_proposal", "That proposal to abandon is over.", 409)
+    who = {"seat": seat, "name": user.name, "visible_to": None}
+    if current is None:
+        if vote == "no":
+            raise ServiceError("no_proposal", "Nobody has proposed to abandon this game.", 409)
+        current = {"by": seat, "yes": [seat], "since": rec.version + 1}
+        events: Events = [{"type": "abandon_proposed", **who}]
+    elif vote == "no":
+        await _bump(session, rec, abandon_vote=None)
+        return [{"type": "abandon_declined", **who, "withdrawn": seat in current["yes"]}]
+    elif seat in current["yes"]:
+        raise ServiceError("already_voted", "You have already agreed to abandon this game.", 409)
+    else:
+        current = {**current, "yes": [*current["yes"], seat]}
+        events = [{"type": "abandon_agreed", **who}]
+    if rec.evolve(abandon=current).abandon_waiting():
+        await _bump(session, rec, abandon_vote=current)
+        return events
+    await _abandon(session, rec)
+    return [*events, {"type": "abandoned", "visible_to": None}]
+
+
+async def _abandon(session: AsyncSession, rec: TableRecord) -> None:
+    """End the running game as abandoned: no outcome, nobody awaited; the state as it stands is kept as the
+    final snapshot (what `verify` replays to, and what the replay's last step shows)."""
+    assert rec.state is not None
+    await _bump(session, rec, status="finished", abandoned=True, abandon_vote=None, outcome=None, awaiting=[],
+                state=rec.state, state_seq=rec.move_count)
 
 
 async def start(session: AsyncSession, rec: TableRecord, user: User) -> Events:
@@ -489,12 +557,13 @@ async def _open_rematch(
         update(GameTable).where(GameTable.id == old.id)
         .values(rematch_id=new_id, version=old.version + 1, updated_at=datetime.now(UTC))
     )
+    events: Events = [{"type": "rematch", "seat": seat, "table_id": new_id, "visible_to": None}]
+    await _keep_events(session, old.id, old.version + 1, events)
     with rt.own_write(old.id, old.version + 1):
         await rt.notify_in_tx(session, old.id, old.version + 1)
         await session.commit()
         finished = rt.cache.put(await load_record(session, old.id))
-        finished.remember_events(finished.version, [{"type": "rematch", "seat": seat, "table_id": new_id,
-                                                     "visible_to": None}])
+        finished.remember_events(finished.version, events)
     return finished, rt.cache.put(await load_record(session, new_id))
 
 
@@ -511,6 +580,14 @@ async def _join_rematch(rt: Runtime, rematch_id: str, user: User, seat: str) -> 
 Change = Callable[[AsyncSession, TableRecord], Awaitable[Events]]
 
 
+async def _keep_events(session: AsyncSession, table_id: str, version: int, events: Events) -> None:
+    """Store a lobby change's events with the version it makes (in its transaction): they are no move, and the
+    other server processes, told only that the table changed, read them there for their sockets."""
+    await session.execute(
+        update(GameTable).where(GameTable.id == table_id).values(lobby_events={"version": version, "events": events})
+    )
+
+
 async def lobby_change(rt: Runtime, table_id: str, user: User, invite: str | None, change: Change) -> TableRecord:
     """Run one lobby operation in its own transaction with the table row locked, then publish it."""
     async with rt.table_lock(table_id), rt.sessions() as session:
@@ -518,6 +595,7 @@ async def lobby_change(rt: Runtime, table_id: str, user: User, invite: str | Non
         if not rec.can_see(user.id, invite) and invite is None:
             raise not_found()
         events = await change(session, rec)
+        await _keep_events(session, rec.id, rec.version + 1, events)
         with rt.own_write(rec.id, rec.version + 1):
             await rt.notify_in_tx(session, rec.id, rec.version + 1)
             await session.commit()

@@ -5,7 +5,7 @@ import { api, query } from "./api.js";
 import { t, getLang, onLangChange } from "./i18n.js";
 import { me, loadMe } from "./session.js";
 import {
-  toast, errorMessage, renderHeader, signInForm, inviteBox, seatNames, listNames, statusLabel, rulesLink, gameText,
+  toast, errorMessage, renderHeader, signInForm, inviteBox, seatNames, listNames, statusLabel, statusBadge, rulesLink, gameText,
 } from "./ui.js";
 
 const POLL_MS = 3000;
@@ -225,7 +225,7 @@ function tableRow(table, { mine }) {
         h("strong", null, table.name || gameTitle(table.game)),
         table.name ? h("span", { class: "muted small" }, ` · ${gameTitle(table.game)}`) : null),
       h("div", { class: "table-meta small" },
-        h("span", { class: ["badge", `status-${table.status}`] }, statusLabel(table.status)),
+        statusBadge(table),
         h("span", null, t("lobby.seats_taken", { taken: seatsTaken(table), total: table.seat_count ?? table.seats.length })),
         table.host ? h("span", { class: "muted" }, t("lobby.host", { name: table.host.name })) : null,
         turn),

@@ -17,6 +17,10 @@ const SHELL_EVENTS = {
   stand_in: "log.stand_in",
   reclaimed: "log.reclaimed",
   host_changed: "log.host_changed",
+  abandon_proposed: "log.abandon_proposed",
+  abandon_agreed: "log.abandon_agreed",
+  abandon_declined: "log.abandon_declined",
+  abandoned: "log.abandoned",
 };
 
 function actorOf(event) {
@@ -53,6 +57,7 @@ export function describe(renderer, event, ctx) {
     const bot = event.bot && actor !== null ? t("table.bot_named", { n: Number(actor) + 1 || actor }) : null;
     const name = bot ?? event.name ?? (actor !== null ? ctx.names[actor] : null) ?? "";
     if (event.type === "stand_in" && event.by) return t("log.stand_in_by", { name, by: event.by });
+    if (event.type === "abandon_declined" && event.withdrawn) return t("log.abandon_withdrawn", { name });
     return t(event.kicked && SHELL_EVENTS[event.type] === "log.left" ? "log.kicked" : key, { name });
   }
   return undefined;

@@ -5,7 +5,8 @@ import { api, query, ApiError } from "./api.js";
 import { t, getLang, onLangChange, errorText } from "./i18n.js";
 import { me, loadMe } from "./session.js";
 import {
-  toast, errorMessage, renderHeader, signInForm, inviteBox, seatNames, listNames, statusLabel, rulesLink, optionsText,
+  toast, errorMessage, renderHeader, signInForm, inviteBox, seatNames, listNames, statusBadge, rulesLink, optionsText,
+  confirmDialog,
 } from "./ui.js";
 import { TableSocket } from "./socket.js";
 import { LogPanel, linesForEvents, linesForMove } from "./log.js";
@@ -271,7 +272,7 @@ function drawHead() {
       h("h1", null, title),
       table.name && S.gameTitle ? h("span", { class: "muted" }, S.gameTitle) : null,
       rulesLink(table.game),
-      h("span", { class: ["badge", `status-${table.status}`], "data-testid": "table-status" }, statusLabel(table.status))),
+      statusBadge(table, { "data-testid": "table-status" })),
     els.conn,
     S.game && optionsText(S.game, table.options)
       ? h("p", { class: "table-options muted", "data-testid": "table-options" }, optionsText(S.game, table.options)) : null);
@@ -332,6 +333,86 @@ function drawTurn() {
   els.turn.hidden = !node;
 }
 
+// ---- abandon by agreement --------------------------------------------------------
+
+/** Whether this person has a say on abandoning the running game: seated, and playing their seat themselves. */
+function mayVoteToAbandon() {
+  return !isSpectator() && S.table.status === "playing" && !standingIn();
+}
+
+/** Say yes or no to abandoning; a "yes" with no proposal open proposes it (after a confirmation). */
+async function voteToAbandon(vote) {
+  const open = S.table.abandon;
+  try {
+    // Naming the proposal: a click meant for one that ended meanwhile must not open (or decline) another.
+    const table = await api("POST", `${tablePath()}/abandon`, open ? { vote, proposal: open.id } : { vote });
+    // No resync, unlike a change of seat: the socket's update brings the vote's log line, which a snapshot would not.
+    if (table && table.id && (S.version === null || (table.version ?? 0) >= S.version)) {
+      S.table = table;
+      noteIdle(table);
+    }
+    drawAll();
+  } catch (error) {
+    toast(errorMessage(error), "error");
+  }
+}
+
+async function proposeToAbandon() {
+  const sure = await confirmDialog({
+    title: t("table.abandon_confirm_title"),
+    text: t("table.abandon_confirm_text"),
+    confirm: t("table.abandon_confirm"),
+    cancel: t("table.abandon_cancel"),
+  });
+  if (sure && S.table.status === "playing") voteToAbandon("yes");
+}
+
+/** The open proposal to abandon, shown to everyone at the table, with Yes and No for those whose say it needs. */
+function drawAbandon() {
+  const table = S.table;
+  const open = table.status === "playing" ? table.abandon : null;
+  if (!open) {
+    els.abandon.replaceChildren();
+    els.abandon.hidden = true;
+  } else {
+    const nameMap = names();
+    const who = (seats) => listNames(seats.map((seat) => nameMap[seat] ?? seat));
+    const mine = mayVoteToAbandon();
+    const buttons = [];
+    if (mine && open.waiting.includes(S.seat)) {
+      buttons.push(
+        h("button", { type: "button", class: "primary small-btn", "data-testid": "abandon-yes", onclick: () => voteToAbandon("yes") },
+          t("table.abandon_yes")),
+        h("button", { type: "button", class: "secondary small-btn", "data-testid": "abandon-no", onclick: () => voteToAbandon("no") },
+          t("table.abandon_no")));
+    } else if (mine && open.yes.includes(S.seat)) {
+      buttons.push(h("button", {
+        type: "button", class: "ghost small-btn", "data-testid": "abandon-withdraw", onclick: () => voteToAbandon("no"),
+        "aria-label": t("table.abandon_withdraw_label"),
+      }, t("table.abandon_withdraw")));
+    }
+    mountIfChanged(els.abandon, h("div", { class: "abandon-inner" },
+      h("p", { class: "abandon-title" },
+        open.by === S.seat && !isSpectator() ? t("table.abandon_open_you") : t("table.abandon_open", { name: nameMap[open.by] ?? open.by })),
+      h("p", { class: "abandon-votes small" },
+        h("span", { "data-testid": "abandon-agreed" }, t("table.abandon_agreed", { names: who(open.yes) })),
+        " ",
+        open.waiting.length ? h("span", { "data-testid": "abandon-waiting" }, t("table.abandon_waiting", { names: who(open.waiting) })) : null),
+      buttons.length ? h("div", { class: "row" }, buttons) : null));
+    els.abandon.hidden = false;
+  }
+  // The quiet way in: under the seats, for those who may propose while none is open.
+  const offer = mayVoteToAbandon() && !open;
+  els.abandonOffer.hidden = !offer;
+  if (offer) {
+    mountIfChanged(els.abandonOffer, h("button", {
+      type: "button", class: "ghost small-btn", "data-testid": "abandon-propose", onclick: proposeToAbandon,
+    }, t("table.abandon_propose")));
+  } else {
+    els.abandonOffer.replaceChildren();
+  }
+}
+
 function drawPrestart() {
   const table = S.table;
   if (table.status !== "open") {
@@ -380,6 +461,10 @@ function detailRows(details, seat) {
 function drawResult() {
   const table = S.table;
   const outcome = table.outcome;
+  if (table.status === "finished" && table.abandoned) {
+    drawAbandoned();
+    return;
+  }
   if (table.status !== "finished" || !outcome) {
     els.result.hidden = true;
     return;
@@ -407,13 +492,27 @@ function drawResult() {
     h("table", { class: "ranking", "data-testid": "ranking" },
       h("thead", null, h("tr", null, h("th", null, t("table.place")), h("th", null, t("table.player")), h("th", { class: "num" }, t("table.score")))),
       h("tbody", null, rows)),
-    h("div", { class: "result-actions" },
-      rematchControl(table),
-      h("a", {
-        class: "button secondary",
-        href: `/t/${encodeURIComponent(table.id)}${query({ replay: 0, invite })}`,
-        "data-testid": "replay-link",
-      }, t("table.replay"))));
+    resultActions(table));
+}
+
+/** The end of a game its players agreed to abandon: no winner, no ranking; they may still play again or watch it. */
+function drawAbandoned() {
+  els.result.hidden = false;
+  els.result.dataset.abandoned = "true";
+  mount(els.result,
+    h("h2", null, t("table.abandoned")),
+    h("p", null, t("table.abandoned_text")),
+    resultActions(S.table));
+}
+
+function resultActions(table) {
+  return h("div", { class: "result-actions" },
+    rematchControl(table),
+    h("a", {
+      class: "button secondary",
+      href: `/t/${encodeURIComponent(table.id)}${query({ replay: 0, invite })}`,
+      "data-testid": "replay-link",
+    }, t("table.replay")));
 }
 
 /** Play again: the players open (or join) the rematch; watchers of a public table may follow it. */
@@ -474,6 +573,7 @@ function drawAll() {
   drawPrestart();
   drawResult();
   drawSeats();
+  drawAbandon();
   drawGame();
   drawSignInTitle();
   els.seatsTitle.textContent = t("table.seats");
@@ -496,7 +596,9 @@ async function reloadLog() {
       const c = ctx();
       // The start is not a stored move: say it here too, so a reloaded log begins as the live one did.
       const started = S.table && S.table.status !== "open" ? [t("log.started")] : [];
-      logPanel.reset([...started, ...(answer.moves || []).flatMap((move) => linesForMove(S.renderer?.module, move, c))]);
+      // Nor is the agreement that ended an abandoned game.
+      const ended = S.table && S.table.abandoned ? [t("log.abandoned")] : [];
+      logPanel.reset([...started, ...(answer.moves || []).flatMap((move) => linesForMove(S.renderer?.module, move, c)), ...ended]);
       break;
     }
   } catch (error) {
@@ -584,6 +686,8 @@ function skeleton() {
   els.conn = h("span", { class: "conn", "data-testid": "conn", role: "status", "aria-live": "polite" });
   els.banner = h("div", { class: "banner spectator-banner", "data-testid": "spectator-banner", hidden: true });
   els.turn = h("div", { "data-testid": "turn", hidden: true });
+  els.abandon = h("section", { class: "banner abandon-banner", "data-testid": "abandon", hidden: true });
+  els.abandonOffer = h("div", { class: "abandon-offer", hidden: true });
   els.prestart = h("section", { class: "panel prestart", "data-testid": "prestart", hidden: true });
   els.result = h("section", { class: "panel result", "data-testid": "result", hidden: true });
   els.game = h("div", { class: "game-area", id: "game", "data-testid": "game-area", hidden: true });
@@ -594,11 +698,12 @@ function skeleton() {
   els.logTitle = h("h2", null, t("table.log"));
   chatPanel = new ChatPanel({ tableId, invite, socket: () => socket, signIn: openSignIn });
   mount(els.main,
-    els.head, els.banner, els.turn, els.result, els.prestart,
+    els.head, els.banner, els.turn, els.abandon, els.result, els.prestart,
     els.layout = h("div", { class: "table-layout" },
       els.game,
       h("aside", { class: "sidebar" },
-        h("section", { class: "panel" }, h("div", { class: "seats-head" }, els.seatsTitle, els.watching), els.seats),
+        h("section", { class: "panel" }, h("div", { class: "seats-head" }, els.seatsTitle, els.watching), els.seats,
+          els.abandonOffer),
         chatPanel.el,
         h("section", { class: "panel log" }, els.logTitle, logPanel.el))));
 }

@@ -243,3 +243,41 @@ export function listNames(names) {
 export function statusLabel(status) {
   return t(`status.${status}`);
 }
+
+/** A table's status badge: "Abandoned" for a game its players agreed to end, else its status. */
+export function statusBadge(table, props = {}) {
+  const status = table.abandoned ? "abandoned" : table.status;
+  return h("span", { class: ["badge", `status-${status}`], ...props }, statusLabel(status));
+}
+
+/**
+ * Ask before something that cannot be taken back: a modal dialog (focus kept inside, Escape cancels) that
+ * resolves true for `confirm`, false otherwise; focus returns where it was.
+ */
+export function confirmDialog({ title, text, confirm, cancel }) {
+  const back = document.activeElement;
+  return new Promise((resolve) => {
+    const titleId = `dialog-title-${Date.now()}`;
+    const dialog = h("dialog", { class: "dialog confirm-dialog", "aria-labelledby": titleId, "data-testid": "confirm-dialog" });
+    const done = (answer) => {
+      dialog.close();
+      dialog.remove();
+      if (back && typeof back.focus === "function" && back.isConnected) back.focus();
+      resolve(answer);
+    };
+    dialog.addEventListener("cancel", (event) => {
+      event.preventDefault();
+      done(false);
+    });
+    const no = h("button", { type: "button", class: "secondary", onclick: () => done(false) }, cancel);
+    mount(dialog,
+      h("h2", { id: titleId }, title),
+      h("p", null, text),
+      h("div", { class: "row dialog-actions" },
+        h("button", { type: "button", class: "primary danger-btn", onclick: () => done(true), "data-testid": "confirm" }, confirm),
+        no));
+    document.body.appendChild(dialog);
+    dialog.showModal();
+    no.focus(); // the safe answer first: Enter right away does not abandon a game
+  });
+}

@@ -42,6 +42,33 @@ async def moves_cross_processes(one: Server, two: Server) -> None:
     await ben.close()
 
 
+async def abandon_crosses_processes(one: Server, two: Server) -> None:
+    """A vote on abandoning, made on either process, reaches the table's sockets on both, proposal and end alike."""
+    ana, ben, t, watcher, before = await watched_from_two(one, two)
+    sa = await Socket.open(one.ws_url, t["id"], ana.token)
+    await sa.expect("snapshot")
+    proposed = (await ana.post(f"/api/tables/{t['id']}/abandon", {"vote": "yes"})).json()  # on process one
+    seen = await watcher.until_version(before + 1)
+    assert seen["table"]["abandon"] == {"id": before + 1, "by": "0", "yes": ["0"], "waiting": ["1"]}
+    assert [e["type"] for e in seen["events"]] == ["abandon_proposed"]
+    async with httpx.AsyncClient(base_url=two.url, headers={"Authorization": f"Bearer {ben.token}"}) as c:
+        r = await c.post(f"/api/tables/{t['id']}/abandon", json={"vote": "yes", "proposal": proposed["abandon"]["id"]})
+        assert r.status_code == 200, r.text
+        assert r.json()["abandoned"] is True
+    for sock in (sa, watcher):  # Ben's vote, on process two, reaches Ana's socket on one
+        done = await sock.until_version(before + 2)
+        assert done["table"]["status"] == "finished" and done["table"]["abandoned"] is True
+        assert done["table"]["abandon"] is None and done["awaiting"] == []
+        assert [e["type"] for e in done["events"]] == ["abandon_agreed", "abandoned"]
+    for server in (one, two):  # either process answers the same table
+        async with httpx.AsyncClient(base_url=server.url) as c:
+            assert (await c.get(f"/api/tables/{t['id']}")).json()["abandoned"] is True
+    for s in (watcher, sa):
+        await s.close()
+    await ana.close()
+    await ben.close()
+
+
 async def chats_seen(sock: Socket) -> list[dict[str, Any]]:
     """The chat lines a socket got until now (a ping's pong marks the end of what was sent before it)."""
     await sock.send_raw('{"type": "ping"}')
@@ -176,6 +203,17 @@ async def test_a_move_on_one_process_reaches_a_spectator_on_another(fresh_db: Da
     two = Server(fresh_db, tmp_path, RUN_MIGRATIONS="false").start()
     try:
         await moves_cross_processes(one, two)
+    finally:
+        one.stop()
+        two.stop()
+
+
+async def test_an_abandon_vote_on_one_process_reaches_sockets_on_another(fresh_db: Database, tmp_path: Path) -> None:
+    requires_postgres()
+    one = Server(fresh_db, tmp_path).start()
+    two = Server(fresh_db, tmp_path, RUN_MIGRATIONS="false").start()
+    try:
+        await abandon_crosses_processes(one, two)
     finally:
         one.stop()
         two.stop()

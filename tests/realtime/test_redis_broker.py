@@ -15,6 +15,7 @@ from tests.conftest import Database, Server, requires_redis
 from tests.platform.client import Player, Socket
 from tests.realtime.test_processes import (
     FAST_PRESENCE,
+    abandon_crosses_processes,
     chat_crosses_processes,
     chats_seen,
     moves_cross_processes,
@@ -42,6 +43,10 @@ async def test_moves_cross_processes_through_redis(redis_pair: tuple[Server, Ser
 
 async def test_chat_crosses_processes_through_redis(redis_pair: tuple[Server, Server]) -> None:
     await chat_crosses_processes(*redis_pair)
+
+
+async def test_abandon_votes_cross_processes_through_redis(redis_pair: tuple[Server, Server]) -> None:
+    await abandon_crosses_processes(*redis_pair)
 
 
 async def test_presence_crosses_processes_through_redis(redis_pair: tuple[Server, Server]) -> None:

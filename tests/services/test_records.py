@@ -122,3 +122,27 @@ def test_floors_are_bounded_like_the_records() -> None:
     for k in range(5):
         cache.drop(f"t{k}", newer=k + 1)
     assert [cache.known_version(f"t{k}") for k in range(5)] == [None, None, None, 4, 5]
+
+
+def test_a_record_read_afresh_keeps_the_cached_events_before_its_own() -> None:
+    """Another process's lobby change is read afresh with only its own events; a room behind needs the rest."""
+    cache = TableCache()
+    old = record(version=3)
+    old.remember_events(2, [{"type": "chose", "seat": "0", "visible_to": None}])
+    old.remember_events(3, [{"type": "chose", "seat": "1", "visible_to": None}])
+    cache.put(old)
+    fresh = record(version=4)
+    fresh.remember_events(4, [{"type": "abandon_proposed", "seat": "0", "name": "A", "visible_to": None}])
+    kept = cache.put(fresh)
+    assert list(kept.recent_events) == [2, 3, 4]
+    assert kept.recent_events[4][0]["type"] == "abandon_proposed" and kept.recent_events[3][0]["seat"] == "1"
+    assert list(old.recent_events) == [2, 3]  # the older record is left as it was
+
+
+def test_the_proposal_to_abandon_waits_only_on_seats_their_person_plays() -> None:
+    rec = record()
+    rec = rec.evolve(seats=[*rec.seats, SeatInfo("2", None, None, True), SeatInfo("3", "d", "D", True)])
+    assert rec.abandon_voters() == ["0", "1"] and rec.abandon_waiting() == []  # no proposal open
+    rec = rec.evolve(abandon={"by": "1", "yes": ["1"], "since": 4})
+    assert rec.abandon_waiting() == ["0"]
+    assert rec.evolve(seats=[SeatInfo("0", "a", "A", True), *rec.seats[1:]]).abandon_waiting() == []

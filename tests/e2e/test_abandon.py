@@ -1,0 +1,65 @@
+"""Two players agree, in their browsers, to abandon a running game."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import Person
+from tests.e2e.helpers import create_table, seat_row
+
+pytestmark = pytest.mark.e2e
+
+
+def test_two_players_agree_to_abandon_and_the_table_ends_with_no_winner(person: Callable[..., Person]) -> None:
+    ana = person("Ana")
+    table_id = create_table(ana, "food-truck", seats=2, name="Enough for today")
+    ben = person("Ben", width=390, height=844)  # on a phone
+    ben.goto(f"/t/{table_id}")
+    seat_row(ben.page, "1").get_by_role("button", name="Join here").click()
+    ana.page.get_by_test_id("start").click()
+    expect(ben.page.get_by_test_id("table-status")).to_have_text("In progress")
+
+    # Ana proposes, after a confirmation whose safe answer has the focus; Escape keeps playing.
+    propose = ana.page.get_by_test_id("abandon-propose")
+    propose.click()
+    dialog = ana.page.get_by_role("dialog", name="Abandon this game?")
+    expect(dialog.get_by_role("button", name="Keep playing")).to_be_focused()
+    ana.page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+    expect(ben.page.get_by_test_id("abandon")).to_be_hidden()
+    propose.click()
+    dialog.get_by_role("button", name="Propose to abandon").click()
+
+    # Everyone sees the proposal; Ben, whose say it needs, gets the buttons, Ana a way to withdraw.
+    banner = ben.page.get_by_test_id("abandon")
+    expect(banner).to_contain_text("Ana proposes to abandon the game.")
+    expect(banner.get_by_test_id("abandon-waiting")).to_have_text("Yet to vote: Ben.")
+    expect(ana.page.get_by_test_id("abandon")).to_contain_text("You propose to abandon the game.")
+    expect(ana.page.get_by_role("button", name="Withdraw my agreement to abandon")).to_be_visible()
+    expect(ana.page.get_by_test_id("abandon-propose")).to_be_hidden()
+    expect(ben.page.get_by_test_id("log")).to_contain_text("Ana proposed to abandon the game.")
+
+    banner.get_by_role("button", name="Agree to abandon").click()
+    for page in (ana.page, ben.page):
+        expect(page.locator("main")).to_have_attribute("data-status", "finished")
+        expect(page.get_by_test_id("table-status")).to_have_text("Abandoned")
+        result = page.get_by_test_id("result")
+        expect(result).to_contain_text("Abandoned by agreement")
+        expect(result).to_contain_text("no winner")
+        expect(page.get_by_test_id("ranking")).to_have_count(0)
+        expect(page.get_by_test_id("abandon")).to_be_hidden()
+        expect(page.get_by_test_id("log")).to_contain_text("Abandoned by agreement.")
+    expect(ana.page.get_by_test_id("log")).to_contain_text("Ben agreed to abandon.")
+
+    # Reloaded, in Spanish, the page says the same; the lobby lists it as abandoned.
+    ben.page.get_by_role("button", name="Español").click()
+    expect(ben.page.get_by_test_id("table-status")).to_have_text("Abandonada")
+    expect(ben.page.get_by_test_id("result")).to_contain_text("Abandonada de común acuerdo")
+    ben.page.reload()
+    expect(ben.page.get_by_test_id("log")).to_contain_text("Partida abandonada de común acuerdo.")
+    ana.goto("/")
+    row = ana.page.get_by_test_id("my-tables").locator(f"[data-table-id='{table_id}']")
+    expect(row.locator(".badge")).to_have_text("Abandoned")
