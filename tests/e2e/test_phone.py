@@ -1,0 +1,143 @@
+"""Each game's table on a phone (a touch screen 390 px wide, and 360 px in Spanish): the page does not scroll sideways,
+the player's own things come before the wall of other players' boards, the controls a finger hits are big enough, and
+the site header leaves the screen's height to the game."""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page, ViewportSize, expect
+
+from tests.e2e.conftest import TIMEOUT_MS, AppServer, Person
+from tests.e2e.helpers import click_a_legal_thing, create_table, seat_row
+
+pytestmark = pytest.mark.e2e
+
+PHONE: ViewportSize = {"width": 390, "height": 844}
+NARROW: ViewportSize = {"width": 360, "height": 740}
+TAP = 40  # px: the least height of a control a finger must hit
+
+SEATS = {"food-truck": 5, "food-truck-champion": 3, "foodies": 3, "food-chain-magnate": 3}
+# The viewer's own things, and what a phone showed first before them.
+MINE_BEFORE = {
+    "food-truck": (".ft-mine", ".ft-other"),
+    "food-truck-champion": (".ftc-hand", ".ftc-marketplace"),
+    "foodies": (".fd-mine", ".fd-other"),
+    "food-chain-magnate": ("[data-testid=fcm-map]", ".fcm-others .fcm-chain"),
+}
+
+
+@pytest.fixture
+def phone(browser: Browser, app_server: AppServer) -> Iterator[Person]:
+    """Ana on a touch phone, signed in as a guest at the lobby."""
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    ana = Person(context, page, app_server.url)
+    page.on("pageerror", lambda exc: ana.errors.append(str(exc)))
+    page.on("dialog", ana.note_dialog)
+    ana.goto("/")
+    ana.sign_in_as_guest("Ana")
+    yield ana
+    context.close()
+    assert not ana.errors, f"uncaught errors in the page: {ana.errors}"
+    assert not ana.dialogs, f"unexpected dialogs: {ana.dialogs}"
+
+
+def start_against_bots(ana: Person, game: str) -> None:
+    page = ana.page
+    create_table(ana, game, seats=SEATS[game])
+    for seat in range(1, SEATS[game]):
+        seat_row(page, str(seat)).get_by_role("button", name="Add bot").click()
+        expect(seat_row(page, str(seat)).locator(".tag", has_text="Bot")).to_be_visible()
+    page.get_by_test_id("start").click()
+    expect(page.get_by_test_id("table-status")).to_have_text("In progress")
+    expect(page.get_by_test_id("game-area").locator(MINE_BEFORE[game][1]).first).to_be_visible()
+
+
+def widths(page: Page) -> dict[str, float]:
+    return dict(
+        page.evaluate(
+            "(() => { const a = document.querySelector('[data-testid=game-area]');"
+            " return {doc: document.documentElement.scrollWidth, inner: innerWidth,"
+            " area: a.scrollWidth, areaInner: a.clientWidth}; })()"
+        )
+    )
+
+
+def fits_sideways(page: Page) -> None:
+    """Neither the page nor the game area scrolls sideways (a wide row may scroll inside itself)."""
+    w = widths(page)
+    assert w["doc"] <= w["inner"], w
+    assert w["area"] <= w["areaInner"] + 1, w
+
+
+def top(page: Page, css: str) -> float:
+    """The top of the highest element of the game area matching `css`, in page coordinates."""
+    found: float | None = page.evaluate(
+        "(css) => { const els = [...document.querySelectorAll('[data-testid=game-area] ' + css)];"
+        " return els.length ? Math.min(...els.map((e) => e.getBoundingClientRect().top + scrollY)) : null; }",
+        css,
+    )
+    assert found is not None, f"nothing matches {css}"
+    return found
+
+
+def smallest(page: Page, css: str) -> list[float]:
+    """The lesser of the width and height of each element of the game area matching `css` (read at once: the bots'
+    moves redraw the area)."""
+    found: list[float] = page.evaluate(
+        "(css) => [...document.querySelectorAll('[data-testid=game-area] ' + css)]"
+        ".map((e) => { const r = e.getBoundingClientRect(); return Math.min(r.width, r.height); })",
+        css,
+    )
+    return found
+
+
+@pytest.mark.parametrize("game", list(SEATS))
+def test_each_game_fits_a_phone_and_shows_the_players_own_things_first(
+    phone: Person, game: str, rng: random.Random
+) -> None:
+    page = phone.page
+    start_against_bots(phone, game)
+    fits_sideways(page)
+
+    mine, theirs = MINE_BEFORE[game]
+    page.wait_for_function("(css) => document.querySelector('[data-testid=game-area] ' + css)", arg=mine)
+    assert top(page, mine) < top(page, theirs), f"{mine} is drawn below {theirs}"
+    if game == "food-chain-magnate":
+        # The viewer's chain comes before the other chains too, and the map's zoom and the turn order are a finger wide.
+        assert top(page, ".fcm-chain.mine") < top(page, theirs)
+        for css in (".fcm-map-tools button", ".fcm-track-pos"):
+            sizes = smallest(page, css)
+            assert sizes and min(sizes) >= TAP, (css, sizes)
+
+    # Scrolled down to the board, the site header has gone and the turn bar stays at the top of the screen.
+    page.evaluate("scrollTo(0, 700)")
+    page.wait_for_function("() => scrollY > 300")
+    header = page.locator("#header").bounding_box()
+    turn = page.get_by_test_id("turn").bounding_box()
+    assert header and header["y"] + header["height"] <= 0, header
+    assert turn and 0 <= turn["y"] < 5, turn
+
+    # In Spanish, on a narrower phone, it still fits; a long label wraps inside its button.
+    page.evaluate("scrollTo(0, 0)")
+    page.locator("#header").get_by_role("button", name=re.compile("español", re.I)).click()
+    expect(page.locator("html")).to_have_attribute("lang", "es")
+    page.set_viewport_size(NARROW)
+    page.wait_for_timeout(100)
+    fits_sideways(page)
+    if game == "foodies":
+        button = page.locator(".fd-controls .fd-btn").first  # shown on the player's own turn
+        deadline = time.monotonic() + 20
+        while not button.is_visible():  # the flyers are placed first: any legal space will do
+            assert time.monotonic() < deadline, "no turn of the player's own came"
+            click_a_legal_thing(page, rng)
+        button.evaluate("(b) => { b.textContent = 'Dejar el 0 (nadie recolecta en esta tirada)'; }")
+        fits_sideways(page)
+        box = button.bounding_box()
+        assert box and box["x"] + box["width"] <= NARROW["width"], box
