@@ -185,13 +185,14 @@ export class ChatPanel {
 
   async reload() {
     const epoch = ++this.loadEpoch;
+    const before = [...this.lines.keys()]; // lines that arrive during the read may be missing from its answer
     try {
       const answer = await api("GET", `/api/tables/${encodeURIComponent(this.tableId)}/chat${query({ invite: this.invite })}`);
       if (epoch !== this.loadEpoch) return;
-      // Lines removed while this page was away are not in the answer: keep only what it holds.
+      // A line shown before the read, within what the answer covers but not in it, was removed meanwhile.
       const ids = new Set((answer.messages || []).map((line) => line.id));
       const oldest = ids.size ? Math.min(...ids) : -Infinity;
-      for (const id of [...this.lines.keys()]) if (id >= oldest && !ids.has(id)) this.removed(id);
+      for (const id of before) if (id >= oldest && !ids.has(id)) this.removed(id);
       this.add(answer.messages || [], false);
       if (this.muted !== (answer.muted === true)) {
         this.muted = answer.muted === true;
