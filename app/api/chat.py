@@ -55,7 +55,7 @@ async def post_chat(
     return await chat.post(rt, rec, user.id, body.text, body.client_id)
 
 
-@router.delete("/tables/{table_id}/chat/{message_id}", response_model=ChatRemovedOut)
+@router.delete("/tables/{table_id}/chat/{message_id:int}", response_model=ChatRemovedOut)
 async def remove_line(
     request: Request,
     table_id: str,
