@@ -4,6 +4,9 @@ A line is stored before anyone sees it; the process that stored it sends it to i
 table (`Hub.chat`) and announces it to the other processes on the broker's side channel, not the moves'
 channel, so the moves' path is untouched. A line never changes the table's version: a player's move sent
 while someone chats is not made stale by it.
+
+The table's host moderates its chat: a line removed (kept as an emptied tombstone, `remove` says why) and a person
+muted (`chat_mutes`) are announced the same way as a line, on the side channel, to every process.
 """
 
 from __future__ import annotations
