@@ -25,7 +25,6 @@ from app.realtime.hub import Hub
 from app.realtime.presence import Presence
 from app.services.auth import TokenSigner
 from app.services.bots import BotRunner
-from app.services.chat import ChatLimiter
 from app.services.errors import ServiceError
 from app.services.records import TableCache, TableRecord, advance, catch_up, load_record, moves_after
 from app.services.writer import PostgresBatchWriter, SessionWriter
@@ -67,7 +66,6 @@ class Runtime:
         self._catching_up: asyncio.Task[None] | None = None
         # Names this process in its side notices (chat, presence): its own come back from the broker, not news.
         self.origin = secrets.token_hex(8)
-        self.chat_limits = ChatLimiter(settings.chat_rate_per_second, settings.chat_rate_burst)
         self.presence = self.hub.presence = Presence(
             self.hub, self.broker, self.origin, self.spawn,
             settings.presence_debounce, settings.presence_refresh, settings.presence_expiry,
@@ -195,8 +193,8 @@ class Runtime:
                 self.publish_later(tid, version)
 
     def on_side_notice(self, payload: str) -> None:
-        """A notice on the broker's side channel, unless this process sent it: a chat line, to this process's
-        sockets of its table, or another process's presence."""
+        """A notice on the broker's side channel, unless this process sent it: a chat line, a line removed or a
+        person muted, to this process's sockets of its table, or another process's presence."""
         try:
             notice = orjson.loads(payload)
             if notice["origin"] == self.origin:
@@ -204,6 +202,11 @@ class Runtime:
             kind = notice.get("kind")
             if kind == "chat":
                 self.hub.chat(str(notice["table_id"]), notice["message"])
+            elif kind == "chat_removed":
+                self.hub.chat_removed(str(notice["table_id"]), int(notice["id"]))
+            elif kind == "chat_mute":
+                self.hub.chat_mute(str(notice["table_id"]), notice["user"], bool(notice["muted"]),
+                                   str(notice["host_id"]))
             elif kind == "presence":
                 self.presence.on_notice(notice)
         except Exception:  # noqa: BLE001 - a bad notice must not stop the broker's listener

@@ -1,25 +1,44 @@
-"""Table chat over REST: the history, and posting a line (the table's socket takes `chat` messages too)."""
+"""Table chat over REST: the history, posting a line (the table's socket takes `chat` messages too), and the
+host's moderation: removing a line, muting and unmuting a person."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 
 from app.api.deps import current_user, get_rt
-from app.api.schemas import ChatIn, ChatMessageOut, ChatOut
+from app.api.schemas import (
+    ChatIn,
+    ChatMessageOut,
+    ChatMuteOut,
+    ChatMutesOut,
+    ChatOut,
+    ChatRemovedOut,
+    ChatUnmuteOut,
+)
 from app.api.tables import Viewing, viewing, visible_table
 from app.db.models import User
 from app.runtime import Runtime
 from app.services import chat
+from app.services.records import TableRecord
 
 router = APIRouter(prefix="/api", tags=["chat"])
+MAX_ID = 2**63 - 1  # the largest line id a database holds: a larger one names no line
 
 
 @router.get("/tables/{table_id}/chat", response_model=ChatOut)
 async def chat_history(v: Viewing = Depends(viewing)) -> dict[str, Any]:
-    """The table's last 100 chat lines, oldest first (a private table needs a seat, the host, or ?invite=)."""
-    return {"messages": await chat.history(v.session, v.rec.id)}
+    """The table's last 100 chat lines, oldest first (a private table needs a seat, the host, or ?invite=), and
+    whether the reader is muted."""
+    messages = await chat.history(v.session, v.rec.id)
+    return {"messages": messages, "muted": await chat.is_muted(v.session, v.rec.id, v.user_id)}
+
+
+async def _seen(request: Request, rt: Runtime, table_id: str, user: User, invite: str | None) -> TableRecord:
+    # Its own short read: the write that follows takes a connection of its own.
+    async with rt.reads() as session:
+        return await visible_table(request, rt, session, table_id, user, invite)
 
 
 @router.post("/tables/{table_id}/chat", response_model=ChatMessageOut)
@@ -32,7 +51,54 @@ async def post_chat(
     user: User = Depends(current_user),
 ) -> dict[str, Any]:
     """Post a line to the table's chat as a player or a spectator; every socket of the table gets it."""
-    # Its own short read: the write that follows takes a connection of its own.
-    async with rt.reads() as session:
-        rec = await visible_table(request, rt, session, table_id, user, invite)
+    rec = await _seen(request, rt, table_id, user, invite)
     return await chat.post(rt, rec, user.id, body.text, body.client_id)
+
+
+@router.delete("/tables/{table_id}/chat/{message_id:int}", response_model=ChatRemovedOut)
+async def remove_line(
+    request: Request,
+    table_id: str,
+    message_id: int = Path(ge=1, le=MAX_ID),
+    rt: Runtime = Depends(get_rt),
+    user: User = Depends(current_user),
+) -> dict[str, Any]:
+    """The host removes one line: gone from the history and, at once, from every socket of the table."""
+    rec = await _seen(request, rt, table_id, user, None)
+    return await chat.remove(rt, rec, user.id, message_id)
+
+
+@router.get("/tables/{table_id}/chat/mutes", response_model=ChatMutesOut)
+async def list_mutes(
+    request: Request, table_id: str, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)
+) -> dict[str, Any]:
+    """The people muted in the table's chat (host only)."""
+    rec = await _seen(request, rt, table_id, user, None)
+    async with rt.reads() as session:
+        return {"mutes": await chat.mutes(session, rec, user.id)}
+
+
+@router.put("/tables/{table_id}/chat/mutes/{user_id}", response_model=ChatMuteOut)
+async def mute(
+    request: Request,
+    table_id: str,
+    user_id: str = Path(max_length=64),
+    rt: Runtime = Depends(get_rt),
+    user: User = Depends(current_user),
+) -> dict[str, Any]:
+    """The host mutes a player or a spectator who has chatted here: their lines are refused (`muted`)."""
+    rec = await _seen(request, rt, table_id, user, None)
+    return await chat.mute(rt, rec, user.id, user_id)
+
+
+@router.delete("/tables/{table_id}/chat/mutes/{user_id}", response_model=ChatUnmuteOut)
+async def unmute(
+    request: Request,
+    table_id: str,
+    user_id: str = Path(max_length=64),
+    rt: Runtime = Depends(get_rt),
+    user: User = Depends(current_user),
+) -> dict[str, Any]:
+    """The host lets a muted person chat again."""
+    rec = await _seen(request, rt, table_id, user, None)
+    return await chat.unmute(rt, rec, user.id, user_id)

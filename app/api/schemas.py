@@ -159,6 +159,26 @@ class ChatMessageOut(BaseModel):
 
 class ChatOut(BaseModel):
     messages: list[ChatMessageOut]
+    muted: bool  # the reader is muted in this chat
+
+
+class ChatMuteOut(BaseModel):
+    user: SeatUser
+    created_at: str
+
+
+class ChatMutesOut(BaseModel):
+    mutes: list[ChatMuteOut]
+
+
+class ChatUnmuteOut(BaseModel):
+    user_id: str
+    muted: bool
+
+
+class ChatRemovedOut(BaseModel):
+    id: int
+    removed: bool
 
 
 class ReplayOut(BaseModel):

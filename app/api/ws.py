@@ -14,7 +14,7 @@ from sqlalchemy.exc import DBAPIError
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.api.deps import token_from, user_for_token
-from app.realtime.hub import Connection
+from app.realtime.hub import Connection, lose_access
 from app.realtime.protocol import FRAME_READER
 from app.runtime import Runtime
 from app.services import chat
@@ -112,7 +112,9 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         await ws.close(code=1011)
         return
     await ws.accept()
-    conn = Connection.open(ws, table_id, user.id if user else None)
+    # The code is kept only where it is what lets the socket in, to check again when the table changes.
+    kept_invite = invite if rec.visibility == "private" and rec.invite_ok(invite) else None
+    conn = Connection.open(ws, table_id, user.id if user else None, kept_invite)
     rt.hub.attach(conn)
     rt.hub.snapshot(rec, conn)
     limiter = RateLimiter(rt.settings.ws_rate_per_second, rt.settings.ws_rate_burst)
@@ -183,6 +185,9 @@ async def handle_message(rt: Runtime, conn: Connection, raw: str) -> None:
             conn.send_json({"type": "pong", "version": known} if known is not None else {"type": "pong"})
         elif kind == "resync":
             rec = await rt.reload(conn.table_id)
+            if not conn.may_see(rec):
+                lose_access(conn)
+                return
             rt.hub.snapshot(rec, conn)
         elif kind == "act":
             rec = await rt.record_at_least(conn.table_id, 0)
@@ -219,6 +224,9 @@ async def handle_message(rt: Runtime, conn: Connection, raw: str) -> None:
             if conn.user_id is None:
                 raise ServiceError("not_signed_in", "Sign in to chat (as a guest or with an account).", 401)
             rec = await rt.record_at_least(conn.table_id, 0)
+            if not conn.may_see(rec):  # a change this socket's room has not been told of yet
+                lose_access(conn, client_id)
+                return
             await chat.post(rt, rec, conn.user_id, msg.get("text"), client_id,
                             lambda line: conn.send_json({"type": "ack", "client_id": client_id, "message": line}))
         else:

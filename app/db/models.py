@@ -10,6 +10,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -129,6 +130,8 @@ class ChatMessage(Base):
         Index("ix_chat_messages_table", "table_id", "id"),
         # A line re-sent after a lost acknowledgement is answered, not stored twice.
         Index("ix_chat_messages_client", "table_id", "user_id", "client_id", unique=True),
+        # The author's last line at the table, whose `allowance` the rate limit starts from (migration 0007).
+        Index("ix_chat_messages_author", "table_id", "user_id", "id"),
     )
 
     id: Mapped[int] = mapped_column(
@@ -140,4 +143,20 @@ class ChatMessage(Base):
     seat: Mapped[str | None] = mapped_column(String(4), nullable=True)
     client_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
     text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # The author's rate-limit tokens left right after this line (services/chat.py): stored with the line so that
+    # every server process decides the next one from the same numbers. Null on lines older than migration 0007.
+    allowance: Mapped[float | None] = mapped_column(Float, nullable=True)
+    # A line the host removed stays as a tombstone with its text emptied (services/chat.remove says why).
+    removed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class ChatMute(Base):
+    """A person the table's host muted in its chat (services/chat.py; migration 0007): their lines are refused."""
+
+    __tablename__ = "chat_mutes"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    muted_by: Mapped[str] = mapped_column(String(32))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

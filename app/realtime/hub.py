@@ -41,6 +41,18 @@ log = logging.getLogger("app.hub")
 QUEUE_LIMIT = 256
 
 
+ACCESS_LOST = 4403  # the close code: 4000 + 403, refused for good, so the client does not reconnect
+
+
+def lose_access(conn: Connection, client_id: Any = None) -> None:
+    """Tell a socket its person may no longer see the table (answering `client_id`, if any), then close it."""
+    doc: dict[str, Any] = {"type": "error", "code": "access_lost", "message": "You can no longer see this private table."}
+    if isinstance(client_id, str):
+        doc["client_id"] = client_id
+    conn.send_json(doc)
+    conn.close_soon(ACCESS_LOST)
+
+
 class Message:
     """One outgoing JSON message, possibly for many sockets: serialised once, framed once."""
 
@@ -76,12 +88,19 @@ class Connection:
     close_code: int = 1013
     last_seen: float = field(default_factory=time.monotonic)
     corked: list[bytes] | None = None  # frames held back by `cork`, written together by `uncork`
+    # The invite code the socket was opened with, if it let it in: its right to see a private table is checked
+    # again, with it, whenever the table changes (`Hub.drop_unseeing`).
+    invite: str | None = None
 
     @classmethod
-    def open(cls, ws: WebSocket, table_id: str, user_id: str | None) -> Connection:
+    def open(cls, ws: WebSocket, table_id: str, user_id: str | None, invite: str | None = None) -> Connection:
         """A connection for an accepted socket, using the frame writer when the protocol offers one."""
         writer = ws.scope.get("extensions", {}).get(FRAME_WRITER)
-        return cls(ws=ws, table_id=table_id, user_id=user_id, write_frame=writer)
+        return cls(ws=ws, table_id=table_id, user_id=user_id, write_frame=writer, invite=invite)
+
+    def may_see(self, rec: TableRecord) -> bool:
+        """Whether this socket's person may still see the table (a seat, the host, or the code it came with)."""
+        return rec.can_see(self.user_id, self.invite)
 
     def send(self, message: Message) -> None:
         """Send or queue a message; a client too far behind is dropped (it reconnects and resyncs)."""
@@ -315,13 +334,19 @@ class Hub:
 
         Every message is made before any is sent or the room counts the version as published, so a failure
         here leaves the room as it was (the next publish brings its sockets up to date)."""
+        key = table_key(rec)
+        changed = key != room.table_key
+        if changed and rec.visibility == "private":
+            # Only a change of the table (a seat, the host, the invite) can take someone's right to see it away:
+            # the moves in between cost no check.
+            self.drop_unseeing(room, rec)
         groups: dict[tuple[str | None, bool], list[Connection]] = defaultdict(list)
         for conn in list(room.conns):
+            if conn.closed:
+                continue
             groups[(rec.seat_of(conn.user_id), conn.user_id == rec.host_id)].append(conn)
         seats = list({seat for seat, _host in groups})
         views = dict(zip(seats, views_of(GAMES[rec.game], rec.state, seats), strict=True)) if rec.state else {}
-        key = table_key(rec)
-        changed = key != room.table_key
         table = public_table_json(rec) if changed else None
         messages = [
             (conns, Message.of(viewer_message(self.rt, rec, conns[0].user_id, "update", events, views.get(seat),
@@ -345,11 +370,34 @@ class Hub:
             )
             return [ev for evs in rows for ev in evs]
 
+    def drop_unseeing(self, room: Room, rec: TableRecord) -> None:
+        """Close the sockets whose person may no longer see the private table `rec` (kicked from their seat, left
+        it, no longer the host, or holding an invite that no longer works), saying why: they get nothing more."""
+        for conn in list(room.conns):
+            if not conn.closed and not conn.may_see(rec):
+                lose_access(conn)
+
     def chat(self, table_id: str, line: dict[str, Any]) -> None:
         """Send a chat line to every socket at the table: all of them may see the table, so all may read it."""
         room = self.rooms.get(table_id)
         if room is not None:
             self.broadcast(room, {"type": "chat", "message": line})
+
+    def chat_removed(self, table_id: str, message_id: int) -> None:
+        """The host removed a line: every socket at the table drops it."""
+        room = self.rooms.get(table_id)
+        if room is not None:
+            self.broadcast(room, {"type": "chat_removed", "id": message_id})
+
+    def chat_mute(self, table_id: str, user: dict[str, Any], muted: bool, host_id: str) -> None:
+        """The host muted or unmuted `user`: told to that person's sockets and the host's, nobody else's."""
+        room = self.rooms.get(table_id)
+        if room is None:
+            return
+        message = Message.of({"type": "chat_mute", "user": user, "muted": muted})
+        for conn in list(room.conns):
+            if conn.user_id is not None and conn.user_id in (user.get("id"), host_id):
+                conn.send(message)
 
     def broadcast(self, room: Room, doc: dict[str, Any]) -> None:
         """The same message to every socket of the room, made once."""
@@ -370,8 +418,12 @@ class Hub:
                 if room is not None:
                     async with self.rt.reads() as session:
                         lines = await chat.history(session, table_id, datetime.fromtimestamp(room.opened - 1, UTC))
+                        removed = await chat.removed_since(
+                            session, table_id, datetime.fromtimestamp(room.opened - 1, UTC))
                     for line in lines:
                         self.chat(table_id, line)
+                    for message_id in removed:
+                        self.chat_removed(table_id, message_id)
             except Exception:  # noqa: BLE001
                 log.exception("resync failed", extra={"table_id": table_id})
 

@@ -4,24 +4,26 @@ A line is stored before anyone sees it; the process that stored it sends it to i
 table (`Hub.chat`) and announces it to the other processes on the broker's side channel, not the moves'
 channel, so the moves' path is untouched. A line never changes the table's version: a player's move sent
 while someone chats is not made stale by it.
+
+The table's host moderates its chat: a line removed (kept as an emptied tombstone, `remove` says why) and a person
+muted (`chat_mutes`) are announced the same way as a line, on the side channel, to every process.
 """
 
 from __future__ import annotations
 
 import math
 import re
-import time
 import unicodedata
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import orjson
-from sqlalchemy import select
+from sqlalchemy import select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import ChatMessage, User
+from app.db.models import ChatMessage, ChatMute, User
 from app.services.errors import ServiceError
 from app.services.play import check_client_id
 from app.services.records import TableRecord
@@ -37,7 +39,6 @@ MAX_RAW = 20 * MAX_CHARS
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 LINE_BREAKS = frozenset("\n\r\u2028\u2029")  # all kept, as newlines
 BLANK_LINES = re.compile(r"\n{3,}")
-LIMITER_SIZE = 10_000  # buckets kept before the idle ones are forgotten
 
 
 def _kept(ch: str) -> bool:
@@ -69,40 +70,24 @@ def clean_text(raw: Any) -> str:
     return text
 
 
-class ChatLimiter:
-    """A token bucket per (user, table): a burst of messages, then a steady rate."""
+def allowance_now(left: float | None, at: datetime, now: datetime, rate: float, burst: int) -> float:
+    """The tokens a person has now, from those left after their last line at the table (`left`, at `at`).
 
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate, self.burst = rate, float(burst)
-        self.buckets: dict[tuple[str, str], tuple[float, float]] = {}  # key -> (tokens, when counted)
+    A token bucket: `burst` lines in a row, then `rate` a second. A line stored before the allowance was kept
+    (`left` None) counts as the first of a burst."""
+    if left is None:
+        left = burst - 1.0
+    elapsed = max(0.0, (now - _aware(at)).total_seconds())  # another machine's clock may be a little ahead
+    return min(float(burst), left + elapsed * rate)
 
-    def wait(self, user_id: str, table_id: str) -> float:
-        """Take one message's token: 0 when allowed, else the seconds until the next one is."""
-        now = time.monotonic()
-        key = (user_id, table_id)
-        tokens, stamp = self.buckets.get(key, (self.burst, now))
-        tokens = min(self.burst, tokens + (now - stamp) * self.rate)
-        if tokens < 1:
-            self.buckets[key] = (tokens, now)
-            return (1 - tokens) / self.rate if self.rate > 0 else math.inf
-        self.buckets[key] = (tokens - 1, now)
-        if len(self.buckets) > LIMITER_SIZE:
-            self._forget_idle(now)
-        return 0.0
 
-    def _forget_idle(self, now: float) -> None:
-        """Drop the buckets that have filled up again (their owners may chat as if new)."""
-        self.buckets = {
-            key: (tokens, stamp) for key, (tokens, stamp) in self.buckets.items()
-            if tokens + (now - stamp) * self.rate < self.burst
-        }
-        if len(self.buckets) > LIMITER_SIZE:  # a flood of distinct senders: start afresh rather than grow
-            self.buckets.clear()
+def _aware(at: datetime) -> datetime:
+    # SQLite gives back the stored UTC time without its zone.
+    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)
 
 
 def _iso(at: datetime) -> str:
-    # SQLite gives back the stored UTC time without its zone.
-    return (at if at.tzinfo is not None else at.replace(tzinfo=UTC)).isoformat()
+    return _aware(at).isoformat()
 
 
 def message_json(row: ChatMessage) -> dict[str, Any]:
@@ -118,7 +103,7 @@ def message_json(row: ChatMessage) -> dict[str, Any]:
 
 async def history(session: AsyncSession, table_id: str, since: datetime | None = None) -> list[dict[str, Any]]:
     """The table's last HISTORY lines (those posted since `since`, if given), oldest first."""
-    query = select(ChatMessage).where(ChatMessage.table_id == table_id)
+    query = select(ChatMessage).where(ChatMessage.table_id == table_id, ChatMessage.removed_at.is_(None))
     if since is not None:
         query = query.where(ChatMessage.created_at >= since)
     rows = (await session.scalars(query.order_by(ChatMessage.id.desc()).limit(HISTORY))).all()
@@ -131,7 +116,37 @@ async def _stored(session: AsyncSession, table_id: str, user_id: str, client_id:
             ChatMessage.table_id == table_id, ChatMessage.user_id == user_id, ChatMessage.client_id == client_id
         )
     )
-    return message_json(row) if row is not None else None
+    if row is None:
+        return None
+    if row.removed_at is not None:  # a retry of a line the host removed meanwhile: it stays removed
+        raise ServiceError("chat_removed", "The host removed this message.", 409)
+    return message_json(row)
+
+
+def _limited(wait: float) -> ServiceError:
+    return ServiceError("rate_limited", f"Too many chat messages; wait {math.ceil(wait)} s before the next one.", 429)
+
+
+def _muted() -> ServiceError:
+    return ServiceError("muted", "The host has muted you in this table's chat.", 403)
+
+
+async def _lock_author(rt: Runtime, session: AsyncSession, table_id: str, user_id: str) -> None:
+    """Serialise one person's lines at one table across every server process, until the transaction ends.
+
+    Two lines sent at once through two processes would otherwise both start from the same last line and both
+    spend its allowance. On SQLite there is one process, and `single_writer` already orders its writes."""
+    if rt.is_postgres:
+        await session.execute(
+            text("SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))"), {"key": f"chat:{table_id}:{user_id}"}
+        )
+
+
+async def is_muted(session: AsyncSession, table_id: str, user_id: str | None) -> bool:
+    """Whether the host muted this person in the table's chat."""
+    if user_id is None:
+        return False
+    return await session.get(ChatMute, (table_id, user_id)) is not None
 
 
 async def post(
@@ -144,32 +159,43 @@ async def post(
 ) -> dict[str, Any]:
     """Store a line of `user_id` at the table `rec` (which they may see), then deliver it everywhere.
 
+    Refused for a person the host muted (`muted`), or one past the rate limit (`rate_limited`), decided from
+    their last stored line at the table in the transaction that stores this one, so it holds across processes.
     `on_durable` hears the stored line before any socket gets it, so the sender's ack comes first. A
     client_id already stored for this person and table answers that line again, delivered to no one."""
-    text = clean_text(raw)
+    text_ = clean_text(raw)
     check_client_id(client_id)
+    settings = rt.settings
     async with rt.single_writer(), rt.sessions() as session:
+        await _lock_author(rt, session, rec.id, user_id)
         if client_id is not None and (known := await _stored(session, rec.id, user_id, client_id)) is not None:
             if on_durable is not None:
                 on_durable(known)
             return known
-        wait = rt.chat_limits.wait(user_id, rec.id)
-        if wait:
-            raise ServiceError(
-                "rate_limited", f"Too many chat messages; wait {math.ceil(wait)} s before the next one.", 429
-            )
+        if await is_muted(session, rec.id, user_id):
+            raise _muted()
+        now = datetime.now(UTC)
+        last = (await session.execute(
+            select(ChatMessage.allowance, ChatMessage.created_at)
+            .where(ChatMessage.table_id == rec.id, ChatMessage.user_id == user_id)
+            .order_by(ChatMessage.id.desc()).limit(1)
+        )).first()
+        burst, rate = settings.chat_rate_burst, settings.chat_rate_per_second
+        tokens = float(burst) if last is None else allowance_now(last[0], last[1], now, rate, burst)
+        if tokens < 1:
+            raise _limited((1 - tokens) / rate if rate > 0 else math.inf)
         name = await session.scalar(select(User.name).where(User.id == user_id))
         if name is None:
             raise ServiceError("bad_token", "Your session is not valid; sign in again.", 401)
         row = ChatMessage(
             table_id=rec.id, user_id=user_id, name=name, seat=rec.seat_of(user_id), client_id=client_id,
-            text=text, created_at=datetime.now(UTC),
+            text=text_, created_at=now, allowance=tokens - 1,
         )
         session.add(row)
         try:
             await session.flush()
             line = message_json(row)
-            payload = orjson.dumps({"kind": "chat", "origin": rt.origin, "table_id": rec.id, "message": line}).decode()
+            payload = _notice(rt, "chat", rec.id, message=line)
             await rt.broker.side_in_tx(session, payload)
             await session.commit()
         except IntegrityError:
@@ -186,3 +212,124 @@ async def post(
     rt.hub.chat(rec.id, line)
     await rt.broker.side_after_commit(payload)
     return line
+
+
+def _notice(rt: Runtime, kind: str, table_id: str, **fields: Any) -> str:
+    """A side-channel notice for the other processes (`Runtime.on_side_notice` reads it)."""
+    return orjson.dumps({"kind": kind, "origin": rt.origin, "table_id": table_id, **fields}).decode()
+
+
+def _require_host(rec: TableRecord, user_id: str) -> None:
+    if user_id != rec.host_id:
+        raise ServiceError("not_host", "Only the table's host can moderate its chat.", 403)
+
+
+async def remove(rt: Runtime, rec: TableRecord, user_id: str, message_id: int) -> dict[str, Any]:
+    """The host removes one line: gone from the history, and from every screen at once.
+
+    The row stays as a tombstone with its text emptied, rather than being deleted: a retry of that line under
+    its client_id is then answered rather than posted again, the line still counts for its author's rate limit
+    (removing a line must not refill it), and a process that missed the live notice (its broker was away)
+    learns of the removal again when it resends the lines posted meanwhile (`removed_since`). Removing a line
+    twice answers the same."""
+    _require_host(rec, user_id)
+    payload = None
+    async with rt.single_writer(), rt.sessions() as session:
+        row = await session.scalar(
+            select(ChatMessage).where(ChatMessage.id == message_id, ChatMessage.table_id == rec.id)
+        )
+        if row is None:
+            raise ServiceError("no_such_message", "This table's chat has no such line.", 404)
+        if row.removed_at is None:
+            row.removed_at, row.text = datetime.now(UTC), ""
+            await session.flush()
+            payload = _notice(rt, "chat_removed", rec.id, id=message_id)
+            await rt.broker.side_in_tx(session, payload)
+            await session.commit()
+    if payload is not None:
+        rt.hub.chat_removed(rec.id, message_id)
+        await rt.broker.side_after_commit(payload)
+    return {"id": message_id, "removed": True}
+
+
+async def removed_since(session: AsyncSession, table_id: str, since: datetime) -> list[int]:
+    """The ids of the table's lines posted since `since` that the host has removed, oldest first."""
+    rows = await session.scalars(
+        select(ChatMessage.id)
+        .where(ChatMessage.table_id == table_id, ChatMessage.created_at >= since, ChatMessage.removed_at.is_not(None))
+        .order_by(ChatMessage.id)
+    )
+    return list(rows)
+
+
+def _mute_json(user_id: str, name: str, at: datetime) -> dict[str, Any]:
+    return {"user": {"id": user_id, "name": name}, "created_at": _iso(at)}
+
+
+async def mutes(session: AsyncSession, rec: TableRecord, user_id: str) -> list[dict[str, Any]]:
+    """The people muted in the table's chat, first muted first: for its host only."""
+    _require_host(rec, user_id)
+    rows = (await session.execute(
+        select(ChatMute.user_id, User.name, ChatMute.created_at)
+        .join(User, User.id == ChatMute.user_id)
+        .where(ChatMute.table_id == rec.id)
+        .order_by(ChatMute.created_at, ChatMute.user_id)
+    )).all()
+    return [_mute_json(uid, name, at) for uid, name, at in rows]
+
+
+async def mute(rt: Runtime, rec: TableRecord, user_id: str, target: str) -> dict[str, Any]:
+    """The host mutes a person at the table (a player or someone who chatted while watching): their next
+    lines are refused until the host unmutes them. Nobody can mute the host. Muting twice answers the same."""
+    _require_host(rec, user_id)
+    if target == rec.host_id:
+        raise ServiceError("cannot_mute_host", "Nobody can mute the table's host.", 403)
+    payload = None
+    async with rt.single_writer(), rt.sessions() as session:
+        name = await session.scalar(select(User.name).where(User.id == target)) if len(target) <= 32 else None
+        posted = name is not None and await session.scalar(
+            select(ChatMessage.id).where(ChatMessage.table_id == rec.id, ChatMessage.user_id == target).limit(1)
+        )
+        if name is None or (rec.seat_of(target) is None and not posted):
+            raise ServiceError(
+                "not_at_table", "That person neither sits at this table nor has written in its chat.", 404
+            )
+        existing = await session.get(ChatMute, (rec.id, target))
+        if existing is not None:
+            return _mute_json(target, name, existing.created_at)
+        at = datetime.now(UTC)
+        session.add(ChatMute(table_id=rec.id, user_id=target, muted_by=user_id, created_at=at))
+        payload = _notice(rt, "chat_mute", rec.id, user={"id": target, "name": name}, muted=True, host_id=rec.host_id)
+        try:
+            await session.flush()
+            await rt.broker.side_in_tx(session, payload)
+            await session.commit()
+        except IntegrityError:  # muted at the same moment through another request
+            await session.rollback()
+            existing = await session.get(ChatMute, (rec.id, target))
+            if existing is None:
+                raise
+            return _mute_json(target, name, existing.created_at)
+    rt.hub.chat_mute(rec.id, {"id": target, "name": name}, True, rec.host_id)
+    await rt.broker.side_after_commit(payload)
+    return _mute_json(target, name, at)
+
+
+async def unmute(rt: Runtime, rec: TableRecord, user_id: str, target: str) -> dict[str, Any]:
+    """The host lets a muted person chat again (someone not muted: nothing changes, the same answer)."""
+    _require_host(rec, user_id)
+    payload = None
+    async with rt.single_writer(), rt.sessions() as session:
+        existing = await session.get(ChatMute, (rec.id, target)) if len(target) <= 32 else None
+        if existing is not None:
+            name = await session.scalar(select(User.name).where(User.id == target)) or "?"
+            await session.delete(existing)
+            payload = _notice(rt, "chat_mute", rec.id, user={"id": target, "name": name}, muted=False,
+                              host_id=rec.host_id)
+            await session.flush()
+            await rt.broker.side_in_tx(session, payload)
+            await session.commit()
+    if payload is not None:
+        rt.hub.chat_mute(rec.id, {"id": target, "name": name}, False, rec.host_id)
+        await rt.broker.side_after_commit(payload)
+    return {"user_id": target, "muted": False}

@@ -135,10 +135,11 @@ def public_table_json(rec: TableRecord) -> dict[str, Any]:
 def table_key(rec: TableRecord) -> tuple[Any, ...]:
     """What `public_table_json` shows beyond the fields every move changes (version, move_count, awaiting,
     updated_at): when it is unchanged, an update need not repeat the table."""
+    # The host and the invite are not shown, but a change of either may take someone's right to see the table.
     vote = rec.abandon
-    return (rec.status, rec.name, rec.visibility, rec.host_name, rec.outcome is not None, rec.rematch_id,
-            tuple((s.seat, s.user_id, s.user_name, s.bot) for s in rec.seats), rec.abandoned,
-            (vote["since"], tuple(vote["yes"])) if vote is not None else None)
+    return (rec.status, rec.name, rec.visibility, rec.host_id, rec.host_name, rec.invite_hash,
+            rec.outcome is not None, rec.rematch_id, tuple((s.seat, s.user_id, s.user_name, s.bot) for s in rec.seats),
+            rec.abandoned, (vote["since"], tuple(vote["yes"])) if vote is not None else None)
 
 
 def abandon_json(rec: TableRecord) -> dict[str, Any] | None:

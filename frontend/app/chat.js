@@ -41,7 +41,9 @@ function timeOf(iso) {
 
 /**
  * The chat panel of one table. `socket()` gives the table's TableSocket (it is made after the panel).
- * The table page calls onMessage(message) with every socket message; the panel keeps what concerns it.
+ * The table page calls onMessage(message) with every socket message; the panel keeps what concerns it, and
+ * setHost(bool) whenever the table says whether this person hosts it (the host may remove lines and mute people).
+ * `jump` is the "new in chat" button: the page puts it where it covers nothing (its turn bar).
  */
 export class ChatPanel {
   constructor({ tableId, invite, socket, signIn = null }) {
@@ -49,6 +51,9 @@ export class ChatPanel {
     this.invite = invite;
     this.socket = socket;
     this.signIn = signIn; // opens the page's sign-in form
+    this.isHost = false;
+    this.muted = false; // the host muted this person
+    this.mutes = new Map(); // for the host: user id -> name of the people muted here
     this.lines = new Map(); // id -> line
     this.unread = 0;
     this.listInSight = false; // the lines are on screen
@@ -76,7 +81,12 @@ export class ChatPanel {
     this.hint = h("span", { class: "chat-hint small muted", id: `chat-hint-${tableId}` });
     this.sendButton = h("button", { type: "submit", class: "primary small-btn", "data-testid": "chat-send" });
     this.errorLine = h("p", { class: "form-error small", role: "alert", "data-testid": "chat-error" });
+    // Said in the footer, and tied to the box, so a muted person knows why it takes nothing.
+    this.mutedLine = h("p", { class: "chat-muted small", id: `chat-muted-${tableId}`, role: "status", "data-testid": "chat-muted", hidden: true });
+    // For the host: who is muted, each with a button to let them talk again.
+    this.mutedList = h("div", { class: "chat-mutes small", "data-testid": "chat-mutes", hidden: true });
     this.form = h("form", { class: "chat-form", onsubmit: (event) => { event.preventDefault(); this.send(); } },
+      this.mutedLine,
       h("div", { class: "chat-row" }, this.input, this.sendButton),
       h("div", { class: "chat-meta" }, this.hint, this.counter),
       this.errorLine);
@@ -89,11 +99,10 @@ export class ChatPanel {
     this.footer = h("div", { class: "chat-footer" });
     this.details = h("details", { class: "chat-fold", open: remembered() ? true : null,
       ontoggle: () => this.toggled() },
-    this.summary, this.scroller, this.footer);
+    this.summary, this.scroller, this.mutedList, this.footer);
     this.el = h("section", { class: "panel chat", "data-testid": "chat" }, this.details, this.announcer);
     this.jump = h("button", { type: "button", class: "chat-jump", "data-testid": "chat-jump", hidden: true,
       onclick: () => this.show() });
-    document.body.append(this.jump);
 
     this.watchSight();
     document.addEventListener("visibilitychange", () => this.seen());
@@ -106,14 +115,90 @@ export class ChatPanel {
   onMessage(message) {
     if (message.type === "snapshot") this.reload(); // a (re)connect: lines posted while away are fetched
     else if (message.type === "chat" && message.message) this.add([message.message], true);
+    else if (message.type === "chat_removed" && typeof message.id === "number") this.removed(message.id);
+    else if (message.type === "chat_mute" && message.user) this.muteChanged(message.user, message.muted === true);
+  }
+
+  /** The host says whether this person hosts the table: the moderation buttons come and go with it. */
+  setHost(isHost) {
+    if (this.isHost === Boolean(isHost)) return;
+    this.isHost = Boolean(isHost);
+    if (this.isHost) this.loadMutes();
+    else this.mutes.clear();
+    this.drawLines();
+    this.drawMutes();
+  }
+
+  async loadMutes() {
+    try {
+      const answer = await api("GET", `/api/tables/${encodeURIComponent(this.tableId)}/chat/mutes`);
+      this.mutes = new Map((answer.mutes || []).map((m) => [m.user.id, m.user.name]));
+      this.drawLines();
+      this.drawMutes();
+    } catch (error) {
+      console.warn("chat mutes unavailable", error);
+    }
+  }
+
+  removed(id) {
+    if (!this.lines.delete(id)) return;
+    this.list.querySelector(`[data-id="${id}"]`)?.remove();
+    this.drawEmpty();
+  }
+
+  muteChanged(user, muted) {
+    if (this.isHost) {
+      if (muted) this.mutes.set(user.id, user.name);
+      else this.mutes.delete(user.id);
+      this.drawLines();
+      this.drawMutes();
+    }
+    const mine = me();
+    if (mine && user.id === mine.id && this.muted !== muted) {
+      this.muted = muted;
+      this.drawMuted();
+    }
+  }
+
+  /** A host's call on a line or a person; a refusal is shown where a send's would be. */
+  async moderate(method, path, doneText) {
+    try {
+      await api(method, `/api/tables/${encodeURIComponent(this.tableId)}/chat/${path}`);
+      if (doneText) this.announcer.append(h("p", null, doneText));
+    } catch (error) {
+      this.showError(errorText(error.code, error.message) || t("errors.generic"));
+    }
+  }
+
+  removeLine(line) {
+    // The socket's chat_removed takes it off the list. The focus was on the line's button, which goes with the
+    // line: the list keeps it.
+    this.scroller.focus({ preventScroll: true });
+    this.moderate("DELETE", String(line.id), t("chat.removed_done"));
+  }
+
+  toggleMute(user) {
+    const muted = this.mutes.has(user.id);
+    this.moderate(muted ? "DELETE" : "PUT", `mutes/${encodeURIComponent(user.id)}`,
+      t(muted ? "chat.unmuted_done" : "chat.muted_done", { name: user.name }));
   }
 
   async reload() {
     const epoch = ++this.loadEpoch;
+    const before = [...this.lines.keys()]; // lines that arrive during the read may be missing from its answer
     try {
       const answer = await api("GET", `/api/tables/${encodeURIComponent(this.tableId)}/chat${query({ invite: this.invite })}`);
       if (epoch !== this.loadEpoch) return;
+      // A line shown before the read, within what the answer covers but not in it, was removed meanwhile.
+      const ids = new Set((answer.messages || []).map((line) => line.id));
+      const oldest = ids.size ? Math.min(...ids) : -Infinity;
+      for (const id of before) if (id >= oldest && !ids.has(id)) this.removed(id);
       this.add(answer.messages || [], false);
+      if (this.muted !== (answer.muted === true)) {
+        this.muted = answer.muted === true;
+        this.drawMuted();
+      }
+      if (this.isHost) this.loadMutes();
       this.loaded = true;
       this.drawEmpty();
     } catch (error) {
@@ -178,7 +263,7 @@ export class ChatPanel {
       return;
     }
     const socket = this.socket();
-    if (!socket) return;
+    if (!socket || this.muted) return;
     // The button is disabled while the line is on its way, which takes the focus from it.
     const fromButton = document.activeElement === this.sendButton;
     this.sending = true;
@@ -191,6 +276,10 @@ export class ChatPanel {
       if (fromButton) this.input.focus(); // ready for the next line
       if (ack && ack.message) this.add([ack.message], false);
     } catch (error) {
+      if (error.code === "muted" && !this.muted) {
+        this.muted = true;
+        this.drawMuted();
+      }
       this.showError(this.refusal(error));
     } finally {
       this.sending = false;
@@ -262,12 +351,23 @@ export class ChatPanel {
   lineNode(line) {
     const spectator = line.seat === null || line.seat === undefined;
     const mine = this.isMine(line);
+    const name = line.user?.name ?? "?";
+    const muted = Boolean(line.user && this.mutes.has(line.user.id));
+    // The host's tools, on everyone's lines but their own (nobody can mute the host).
+    const tools = this.isHost && !mine && line.user ? h("span", { class: "chat-tools" },
+      h("button", { type: "button", class: "ghost chat-tool", "data-testid": "chat-mute",
+        "aria-label": t(muted ? "chat.unmute_label" : "chat.mute_label", { name }),
+        onclick: () => this.toggleMute(line.user) }, t(muted ? "chat.unmute" : "chat.mute")),
+      h("button", { type: "button", class: "ghost chat-tool", "data-testid": "chat-remove",
+        "aria-label": t("chat.remove_label", { name }), onclick: () => this.removeLine(line) }, t("chat.remove"))) : null;
     return h("li", { class: ["chat-line", mine && "mine"], "data-id": String(line.id), "data-testid": "chat-line" },
       h("div", { class: "chat-by" },
-        h("span", { class: "chat-name" }, line.user?.name ?? "?"),
+        h("span", { class: "chat-name" }, name),
         spectator ? h("span", { class: "tag chat-spectator" }, t("chat.spectator")) : null,
         mine ? h("span", { class: "tag you" }, t("chat.you")) : null,
-        h("time", { class: "chat-time muted", datetime: line.created_at }, timeOf(line.created_at))),
+        muted ? h("span", { class: "tag chat-muted-tag" }, t("chat.muted_tag")) : null,
+        h("time", { class: "chat-time muted", datetime: line.created_at }, timeOf(line.created_at)),
+        tools),
       // Text, never markup: h() makes a text node, and CSS keeps its line breaks.
       h("div", { class: "chat-text" }, line.text));
   }
@@ -287,7 +387,33 @@ export class ChatPanel {
     mount(this.badge, h("span", { "aria-hidden": "true" }, String(n)), h("span", { class: "sr-only" }, t("chat.unread_label", { n })));
     // Out of sight (further down the page, or scrolled away): a button in the corner says so and leads there.
     this.jump.hidden = !n || (this.details.open ? this.listInSight : this.panelInSight);
-    mount(this.jump, h("span", { class: "chat-jump-icon", "aria-hidden": "true" }, "↓"), t(n === 1 ? "chat.jump_one" : "chat.jump", { n }));
+    const long = t(n === 1 ? "chat.jump_one" : "chat.jump", { n });
+    // On a phone the turn bar it sits in is narrow: a short text shows, and the button is still named in full.
+    this.jump.setAttribute("aria-label", long);
+    mount(this.jump, h("span", { class: "chat-jump-icon", "aria-hidden": "true" }, "↓"),
+      h("span", { class: "chat-jump-long" }, long), h("span", { class: "chat-jump-short" }, t("chat.jump_short", { n })));
+  }
+
+  /** The box of a muted person takes nothing, and says why. */
+  drawMuted() {
+    this.mutedLine.hidden = !this.muted;
+    this.mutedLine.textContent = this.muted ? t("chat.muted_you") : "";
+    this.input.disabled = this.muted;
+    this.input.setAttribute("aria-describedby",
+      `${this.muted ? `${this.mutedLine.id} ` : ""}${this.hint.id} ${this.counter.id}`);
+    this.input.placeholder = t(this.muted ? "chat.placeholder_muted" : "chat.placeholder");
+    this.drawSendable();
+  }
+
+  /** For the host: the people muted here, each with Unmute (one muted before posting here shows here only). */
+  drawMutes() {
+    const people = this.isHost ? [...this.mutes.entries()] : [];
+    this.mutedList.hidden = !people.length;
+    mount(this.mutedList, people.length ? [h("span", { class: "muted" }, t("chat.muted_list")), " ",
+      people.map(([id, name]) => h("span", { class: "chat-mutes-person" }, name, " ",
+        h("button", { type: "button", class: "ghost chat-tool", "data-testid": "chat-unmute",
+          "aria-label": t("chat.unmute_label", { name }), onclick: () => this.toggleMute({ id, name }) },
+        t("chat.unmute"))))] : []);
   }
 
   drawCounter() {
@@ -305,7 +431,7 @@ export class ChatPanel {
 
   drawSendable() {
     const count = chars(this.input.value);
-    this.sendButton.disabled = this.sending || !count || count > MAX_CHARS;
+    this.sendButton.disabled = this.muted || this.sending || !count || count > MAX_CHARS;
   }
 
   drawAll() {
@@ -314,9 +440,7 @@ export class ChatPanel {
     this.list.setAttribute("aria-label", t("chat.messages"));
     this.scroller.setAttribute("aria-label", t("chat.messages"));
     this.empty.textContent = t("chat.empty");
-    this.input.placeholder = t("chat.placeholder");
     this.input.setAttribute("aria-label", t("chat.label"));
-    this.input.setAttribute("aria-describedby", `${this.hint.id} ${this.counter.id}`);
     this.hint.textContent = t("chat.hint");
     this.sendButton.textContent = t("chat.send");
     this.signedOutText.textContent = t("chat.sign_in");
@@ -325,6 +449,8 @@ export class ChatPanel {
     if (this.lines.size) this.drawLines(); // the tags and times in the new language
     this.drawEmpty();
     this.drawUnread();
+    this.drawMuted();
+    this.drawMutes();
     this.drawCounter();
   }
 }

@@ -576,6 +576,7 @@ function drawAll() {
   drawAbandon();
   drawGame();
   drawSignInTitle();
+  chatPanel.setHost(S.table.is_host === true);
   els.seatsTitle.textContent = t("table.seats");
   els.logTitle.textContent = t("table.log");
 }
@@ -659,6 +660,10 @@ function onMessage(message) {
         drawTurn();
       } else if (S.table) drawWatching();
     }
+  } else if (message.type === "error" && message.code === "access_lost") {
+    // Kicked from a private table's seat (or no longer its host): the server closes the socket for good.
+    socket.stop();
+    showMessage(t("table.access_lost"));
   } else if (message.type === "error") {
     toast(errorText(message.code, message.message) || t("errors.generic"), "error");
     // Redraw from the last known state so nothing the renderer tentatively changed sticks.
@@ -698,7 +703,10 @@ function skeleton() {
   els.logTitle = h("h2", null, t("table.log"));
   chatPanel = new ChatPanel({ tableId, invite, socket: () => socket, signIn: openSignIn });
   mount(els.main,
-    els.head, els.banner, els.turn, els.abandon, els.result, els.prestart,
+    // The turn line and the chat's "new in chat" button share the bar that stays in sight: the button covers
+    // nothing of the game (on a phone a corner button sat on the board until the chat was read).
+    els.head, els.banner, h("div", { class: "table-bar" }, els.turn, chatPanel.jump), els.abandon, els.result,
+    els.prestart,
     els.layout = h("div", { class: "table-layout" },
       els.game,
       h("aside", { class: "sidebar" },

@@ -147,3 +147,73 @@ def test_a_visitor_signs_in_from_the_chat_of_a_running_game_and_chats(person: Ca
     line = ana.page.get_by_test_id("chat-line").last
     expect(line).to_contain_text("Dee")
     expect(line.locator(".chat-spectator")).to_have_text("watching")
+
+
+def test_the_host_removes_a_line_and_mutes_a_spectator(person: Callable[..., Person]) -> None:
+    ana = person("Ana")
+    table_id = create_table(ana, "foodies", seats=2)
+    seat_row(ana.page, "1").get_by_role("button", name="Add bot").click()
+    ana.page.get_by_test_id("start").click()
+    expect(ana.page.get_by_test_id("table-status")).to_have_text("In progress")
+    cy = person("Cy", width=390, height=844)  # watching on a phone
+    cy.goto(f"/t/{table_id}")
+    cy_box = cy.page.get_by_test_id("chat-input")
+    for text in ("something rude", "and more"):
+        cy_box.fill(text)
+        cy_box.press("Enter")
+        expect(cy_box).to_have_value("")
+    expect(ana.page.get_by_test_id("chat-line")).to_have_count(2)
+    # Cy has no moderation tools; the host has them on Cy's lines, named for screen readers.
+    expect(cy.page.get_by_test_id("chat-remove")).to_have_count(0)
+    first = ana.page.get_by_test_id("chat-line").first
+    first.get_by_role("button", name="Remove Cy's message").click()
+    for who in (ana, cy):
+        expect(who.page.get_by_test_id("chat-line")).to_have_count(1)
+        expect(who.page.get_by_test_id("chat-line")).to_contain_text("and more")
+
+    ana.page.get_by_test_id("chat-line").first.get_by_role("button", name="Mute Cy in this chat").click()
+    expect(ana.page.get_by_test_id("chat-mutes")).to_contain_text("Cy")
+    expect(cy.page.get_by_test_id("chat-muted")).to_contain_text("The host has muted you")
+    expect(cy_box).to_be_disabled()
+    expect(cy.page.get_by_test_id("chat-send")).to_be_disabled()
+    # Still muted after a reload (the mute is stored), in Spanish too.
+    cy.page.evaluate("localStorage.setItem('fg.lang', 'es')")
+    cy.page.reload()
+    expect(cy.page.get_by_test_id("chat-muted")).to_contain_text("El anfitrión te ha silenciado")
+    expect(cy.page.get_by_test_id("chat-input")).to_be_disabled()
+
+    ana.page.get_by_test_id("chat-mutes").get_by_role("button", name="Unmute Cy").click()
+    expect(ana.page.get_by_test_id("chat-mutes")).to_be_hidden()
+    expect(cy.page.get_by_test_id("chat-muted")).to_be_hidden()
+    cy.page.get_by_test_id("chat-input").fill("sorry")
+    cy.page.get_by_test_id("chat-input").press("Enter")
+    expect(ana.page.get_by_test_id("chat-line").last).to_contain_text("sorry")
+    assert not ana.errors and not cy.errors and not ana.dialogs and not cy.dialogs
+
+
+def test_the_new_in_chat_button_covers_nothing_of_the_board_on_a_phone(person: Callable[..., Person]) -> None:
+    ana = person("Ana")
+    table_id = create_table(ana, "food-chain-magnate", seats=2)
+    seat_row(ana.page, "1").get_by_role("button", name="Add bot").click()
+    ana.page.get_by_test_id("start").click()
+    expect(ana.page.get_by_test_id("table-status")).to_have_text("In progress")
+    cy = person("Cy", width=390, height=844)
+    cy.goto(f"/t/{table_id}")
+    cy.page.get_by_test_id("game-area").wait_for()
+    cy.page.evaluate("window.scrollTo(0, 300)")
+    box = ana.page.get_by_test_id("chat-input")
+    box.fill("Hello Cy")
+    box.press("Enter")
+    jump = cy.page.get_by_test_id("chat-jump")
+    expect(jump).to_be_visible()
+    expect(jump).to_have_attribute("aria-label", "1 new in chat")
+    # It sits beside the turn line in the bar that stays in sight, adding nothing to what that bar covers: over
+    # the board it hides nothing the turn line does not.
+    button, turn = jump.bounding_box(), cy.page.get_by_test_id("turn").bounding_box()
+    assert button and turn
+    assert button["x"] >= turn["x"] + turn["width"] and button["x"] + button["width"] <= 390
+    assert turn["y"] - 1 <= button["y"] and button["y"] + button["height"] <= turn["y"] + turn["height"] + 1
+    assert cy.page.evaluate("getComputedStyle(document.querySelector('[data-testid=chat-jump]')).position") != "fixed"
+    jump.click()
+    expect(cy.page.get_by_test_id("chat-list")).to_be_in_viewport()
+    expect(jump).to_be_hidden()

@@ -1,13 +1,14 @@
-"""A chat line's cleaning and the per-person, per-table rate limit, in isolation."""
+"""A chat line's cleaning and the per-person, per-table rate limit's arithmetic, in isolation."""
 
 from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.services import chat
-from app.services.chat import MAX_CHARS, ChatLimiter, clean_text
+from app.services.chat import MAX_CHARS, allowance_now, clean_text
 from app.services.errors import ServiceError
 
 
@@ -57,28 +58,32 @@ def test_any_text_is_refused_or_clean(raw: str) -> None:
     assert clean_text(text) == text  # cleaning twice changes nothing
 
 
-def test_the_limit_allows_a_burst_then_a_steady_rate(monkeypatch: pytest.MonkeyPatch) -> None:
-    now = [1000.0]
-    monkeypatch.setattr(chat.time, "monotonic", lambda: now[0])
-    limits = ChatLimiter(rate=0.5, burst=5)
-    assert [limits.wait("ana", "t1") for _ in range(5)] == [0.0] * 5
-    assert limits.wait("ana", "t1") == pytest.approx(2.0)
-    assert limits.wait("ben", "t1") == 0.0 and limits.wait("ana", "t2") == 0.0  # per person and table
-    now[0] += 1.0
-    assert limits.wait("ana", "t1") == pytest.approx(1.0)
-    now[0] += 1.0
-    assert limits.wait("ana", "t1") == 0.0
-    assert limits.wait("ana", "t1") > 0
+def _walk(times: list[float], rate: float = 0.5, burst: int = 5) -> list[bool]:
+    """Which of these posting times the limit lets through, each decided from the last stored line alone."""
+    base = datetime(2025, 1, 1, tzinfo=UTC)
+    last: tuple[float | None, datetime] | None = None
+    allowed = []
+    for at in times:
+        now = base + timedelta(seconds=at)
+        tokens = float(burst) if last is None else allowance_now(last[0], last[1], now, rate, burst)
+        allowed.append(tokens >= 1)
+        if tokens >= 1:
+            last = (tokens - 1, now)
+    return allowed
 
 
-def test_idle_buckets_are_forgotten(monkeypatch: pytest.MonkeyPatch) -> None:
-    now = [0.0]
-    monkeypatch.setattr(chat.time, "monotonic", lambda: now[0])
-    monkeypatch.setattr(chat, "LIMITER_SIZE", 10)
-    limits = ChatLimiter(rate=0.5, burst=5)
-    for i in range(10):
-        limits.wait(f"u{i}", "t")
-    now[0] += 10.0  # everyone's bucket is full again
-    limits.wait("busy", "t")
-    limits.wait("busy", "t")
-    assert set(limits.buckets) == {("busy", "t")}
+def test_the_limit_allows_a_burst_then_a_steady_rate() -> None:
+    assert _walk([0, 0, 0, 0, 0, 0]) == [True] * 5 + [False]
+    # After the burst, one line every two seconds, and never a second burst while the lines keep coming.
+    assert _walk([0] * 5 + [1.0, 2.0, 2.1, 4.0, 4.5, 6.0, 6.0]) == [True] * 5 + [False, True, False, True, False,
+                                                                                   True, False]
+    # Quiet for burst / rate seconds, the whole burst is back, and no more than that.
+    assert _walk([0] * 5 + [100.0] * 6) == [True] * 10 + [False]
+
+
+def test_the_allowance_is_capped_and_ignores_a_clock_behind() -> None:
+    at = datetime(2025, 1, 1, tzinfo=UTC)
+    assert allowance_now(0.0, at, at + timedelta(hours=1), 0.5, 5) == 5.0
+    assert allowance_now(2.0, at, at - timedelta(seconds=30), 0.5, 5) == 2.0  # another process's clock ahead
+    assert allowance_now(None, at, at, 0.5, 5) == 4.0  # a line stored before the allowance was
+    assert allowance_now(0.0, at.replace(tzinfo=None), at + timedelta(seconds=1), 0.5, 5) == 0.5  # SQLite's naive UTC
