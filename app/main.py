@@ -22,7 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 from starlette.types import ASGIApp, Scope
 
-from app.api import auth, chat, ops, tables, ws
+from app.api import auth, chat, ops, players, tables, ws
 from app.api.ws import is_database_outage
 from app.config import Settings, get_settings
 from app.logs import setup_logging
@@ -129,6 +129,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(auth.router)
     app.include_router(tables.router)
     app.include_router(chat.router)
+    app.include_router(players.router)
 
     @app.exception_handler(ServiceError)
     async def service_error(_req: Request, exc: ServiceError) -> JSONResponse:
@@ -162,6 +163,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.api_route("/t/{table_id}", methods=["GET", "HEAD"], include_in_schema=False)
     async def table_page(table_id: str) -> FileResponse:
         page = FRONTEND / "table.html"
+        return FileResponse(page if page.exists() else FRONTEND / "index.html", headers={"Cache-Control": "no-cache"})
+
+    @app.api_route("/p/{user_id}", methods=["GET", "HEAD"], include_in_schema=False)
+    async def player_page(user_id: str) -> FileResponse:
+        page = FRONTEND / "player.html"
         return FileResponse(page if page.exists() else FRONTEND / "index.html", headers={"Cache-Control": "no-cache"})
 
     if FRONTEND.exists():

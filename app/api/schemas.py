@@ -205,3 +205,55 @@ class HealthOut(BaseModel):
 
 class OkOut(BaseModel):
     ok: bool
+
+
+class ProfileUserOut(BaseModel):
+    id: str
+    name: str
+    registered: bool  # an account with a username and password; false for a guest
+    member_since: str
+
+
+class ProfileGameOut(BaseModel):
+    game: str
+    title: str
+    played: int
+    won: int  # shared wins included
+    shared: int  # wins shared with other winners (a tie for first)
+
+
+class ProfileTotalsOut(BaseModel):
+    played: int
+    won: int
+    shared: int
+
+
+class ProfileSeatOut(SeatOut):
+    place: int | None
+    score: int | float | None
+    won: bool
+
+
+class ProfileEntryOut(BaseModel):
+    table_id: str
+    game: str
+    title: str
+    name: str
+    visibility: Literal["public", "private"]
+    finished_at: str
+    abandoned: bool = False  # ended by agreement: no place, score or winners
+    seat: str  # the player's seat there
+    place: int | None
+    score: int | float | None
+    won: bool
+    shared: bool
+    winners: list[str]
+    seats: list[ProfileSeatOut]
+
+
+class ProfileOut(BaseModel):
+    user: ProfileUserOut
+    games: list[ProfileGameOut]
+    totals: ProfileTotalsOut
+    recent: list[ProfileEntryOut]
+    next_before: str | None  # pass as ?before= for the next page; null on the last one

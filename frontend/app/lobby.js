@@ -5,7 +5,8 @@ import { api, query } from "./api.js";
 import { t, getLang, onLangChange } from "./i18n.js";
 import { me, loadMe } from "./session.js";
 import {
-  toast, errorMessage, renderHeader, signInForm, inviteBox, seatNames, listNames, statusLabel, statusBadge, rulesLink, gameText,
+  toast, errorMessage, renderHeader, signInForm, inviteBox, seatNames, seatPeople, listNames, statusLabel, statusBadge,
+  rulesLink, gameText,
 } from "./ui.js";
 
 const POLL_MS = 3000;
@@ -229,8 +230,7 @@ function tableRow(table, { mine }) {
         h("span", null, t("lobby.seats_taken", { taken: seatsTaken(table), total: table.seat_count ?? table.seats.length })),
         table.host ? h("span", { class: "muted" }, t("lobby.host", { name: table.host.name })) : null,
         turn),
-      h("div", { class: "table-players small muted" },
-        listNames(table.seats.filter((s) => s.user || s.bot).map((s) => names[s.seat]))),
+      h("div", { class: "table-players small muted", "data-testid": "table-players" }, seatPeople(table)),
       mine && table.invite_code && table.status === "open" ? inviteBox(table.id, table.invite_code) : null),
     h("div", { class: "table-actions" }, actions));
 }

@@ -6,7 +6,7 @@ import { t, getLang, onLangChange, errorText } from "./i18n.js";
 import { me, loadMe } from "./session.js";
 import {
   toast, errorMessage, renderHeader, signInForm, inviteBox, seatNames, listNames, statusBadge, rulesLink, optionsText,
-  confirmDialog,
+  confirmDialog, personLink,
 } from "./ui.js";
 import { TableSocket } from "./socket.js";
 import { LogPanel, linesForEvents, linesForMove } from "./log.js";
@@ -167,7 +167,9 @@ function seatEntry(entry) {
     here ? h("span", { class: ["seat-dot", here], title: t(`table.${here}`), ...named(t(`table.${here}`)) })
       : h("span", { class: "seat-dot", "aria-hidden": "true" }),
     h("span", { class: "seat-name" },
-      taken ? nameMap[entry.seat] : h("span", { class: "muted" }, t("table.seat_empty")),
+      // A person's name leads to their profile; a bot has none.
+      entry.user ? personLink(entry.user, nameMap[entry.seat], { newTab: true })
+        : taken ? nameMap[entry.seat] : h("span", { class: "muted" }, t("table.seat_empty")),
       // A player's seat a bot stood in for is theirs again once the game is over.
       entry.bot && (!entry.user || table.status === "playing") ? h("span", { class: "tag" }, t("table.bot")) : null,
       mine ? h("span", { class: "tag you" }, t("table.you")) : null,
@@ -458,6 +460,11 @@ function detailRows(details, seat) {
   return parts.length ? h("div", { class: "muted small" }, parts.join(" · ")) : null;
 }
 
+/** The person ({id, name}) of a seat, or null for a bot's own seat. */
+function personOf(table, seat) {
+  return table.seats.find((s) => s.seat === seat)?.user ?? null;
+}
+
 function drawResult() {
   const table = S.table;
   const outcome = table.outcome;
@@ -479,7 +486,8 @@ function drawResult() {
     for (const seat of group) {
       rows.push(h("tr", { class: winners.includes(seat) ? "winner" : null, "data-seat": seat },
         h("td", null, placeLabel(place)),
-        h("td", null, nameMap[seat] ?? seat, winners.includes(seat) ? h("span", { class: "tag win" }, t("table.winner")) : null,
+        h("td", null, personOf(table, seat) ? personLink(personOf(table, seat), nameMap[seat] ?? seat, { newTab: true }) : nameMap[seat] ?? seat,
+          winners.includes(seat) ? h("span", { class: "tag win" }, t("table.winner")) : null,
           detailRows(outcome.details, seat)),
         h("td", { class: "num" }, scores[seat] !== undefined ? String(scores[seat]) : "")));
     }

@@ -40,7 +40,10 @@ export function renderHeader(container, { onChange }) {
   if (user) {
     right.push(
       h("span", { class: "who" }, h("span", { class: "muted" }, `${t("auth.signed_in_as")} `),
-        h("strong", { class: "user-name", "data-testid": "user-name" }, user.name)),
+        // The name leads to the person's own profile; its accessible name starts with the name it shows.
+        h("a", { class: "my-profile", href: profileUrl(user.id), "data-testid": "my-profile",
+          "aria-label": t("profile.mine_named", { name: user.name }), title: t("profile.mine") },
+        h("strong", { class: "user-name", "data-testid": "user-name" }, user.name))),
     );
     if (!user.username) {
       right.push(h("button", { type: "button", class: "ghost", onclick: () => openAccountDialog(onChange) },
@@ -214,6 +217,44 @@ export function inviteBox(tableId, code) {
   return h("div", { class: "invite" },
     h("span", { class: "invite-label" }, t("invite.label")),
     h("div", { class: "invite-row" }, input, h("button", { type: "button", class: "secondary", onclick: copy }, t("invite.copy"))));
+}
+
+/** The profile page of a person. */
+export function profileUrl(userId) {
+  return `/p/${encodeURIComponent(userId)}`;
+}
+
+/**
+ * A person's name as a link to their profile ({id, name}); `text` replaces the name shown. With `newTab`, it opens
+ * beside the page it is on (a game in progress stays open).
+ */
+export function personLink(user, text, { newTab = false } = {}) {
+  return h("a", {
+    class: "person-link", href: profileUrl(user.id), "data-testid": "person-link",
+    target: newTab ? "_blank" : null, rel: newTab ? "noopener" : null,
+  }, text ?? user.name);
+}
+
+/**
+ * The taken seats of a Table as words, the people's names linked to their profiles ("Ana, Bo and Bot 3"); a bot
+ * has no profile and stays plain text. An array of nodes and strings for h().
+ */
+export function seatPeople(table) {
+  const names = seatNames(table);
+  const parts = table.seats.filter((s) => s.user || s.bot)
+    .map((s) => (s.user ? personLink(s.user, names[s.seat]) : names[s.seat]));
+  return listParts(parts);
+}
+
+/** listNames for nodes: the same words between them, as an array of nodes and strings. */
+export function listParts(parts) {
+  const and = getLang() === "es" ? " y " : " and ";
+  const out = [];
+  parts.forEach((part, index) => {
+    if (index > 0) out.push(index === parts.length - 1 ? and : ", ");
+    out.push(part);
+  });
+  return out;
 }
 
 /** Display name of a seat of a Table. */

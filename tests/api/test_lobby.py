@@ -179,7 +179,8 @@ async def test_openapi_lists_the_api(server: Server) -> None:
     async with httpx.AsyncClient(base_url=server.url) as c:
         spec = (await c.get("/openapi.json")).json()
     for path in ["/api/health", "/api/auth/guest", "/api/games", "/api/tables", "/api/tables/{table_id}/join",
-                 "/api/tables/{table_id}/moves", "/api/tables/{table_id}/verify", "/api/me/tables"]:
+                 "/api/tables/{table_id}/moves", "/api/tables/{table_id}/verify", "/api/me/tables",
+                 "/api/players/{user_id}"]:
         assert path in spec["paths"], path
 
 
@@ -195,7 +196,8 @@ async def test_metrics_are_exposed(server: Server) -> None:
 async def test_frontend_files_are_revalidated_before_reuse(server: Server) -> None:
     """After a deploy no browser may pair a new script with a stylesheet it kept by guesswork."""
     async with httpx.AsyncClient(base_url=server.url) as c:
-        for path in ("/", "/style.css", "/app/table.js", "/games/foodies.js", "/favicon.svg", "/t/some-table"):
+        for path in ("/", "/style.css", "/app/table.js", "/games/foodies.js", "/favicon.svg", "/t/some-table",
+                     "/p/some-player", "/app/player.js"):
             r = await c.get(path)
             assert r.status_code == 200, path
             assert r.headers["cache-control"] == "no-cache", path

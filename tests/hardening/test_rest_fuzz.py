@@ -3,8 +3,8 @@
 Valid and invalid requests (the schema's negative mode breaks types, drops required
 fields, adds garbage) must never produce a 5xx; every answer must match its schema,
 and every refusal must carry the API's error shape `{"error": {"code", "message"}}`.
-Path ids point half of the time at real tables (open, private, running, finished),
-so the handlers behind the 404 are reached too.
+Path ids point half of the time at real tables (open, private, running, finished) or
+real players, so the handlers behind the 404 are reached too.
 """
 
 from __future__ import annotations
@@ -39,14 +39,18 @@ class FuzzWorld:
     log: Path
     tokens: list[str | None]
     table_ids: list[str]
+    user_ids: list[str]
 
 
 def _setup_world(url: str, log: Path) -> FuzzWorld:
     with httpx.Client(base_url=url, timeout=30) as c:
 
+        users: list[str] = []
+
         def guest(name: str) -> str:
             r = c.post("/api/auth/guest", json={"name": name})
             r.raise_for_status()
+            users.append(str(r.json()["user"]["id"]))
             return str(r.json()["token"])
 
         host, other = guest("Fuzz host"), guest("Fuzz other")
@@ -65,7 +69,7 @@ def _setup_world(url: str, log: Path) -> FuzzWorld:
         c.post(f"/api/tables/{rid}/bots", json={"seat": "1"}, headers=auth).raise_for_status()
         c.post(f"/api/tables/{rid}/start", headers=auth).raise_for_status()
         ids.append(rid)
-    return FuzzWorld(url, log, [host, other, None], ids)
+    return FuzzWorld(url, log, [host, other, None], ids, users)
 
 
 @pytest.fixture(scope="module")
@@ -90,6 +94,10 @@ def _call_and_check(case: schemathesis.Case, world: FuzzWorld) -> None:
         choice = _pick(key, 2 * len(world.table_ids))
         if choice < len(world.table_ids):
             case.path_parameters["table_id"] = world.table_ids[choice]
+    if case.path_parameters and "user_id" in case.path_parameters:
+        choice = _pick(key, 2 * len(world.user_ids))
+        if choice < len(world.user_ids):
+            case.path_parameters["user_id"] = world.user_ids[choice]
     token = world.tokens[_pick(key + "auth", len(world.tokens))]
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     response = case.call(base_url=world.url, headers=headers)

@@ -1,0 +1,201 @@
+// A player's page (/p/{id}): who they are, their finished games per game, and their recent games.
+
+import { h, mount } from "../lib/dom.js";
+import { api, query, ApiError } from "./api.js";
+import { t, getLang, onLangChange } from "./i18n.js";
+import { me, loadMe } from "./session.js";
+import { errorMessage, renderHeader, personLink, listParts, toast } from "./ui.js";
+
+const userId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
+
+const S = {
+  profile: null, // the first answer of GET /api/players/{id}: the person and the counts
+  recent: [], // every page of recent games fetched so far, newest first
+  nextBefore: null,
+  loadingMore: false,
+  error: null, // {notFound} or {message} when the profile could not be loaded
+};
+
+const els = {};
+
+function playerPath(params = {}) {
+  return `/api/players/${encodeURIComponent(userId)}${query(params)}`;
+}
+
+function formatDate(iso, withTime) {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  const options = withTime ? { dateStyle: "medium", timeStyle: "short" } : { dateStyle: "long" };
+  return new Intl.DateTimeFormat(getLang(), options).format(date);
+}
+
+function isMe() {
+  return Boolean(me() && me().id === userId);
+}
+
+// ---- drawing -------------------------------------------------------------------
+
+function drawHead() {
+  const { user } = S.profile;
+  document.title = `${t("profile.page_title", { name: user.name })} · ${t("app.name")}`;
+  return h("div", { class: "profile-head" },
+    h("h1", { "data-testid": "profile-name" }, user.name, isMe() ? h("span", { class: "tag you" }, t("table.you")) : null),
+    h("p", { class: "muted" },
+      h("span", { class: "badge", "data-testid": "profile-kind" }, t(user.registered ? "profile.registered" : "profile.guest")),
+      " ",
+      h("span", null, t("profile.member_since", { date: formatDate(user.member_since, false) }))));
+}
+
+function drawSummary() {
+  const { games, totals } = S.profile;
+  const body = games.length
+    // Its own scroll box: a narrow phone with long headers never makes the whole page scroll sideways.
+    ? h("div", { class: "profile-summary-wrap" }, h("table", { class: "ranking profile-summary", "data-testid": "profile-summary" },
+      h("thead", null, h("tr", null,
+        h("th", { scope: "col" }, t("profile.game")),
+        h("th", { scope: "col", class: "num" }, t("profile.played")),
+        h("th", { scope: "col", class: "num" }, t("profile.won")),
+        h("th", { scope: "col", class: "num" }, h("abbr", { title: t("profile.shared_hint") }, t("profile.shared"))))),
+      h("tbody", null, games.map((g) => h("tr", { "data-game": g.game },
+        h("th", { scope: "row" }, g.title),
+        h("td", { class: "num" }, String(g.played)),
+        h("td", { class: "num" }, String(g.won)),
+        h("td", { class: "num" }, String(g.shared))))),
+      games.length > 1 ? h("tfoot", null, h("tr", null,
+        h("th", { scope: "row" }, t("profile.total")),
+        h("td", { class: "num" }, String(totals.played)),
+        h("td", { class: "num" }, String(totals.won)),
+        h("td", { class: "num" }, String(totals.shared)))) : null))
+    : h("p", { class: "muted" }, t("profile.none"));
+  return h("section", { class: "panel", "aria-labelledby": "profile-summary-title" },
+    h("h2", { id: "profile-summary-title" }, t("profile.summary")),
+    body,
+    // Someone else's page may leave out games at private tables: say so, so a short record is not misread.
+    isMe() ? null : h("p", { class: "muted small" }, t("profile.privacy")));
+}
+
+function resultBadge(entry) {
+  if (entry.abandoned) return h("span", { class: "tag" }, t("status.abandoned"));
+  if (entry.shared) return h("span", { class: "tag win" }, t("profile.result_shared"));
+  if (entry.won) return h("span", { class: "tag win" }, t("profile.result_won"));
+  if (entry.place) return h("span", { class: "tag" }, t("profile.result_place", { place: entry.place, n: entry.seats.length }));
+  return h("span", { class: "tag" }, t("profile.result_lost"));
+}
+
+/** Everyone at the table with their score, best place first; people link to their profiles, bots do not. */
+function seatsLine(entry) {
+  const seats = [...entry.seats].sort((a, b) => (a.place ?? 99) - (b.place ?? 99) || Number(a.seat) - Number(b.seat));
+  const parts = seats.map((s) => {
+    const name = s.user ? s.user.name : t("table.bot_named", { n: Number(s.seat) + 1 });
+    // The page's own person stands out and is not a link to the page itself; a bot has no page.
+    let who = name;
+    if (s.user && s.user.id === userId) who = h("strong", null, name);
+    else if (s.user) who = personLink(s.user, name);
+    return h("span", { class: ["profile-seat", s.won && "won"] }, who,
+      s.score !== null && s.score !== undefined ? h("span", { class: "seat-score" }, ` (${s.score})`) : null);
+  });
+  return h("p", { class: "profile-seats small" }, h("span", { class: "muted" }, `${t("profile.players")}: `), listParts(parts));
+}
+
+function entryItem(entry) {
+  const tableUrl = `/t/${encodeURIComponent(entry.table_id)}`;
+  return h("li", { class: ["table-row", "profile-game"], "data-testid": "profile-game", "data-table-id": entry.table_id },
+    h("div", { class: "table-main" },
+      h("div", { class: "table-title" },
+        h("a", { href: tableUrl, "data-testid": "profile-table-link" }, h("strong", null, entry.name)),
+        h("span", { class: "muted small" }, ` · ${entry.title}`),
+        entry.visibility === "private" ? h("span", { class: "tag" }, t("profile.private")) : null),
+      h("div", { class: "table-meta small" },
+        resultBadge(entry),
+        entry.score !== null && entry.score !== undefined ? h("span", null, t("profile.score", { score: entry.score })) : null,
+        h("span", { class: "muted" }, t("profile.finished_at", { date: formatDate(entry.finished_at, true) }))),
+      seatsLine(entry)),
+    h("div", { class: "table-actions" },
+      h("a", { class: "button secondary", href: tableUrl, "aria-label": `${t("profile.open_table")}: ${entry.name}` },
+        t("profile.open_table")),
+      h("a", { class: "button secondary", href: `${tableUrl}?replay=0`, "aria-label": `${t("lobby.replay")}: ${entry.name}` },
+        t("lobby.replay"))));
+}
+
+function drawRecent() {
+  let body;
+  if (!S.recent.length) body = h("p", { class: "muted" }, t("profile.none"));
+  else body = h("ol", { class: "table-list profile-games", "data-testid": "profile-games" }, S.recent.map(entryItem));
+  return h("section", { class: "panel", "aria-labelledby": "profile-recent-title" },
+    h("h2", { id: "profile-recent-title" }, t("profile.recent")),
+    body,
+    S.nextBefore ? h("button", {
+      type: "button", class: "secondary profile-more", "data-testid": "profile-more", disabled: S.loadingMore, onclick: loadMore,
+    }, t("profile.more")) : null);
+}
+
+function drawPage() {
+  renderHeader(els.header, { onChange: () => start() });
+  if (S.error) {
+    document.title = t("app.name");
+    mount(els.main, h("section", { class: "panel" },
+      h("p", { "data-testid": "profile-error" }, S.error.notFound ? t("profile.not_found") : S.error.message),
+      h("a", { class: "button secondary", href: "/" }, t("table.back"))));
+    return;
+  }
+  if (!S.profile) {
+    mount(els.main, h("p", { class: "muted" }, t("profile.loading")));
+    return;
+  }
+  mount(els.main, drawHead(), h("div", { class: "profile-layout" }, drawSummary(), drawRecent()));
+}
+
+// ---- loading -------------------------------------------------------------------
+
+async function loadMore() {
+  if (S.loadingMore || !S.nextBefore) return;
+  S.loadingMore = true;
+  const first = S.recent.length;
+  drawPage();
+  try {
+    const page = await api("GET", playerPath({ before: S.nextBefore }));
+    S.recent = [...S.recent, ...page.recent];
+    S.nextBefore = page.next_before;
+  } catch (error) {
+    toast(`${t("profile.more_failed")} ${errorMessage(error)}`, "error");
+  } finally {
+    S.loadingMore = false;
+  }
+  drawPage();
+  // The button is gone or moved: keyboard focus goes to the first of the games just shown.
+  els.main.querySelectorAll("[data-testid=profile-table-link]")[first]?.focus();
+}
+
+async function start() {
+  try {
+    await loadMe();
+  } catch (error) {
+    toast(errorMessage(error), "error");
+  }
+  S.profile = null;
+  S.error = null;
+  drawPage();
+  try {
+    const profile = await api("GET", playerPath());
+    S.profile = profile;
+    S.recent = profile.recent;
+    S.nextBefore = profile.next_before;
+  } catch (error) {
+    S.error = error instanceof ApiError && error.status === 404 ? { notFound: true } : { message: errorMessage(error) };
+  }
+  drawPage();
+}
+
+function init() {
+  els.header = document.getElementById("header");
+  els.main = document.getElementById("main");
+  if (!userId) {
+    S.error = { notFound: true };
+    drawPage();
+    return;
+  }
+  onLangChange(drawPage);
+  start();
+}
+
+init();
