@@ -1,7 +1,7 @@
 // Food Truck Champion renderer: your truck board (fridge, hired staff, plating, awards), your hand, the
 // marketplace with its covered stacks, the popularity stacks, the action round's choices and the other trucks.
 // Every decision is made by clicking the card, stack, position or board section itself.
-import { clickable, h, matching, mount, named, piece } from "../lib/dom.js";
+import { cardWords, clickable, h, matching, mount, named, piece, syllables } from "../lib/dom.js";
 import { langOf, seatName } from "../lib/text.js";
 
 // The printed card faces never change: fetched once, not carried in every view.
@@ -227,9 +227,20 @@ function staffBadge(a) { return h("span", { class: ["ftc-sb", `st-${STAFF_CLASS[
 
 // ---- cards ------------------------------------------------------------------------------------------------
 
+// Where the long words of the dish names and truck logos may break on a card ("-" = a soft hyphen): only a word wider
+// than the card breaks (a market card at 360 px holds about eight letters), at these points, never anywhere
+// ("Cheesebu|rger", "Stroganof|f"). The names are the catalog's, in English in both languages.
+const SYLLABLES = syllables(`
+  Ar-ti-choke Av-o-ca-do Blue-ber-ry Bread-sticks Bris-ket Broc-co-li Buf-fa-lo Bur-ra-ta But-ter-milk Can-died
+  Ca-pre-se Car-ni-tas Cau-li-flow-er Cheese-bur-ger Chick-en Chi-mi-chur-ri Cin-na-mon Com-pote Cur-ried
+  Ev-ery-thing Fa-la-fel Fo-cac-cia Har-vest Ha-wai-ian Lem-on-ade Meat-ball Milk-shake Pan-cakes Par-fait
+  Peach-es Pep-pers Plat-ter Pret-zel Pro-sciut-to Que-sa-dil-la Rain-bow Sand-wich Sau-sage Short-cake Smooth-ie
+  Sour-dough Spin-ach Stro-gan-off Turn-over Veg-e-ta-ble Wa-ter-mel-on Straw-ber-ry
+`);
+
 function logoChip(view, logo) {
   const truck = CATALOG.trucks[logo];
-  return h("span", { class: `ftc-logo ftc-t-${logo}`, title: truck ? truck.name : logo }, truck ? truck.logo : logo);
+  return h("span", { class: `ftc-logo ftc-t-${logo}`, title: truck ? truck.name : logo }, cardWords(truck ? truck.logo : logo, SYLLABLES));
 }
 
 function cardEl(view, id, opts = {}) {
@@ -240,7 +251,7 @@ function cardEl(view, id, opts = {}) {
   const props = { class: classes, title: c ? `${c.dish}` : id, dataset: { card: id },
     ...piece(opts.onclick, c ? cardName(c, face) : id) };
   if (!c) return h("div", props, id);
-  const ticket = h("div", { class: "ftc-ticket" }, h("span", { class: "ftc-dish" }, c.dish),
+  const ticket = h("div", { class: "ftc-ticket" }, h("span", { class: "ftc-dish" }, cardWords(c.dish, SYLLABLES)),
     h("span", { class: "ftc-icons" }, icons(c.icons)), logoChip(view, c.logo));
   if (face === "ingredient") {
     return h("div", props, h("div", { class: "ftc-big" }, ingBadge(c.ingredient)), h("div", { class: "ftc-label" }, T0.ing[c.ingredient]));
@@ -380,7 +391,7 @@ function ticketEl(view, ctx, slot, opts) {
   const name = c ? `${c.dish} (${T0.needs}: ${slot.need.map((i) => T0.ing[i] || i).join(", ")}${on.length ? `; ${T0.a11y.on}: ${on.join(", ")}` : ""}) · ${T0.a11y.logo(truck ? truck.name : c.logo)}` : slot.card;
   return h("div", { class: ["ftc-slot", opts.legal && "legal", opts.selected && "selected"], ...piece(opts.onclick, name),
     dataset: { ticket: slot.card } },
-  c ? h("div", { class: "ftc-ticket" }, h("span", { class: "ftc-dish" }, c.dish), h("span", { class: "ftc-icons" }, marks),
+  c ? h("div", { class: "ftc-ticket" }, h("span", { class: "ftc-dish" }, cardWords(c.dish, SYLLABLES)), h("span", { class: "ftc-icons" }, marks),
     logoChip(view, c.logo)) : slot.card,
   slot.on.length ? h("div", { class: "ftc-on" }, slot.on.map((id) => cardEl(view, id, { face: "ingredient", small: true }))) : null);
 }

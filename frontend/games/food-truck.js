@@ -1,6 +1,6 @@
 // Food Truck renderer: every player's served meals by type (who serves what is the whole game), the
 // face-up Truck cards, the supply, victory points, and the click-by-click ordering of one's hand in Prep.
-import { clickable, h, matching, mount, named, piece } from "../lib/dom.js";
+import { cardWords, clickable, h, matching, mount, named, piece, syllables } from "../lib/dom.js";
 import { langOf as lang, seatName as nameOf } from "../lib/text.js";
 
 const EMOJI = {
@@ -267,15 +267,10 @@ function mealName(t, view, meal) {
   return t.meals[meal] || (view && view.meal_names && view.meal_names[meal]) || meal.replace(/_/g, " ");
 }
 
-// Where the long words of the meal names may break on a card ("-" = a soft hyphen). Debian's Chromium has no
-// hyphenation dictionaries, and a word too wide for a small card was cut anywhere ("Hambur|guesa", "Sándwic|h").
-// Every piece fits the narrowest card (a small one at 390 px); a word that fits whole is not broken.
-const SYLLABLES = Object.fromEntries((
-  "Ham-bur-guesa ca-liente Ensa-lada Sánd-wich Take-away Sand-wich"
-).split(" ").map((w) => [w.replace(/-/g, ""), w.replace(/-/g, "\u00ad")]));
-function breakable(name) {
-  return name.split(" ").map((w) => SYLLABLES[w] || w).join(" ");
-}
+// Where the long words of the meal names may break on a card ("-" = a soft hyphen): only a word wider than the card
+// breaks, at these points, never anywhere ("Hambur|guesa", "Sándwic|h"). Every piece fits the narrowest card (a
+// small one at 360 px).
+const SYLLABLES = syllables("Ham-bur-guesa ca-liente Ensa-lada Sánd-wich Take-away Sand-wich");
 
 function effectOf(card) {
   const m = /-e(\d)$/.exec(card || "");
@@ -301,7 +296,7 @@ function mealCard(view, t, card, opts = {}) {
     ...piece(opts.onclick, name),
   },
   HAS_EMOJI ? h("span", { class: "ft-emoji", "aria-hidden": "true" }, EMOJI[meal] || "🍽") : null,
-  h("span", { class: "ft-name" }, breakable(mealName(t, view, meal))),
+  h("span", { class: "ft-name" }, cardWords(mealName(t, view, meal), SYLLABLES)),
   opts.badge ? h("span", { class: "ft-badge" }, opts.badge) : null,
   opts.caption ? h("span", { class: "ft-caption" }, opts.caption) : null);
 }

@@ -1,6 +1,6 @@
 // Foodies renderer: food courts (3x3 stalls whose half-stars meet at the edges), the market with its
 // prices, the chefs, the popularity track, coins, flyers and the die. Texts in English and Spanish.
-import { clickable, h, matching, mount, named, piece } from "../lib/dom.js";
+import { cardWords, clickable, h, matching, mount, named, piece, syllables } from "../lib/dom.js";
 import { langOf, seatName as nameOf } from "../lib/text.js";
 
 const TEXT = {
@@ -251,6 +251,17 @@ function starTokens(n, kind) {
   return h("span", { class: `fd-token fd-token-${kind}` }, kind === "pop" ? "★" : "●", n > 1 ? `×${n}` : null);
 }
 
+// Where the culture names may break on a narrow card ("-" = a soft hyphen): only a name wider than the card, at these
+// points, never anywhere or cut short ("Estadou…", "Al…").
+const SYLLABLES = syllables(`
+  Amer-i-can Bra-zil-ian Chi-nese Ger-man In-dian Ital-ian Jap-a-nese Mex-i-can
+  Es-ta-dou-ni-den-se Bra-si-le-ña Fran-ce-sa Ale-ma-na Ita-lia-na Ja-po-ne-sa Me-xi-ca-na Tai-lan-de-sa
+`);
+
+function cultureName(t, culture) {
+  return cardWords(t.cultures[culture] || culture, SYLLABLES);
+}
+
 function stallCard(view, cardId, ctx, opts = {}) {
   const t = tx(ctx);
   const card = view.cards[cardId];
@@ -268,7 +279,7 @@ function stallCard(view, cardId, ctx, opts = {}) {
     title,
   },
   halves.map((e) => h("span", { class: ["fd-half", `fd-half-${e}`, full.includes(e) && "fd-full"] }, "★")),
-  h("div", { class: "fd-stall-head" }, t.cultures[culture] || culture),
+  opts.noHead ? null : h("div", { class: "fd-stall-head" }, cultureName(t, culture)),
   h("div", { class: "fd-stall-body" },
     h("span", { class: "fd-stall-id" }, cardId.slice(3)),
     rewards,
@@ -361,7 +372,9 @@ function marketArea(view, ctx, sel, setSel) {
       "aria-pressed": legal ? String(chosen) : null,
       dataset: { slot: String(slot) },
     },
-    card ? stallCard(view, card, ctx, {}) : h("div", { class: "fd-stall fd-empty-slot" }, t.empty),
+    // The culture is named under the card: on it, a phone's narrow market card has no room between the half-stars.
+    card ? stallCard(view, card, ctx, { noHead: true }) : h("div", { class: "fd-stall fd-empty-slot" }, t.empty),
+    card ? h("div", { class: "fd-slot-name" }, cultureName(t, cultureOf(card))) : null,
     h("div", { class: "fd-price" }, h("span", { class: "fd-coin" }, `${view.prices[i]}`)));
   });
   return h("section", { class: "fd-market" },

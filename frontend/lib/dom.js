@@ -101,3 +101,23 @@ export function piece(onclick, label) {
 export function matching(actions, partial) {
   return actions.filter((a) => Object.entries(partial).every(([k, v]) => a[k] === v));
 }
+
+// Where the long words of a game's card names may break, from "Ham-bur-guesa Sand-wich" ("-" marks a soft hyphen):
+// {Hamburguesa: "Ham\u00adbur\u00adguesa", …}. Debian's Chromium has no hyphenation dictionaries, so `hyphens: auto`
+// does nothing there and a word too wide for a small card is otherwise cut anywhere ("Cheesebu|rger").
+export function syllables(text) {
+  return Object.fromEntries(text.trim().split(/\s+/).map((w) => [w.replace(/-/g, ""), w.replace(/-/g, "\u00ad")]));
+}
+
+// A card's name that breaks between its words first and inside a word only when that word alone is wider than the
+// card, then at the soft hyphens `syllables` gives it: each word is an inline-block no wider than its line (class
+// `word`, in style.css), so a word that fits moves to the next line whole instead of being hyphenated to fill this
+// one ("Recruit-|ing Girl"). Nodes for h(); name the card in words elsewhere (the soft hyphens are not words).
+export function cardWords(name, syllables = {}) {
+  const out = [];
+  String(name).split(" ").forEach((word, i) => {
+    if (i) out.push(" ");
+    out.push(h("span", { class: "word" }, syllables[word] || word));
+  });
+  return out;
+}

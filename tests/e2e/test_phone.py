@@ -141,3 +141,94 @@ def test_each_game_fits_a_phone_and_shows_the_players_own_things_first(
         fits_sideways(page)
         box = button.bounding_box()
         assert box and box["x"] + box["width"] <= NARROW["width"], box
+
+
+DESKTOP: ViewportSize = {"width": 1280, "height": 900}
+# What holds a card's name (a meal, a dish, a truck's logo, a culture, an employee), per game.
+CARD_NAMES = {
+    "food-truck": ".ft-name",
+    "food-truck-champion": ".ftc-dish, .ftc-logo",
+    "foodies": ".fd-stall-head, .fd-slot-name",
+    "food-chain-magnate": ".fcm-card-name",
+}
+# What is wrong with the card names drawn now: one wider than its card (run off it, or cut with an ellipsis), a word
+# broken other than at a soft hyphen ("Cheesebu|rger"), a word hyphenated though it would fit a line of its own
+# ("Jefe de cam-|pañas"), a name under a Foodies half-star. Each letter's line is read from its own box.
+CARD_NAME_PROBLEMS = r"""(css) => {
+  const problems = [];
+  for (const d of document.querySelectorAll('[data-testid=game-area] details')) d.open = true;  // FCM's supply
+  const range = document.createRange();
+  const pen = document.createElement('canvas').getContext('2d');
+  for (const el of document.querySelectorAll(`[data-testid=game-area] :is(${css})`)) {
+    if (!el.getClientRects().length) continue;
+    const name = el.textContent.replace(/\u00ad/g, '');
+    if (el.scrollWidth > el.clientWidth + 1) problems.push(`${name}: wider than its card`);
+    const box = getComputedStyle(el);
+    const room = el.clientWidth - parseFloat(box.paddingLeft) - parseFloat(box.paddingRight);
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent;
+      const font = getComputedStyle(node.parentElement);
+      pen.font = `${font.fontWeight} ${font.fontSize} ${font.fontFamily}`;
+      let start = 0;
+      for (const word of text.split(' ')) {
+        const whole = word.replace(/\u00ad/g, '');
+        let line = null;
+        for (let i = start; i < start + word.length; i += 1) {
+          if (text[i] === '\u00ad') continue;
+          range.setStart(node, i);
+          range.setEnd(node, i + 1);
+          const r = [...range.getClientRects()].filter((q) => q.width > 0).pop();
+          if (!r) continue;
+          const top = Math.round(r.top);
+          if (line !== null && top !== line) {
+            if (text[i - 1] !== '\u00ad') problems.push(`${name}: "${whole}" broken inside a syllable`);
+            else if (pen.measureText(whole).width <= room) problems.push(`${name}: "${whole}" hyphenated though it fits`);
+          }
+          line = top;
+        }
+        start += word.length + 1;
+      }
+    }
+    const card = el.closest('.fd-stall');
+    if (card) {
+      const edge = card.getBoundingClientRect();
+      range.selectNodeContents(el);
+      const letters = [...range.getClientRects()].filter((q) => q.width > 0);
+      for (const star of card.querySelectorAll('.fd-half')) {
+        const s = star.getBoundingClientRect();
+        const [l, t, r, b] = [Math.max(s.left, edge.left), Math.max(s.top, edge.top), Math.min(s.right, edge.right),
+          Math.min(s.bottom, edge.bottom)];
+        if (letters.some((q) => q.left < r && q.right > l && q.top < b && q.bottom > t)) problems.push(`${name}: under a half-star`);
+      }
+    }
+  }
+  return problems;
+}"""
+
+
+@pytest.mark.parametrize("game", list(SEATS))
+def test_card_names_read_whole_on_phones_and_desktops_in_both_languages(phone: Person, game: str) -> None:
+    """Every card name reads whole at 390 and 360 px and on a desktop, in English and Spanish: Debian's Chromium has no
+    hyphenation dictionaries, so the renderers mark where long words may break and keep short ones whole."""
+    page = phone.page
+    start_against_bots(phone, game)
+    seen = 0
+    for lang, size in (
+        ("en", PHONE),
+        ("en", NARROW),
+        ("en", DESKTOP),
+        ("es", NARROW),
+        ("es", PHONE),
+        ("es", DESKTOP),
+    ):
+        if lang == "es" and page.locator("html").get_attribute("lang") != "es":
+            page.locator("#header").get_by_role("button", name=re.compile("español", re.I)).click()
+            expect(page.locator("html")).to_have_attribute("lang", "es")
+        page.set_viewport_size(size)
+        page.wait_for_timeout(100)
+        # Read at once: the bots' moves redraw the area.
+        problems: list[str] = page.evaluate(CARD_NAME_PROBLEMS, CARD_NAMES[game])
+        assert not problems, (lang, size["width"], problems)
+        seen += page.locator(f"[data-testid=game-area] :is({CARD_NAMES[game]})").count()
+    assert seen, "no card names were drawn"
