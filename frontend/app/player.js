@@ -66,10 +66,14 @@ function drawSummary() {
         h("td", { class: "num" }, String(totals.played)),
         h("td", { class: "num" }, String(totals.won)),
         h("td", { class: "num" }, String(totals.shared)))) : null))
-    : h("p", { class: "muted" }, t("profile.none"));
+    // Only abandoned games listed: "no finished games" beside a list of finished ones would read as a mistake.
+    : h("p", { class: "muted", "data-testid": "profile-none" }, t(S.recent.length ? "profile.none_counted" : "profile.none"));
   return h("section", { class: "panel", "aria-labelledby": "profile-summary-title" },
     h("h2", { id: "profile-summary-title" }, t("profile.summary")),
     body,
+    // Said where the counts are, so a game in the list missing from them is not taken for a miscount.
+    S.recent.some((entry) => entry.abandoned)
+      ? h("p", { class: "muted small", "data-testid": "profile-abandoned-note" }, t("profile.abandoned_note")) : null,
     // Someone else's page may leave out games at private tables: say so, so a short record is not misread.
     isMe() ? null : h("p", { class: "muted small" }, t("profile.privacy")));
 }

@@ -103,6 +103,7 @@ function undo() {
 }
 
 async function hostCall(path, body) {
+  const seatBefore = S.seat;
   try {
     const table = await api("POST", `${tablePath()}/${path}`, body);
     // The socket may already have brought something newer than this answer.
@@ -112,8 +113,10 @@ async function hostCall(path, body) {
       if (table.my_seat !== undefined) S.seat = table.my_seat;
     }
     drawAll();
-    // The socket was opened before this change of seat; a fresh snapshot brings our view and actions.
-    socket?.resync();
+    // Our own seat changed (we sat down or left): a fresh snapshot brings our view and actions at once. Not after
+    // a change to someone else's seat (a kick, a bot, a stand-in): a snapshot reloads the log from the stored
+    // moves, which would drop the line the socket's update brings ("A bot plays for Ana.").
+    if ((S.seat ?? null) !== (seatBefore ?? null)) socket?.resync();
   } catch (error) {
     toast(errorMessage(error), "error");
   }
@@ -212,8 +215,9 @@ function noteIdle(table) {
 }
 
 /**
- * Why a "Let a bot play" button has appeared on someone else's seat: the game has waited long on them. Said in the
- * turn bar to the players who may now press it, and only to them.
+ * Why a "Let a bot play" button has appeared on someone else's seat: the game has waited long on them. Said right
+ * under the turn bar to the players who may now press it, and only to them: not in the sticky bar, where on a phone
+ * its five wrapped lines beside the chat button covered a fifth of the screen for as long as the wait lasted.
  */
 function standInDue() {
   const nameMap = names();
@@ -222,8 +226,8 @@ function standInDue() {
   if (!due.length) return null;
   const after = Math.min(...dueSeats.map(standInAfter));
   const time = after < 90 ? `${Math.round(after)} s` : `${Math.round(after / 60)} min`;
-  return h("span", { class: "also", "data-testid": "stand-in-due" },
-    ` · ${t(due.length > 1 ? "table.stand_in_due_many" : "table.stand_in_due", { names: listNames(due), time, button: t("table.stand_in") })}`);
+  return h("p", { class: "turn-note", "data-testid": "stand-in-due" },
+    t(due.length > 1 ? "table.stand_in_due_many" : "table.stand_in_due", { names: listNames(due), time, button: t("table.stand_in") }));
 }
 
 /** Redraw the seats and the turn bar when a waited-on seat's bot button becomes due. */
@@ -315,12 +319,10 @@ function drawTurn() {
       const nameMap = names();
       const others = S.awaiting.filter((s) => s !== S.seat).map((s) => nameMap[s] ?? s);
       node = h("div", { class: "turn-line mine" }, t("table.your_turn"),
-        others.length ? h("span", { class: "also" }, ` · ${t(others.length > 1 ? "table.also_waiting_many" : "table.also_waiting", { names: listNames(others) })}`) : null,
-        standInDue());
+        others.length ? h("span", { class: "also" }, ` · ${t(others.length > 1 ? "table.also_waiting_many" : "table.also_waiting", { names: listNames(others) })}`) : null);
     } else if (S.awaiting.length) {
       const nameMap = names();
-      node = h("div", { class: "turn-line" }, t("table.turn_of", { names: listNames(S.awaiting.map((s) => nameMap[s] ?? s)) }),
-        standInDue());
+      node = h("div", { class: "turn-line" }, t("table.turn_of", { names: listNames(S.awaiting.map((s) => nameMap[s] ?? s)) }));
     }
   } else if (table.status === "finished") {
     node = h("div", { class: "turn-line done" }, t("table.finished"));
@@ -333,6 +335,10 @@ function drawTurn() {
   if (node) mountIfChanged(els.turn, node);
   else els.turn.replaceChildren();
   els.turn.hidden = !node;
+  const note = table.status === "playing" && !standingIn() ? standInDue() : null;
+  if (note) mountIfChanged(els.turnNote, note);
+  else els.turnNote.replaceChildren();
+  els.turnNote.hidden = !note;
 }
 
 // ---- abandon by agreement --------------------------------------------------------
@@ -699,6 +705,8 @@ function skeleton() {
   els.conn = h("span", { class: "conn", "data-testid": "conn", role: "status", "aria-live": "polite" });
   els.banner = h("div", { class: "banner spectator-banner", "data-testid": "spectator-banner", hidden: true });
   els.turn = h("div", { "data-testid": "turn", hidden: true });
+  // Polite: it appears by itself once the wait is long enough, and says what a player may now do.
+  els.turnNote = h("div", { class: "turn-note-wrap", "aria-live": "polite", hidden: true });
   els.abandon = h("section", { class: "banner abandon-banner", "data-testid": "abandon", hidden: true });
   els.abandonOffer = h("div", { class: "abandon-offer", hidden: true });
   els.prestart = h("section", { class: "panel prestart", "data-testid": "prestart", hidden: true });
@@ -713,7 +721,7 @@ function skeleton() {
   mount(els.main,
     // The turn line and the chat's "new in chat" button share the bar that stays in sight: the button covers
     // nothing of the game (on a phone a corner button sat on the board until the chat was read).
-    els.head, els.banner, h("div", { class: "table-bar" }, els.turn, chatPanel.jump), els.abandon, els.result,
+    els.head, els.banner, h("div", { class: "table-bar" }, els.turn, chatPanel.jump), els.turnNote, els.abandon, els.result,
     els.prestart,
     els.layout = h("div", { class: "table-layout" },
       els.game,
