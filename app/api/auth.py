@@ -6,16 +6,16 @@ from fastapi import APIRouter, Depends, Response
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.deps import COOKIE, current_user, get_rt, get_session, optional_user
-from app.api.schemas import AuthOut, GuestIn, LoginIn, OkOut, RegisterIn, UserOut
+from app.api.schemas import AuthOut, GuestIn, LoginIn, OkOut, PasswordIn, RegisterIn, RenameIn, UserOut
 from app.db.models import User
 from app.runtime import Runtime
-from app.services import auth
+from app.services import account, auth
 
 router = APIRouter(prefix="/api", tags=["identity"])
 
 
 def _signed_in(rt: Runtime, response: Response, user: User) -> AuthOut:
-    token = rt.signer.issue(user.id)
+    token = rt.signer.issue(user.id, user.token_epoch or 0)
     response.set_cookie(
         COOKIE,
         token,
@@ -68,3 +68,24 @@ async def logout(response: Response) -> OkOut:
 async def me(user: User = Depends(current_user)) -> UserOut:
     """The signed-in user."""
     return UserOut(id=user.id, name=user.name, username=user.username)
+
+
+@router.patch("/me", response_model=UserOut)
+async def rename(body: RenameIn, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)) -> UserOut:
+    """Change my display name; the open and running tables I sit at or host show it at once."""
+    renamed = await account.rename(rt, user, body.name)
+    return UserOut(id=renamed.id, name=renamed.name, username=renamed.username)
+
+
+@router.post("/me/password", response_model=AuthOut)
+async def change_password(
+    body: PasswordIn,
+    response: Response,
+    rt: Runtime = Depends(get_rt),
+    session: AsyncSession = Depends(get_session),
+    user: User = Depends(current_user),
+) -> AuthOut:
+    """Change my account's password: my other sessions are signed out, this one gets a new token."""
+    async with rt.single_writer():
+        changed = await auth.change_password(session, user.id, body.current, body.new)
+    return _signed_in(rt, response, changed)

@@ -45,12 +45,15 @@ async def user_for_token(rt: Runtime, session: AsyncSession, token: str | None) 
     """The user a token names; None without a token; an error for a bad one."""
     if not token:
         return None
-    user_id = rt.signer.user_id(token)
+    user_id, epoch = rt.signer.claims(token)
     if not valid_id(user_id):
         raise ServiceError("bad_token", "Your session is not valid; sign in again.", 401)
     user = await session.get(User, user_id)
     if user is None:
         raise ServiceError("bad_token", "Your session is not valid; sign in again.", 401)
+    # The row is read anyway, so checking the epoch costs nothing: a password change bumps it.
+    if epoch != (user.token_epoch or 0):
+        raise ServiceError("session_revoked", "You were signed out because the password changed; sign in again.", 401)
     return user
 
 

@@ -37,6 +37,15 @@ class RegisterIn(BaseModel):
     name: str | None = Field(default=None, max_length=200)
 
 
+class RenameIn(BaseModel):
+    name: str = Field(max_length=200)
+
+
+class PasswordIn(BaseModel):
+    current: str = Field(max_length=1000)
+    new: str = Field(max_length=1000)
+
+
 class LoginIn(BaseModel):
     username: str = Field(max_length=200)
     password: str = Field(max_length=1000)

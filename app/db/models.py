@@ -40,6 +40,9 @@ class User(Base):
     name: Mapped[str] = mapped_column(String(40))
     username: Mapped[str | None] = mapped_column(String(40), unique=True, nullable=True)
     password_hash: Mapped[str | None] = mapped_column(Text, nullable=True)
+    # Bumped by a password change: a session token carries the epoch it was issued under, and one of an older
+    # epoch is refused, which signs out every other session (migration 0008; services/auth.py).
+    token_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

@@ -25,11 +25,18 @@ class TokenSigner:
         self._serializer = URLSafeTimedSerializer(secret_key, salt=_TOKEN_SALT)
         self.max_age = max_age
 
-    def issue(self, user_id: str) -> str:
-        return self._serializer.dumps({"uid": user_id})
+    def issue(self, user_id: str, epoch: int = 0) -> str:
+        """A token for this user under their current `token_epoch` (left out while 0: tokens from before
+        epochs existed carry none and stay valid until the first password change)."""
+        return self._serializer.dumps({"uid": user_id, "e": epoch} if epoch else {"uid": user_id})
 
     def user_id(self, token: str) -> str:
         """The user id inside a valid token; raises ServiceError for a forged, tampered or expired one."""
+        return self.claims(token)[0]
+
+    def claims(self, token: str) -> tuple[str, int]:
+        """The user id and token epoch inside a valid token; raises ServiceError for a forged, tampered or
+        expired one."""
         try:
             data = self._serializer.loads(token, max_age=self.max_age)
         except SignatureExpired as exc:
@@ -38,7 +45,10 @@ class TokenSigner:
             raise ServiceError("bad_token", "Your session is not valid; sign in again.", 401) from exc
         if not isinstance(data, dict) or not isinstance(data.get("uid"), str):
             raise ServiceError("bad_token", "Your session is not valid; sign in again.", 401)
-        return data["uid"]
+        epoch = data.get("e", 0)
+        if not isinstance(epoch, int) or isinstance(epoch, bool):
+            raise ServiceError("bad_token", "Your session is not valid; sign in again.", 401)
+        return data["uid"], epoch
 
 
 def clean_name(name: str, what: str = "name", max_len: int = 40) -> str:
@@ -53,6 +63,14 @@ def clean_name(name: str, what: str = "name", max_len: int = 40) -> str:
     if len(name) > max_len:
         raise ServiceError("bad_name", f"The {what} is longer than {max_len} characters.", 422)
     return name
+
+
+def check_password(password: object) -> None:
+    """The rules a new password must keep (at registration and at a change)."""
+    if not isinstance(password, str) or len(password) < 8:
+        raise ServiceError("weak_password", "The password needs at least 8 characters.", 422)
+    if len(password) > 256:
+        raise ServiceError("weak_password", "The password is longer than 256 characters.", 422)
 
 
 def new_id() -> str:
@@ -74,10 +92,7 @@ async def register(
     username = clean_name(username, "username").lower()
     if not all(ch.isalnum() or ch in "._-" for ch in username):
         raise ServiceError("bad_username", "A username may hold letters, digits, '.', '_' and '-'.", 422)
-    if not isinstance(password, str) or len(password) < 8:
-        raise ServiceError("weak_password", "The password needs at least 8 characters.", 422)
-    if len(password) > 256:
-        raise ServiceError("weak_password", "The password is longer than 256 characters.", 422)
+    check_password(password)
     taken = await session.scalar(select(User.id).where(User.username == username))
     if taken:
         raise ServiceError("username_taken", "That username is taken.", 409)
@@ -111,6 +126,29 @@ async def login(session: AsyncSession, username: str, password: str) -> User:
         _hasher.verify(user.password_hash, password)
     except (VerificationError, InvalidHashError) as exc:
         raise ServiceError("bad_credentials", "Wrong username or password.", 401) from exc
+    return user
+
+
+async def change_password(session: AsyncSession, user_id: str, current: str, new: str) -> User:
+    """Change an account's password after checking the current one, and bump its token epoch so that every
+    session signed in before (every other device) is signed out; the caller issues the asking session a new
+    token. A guest has no password to change (`not_registered`)."""
+    user = await session.get(User, user_id, with_for_update=True, populate_existing=True)
+    if user is None:
+        raise ServiceError("bad_token", "Your session is not valid; sign in again.", 401)
+    if not user.username or not user.password_hash:
+        raise ServiceError("not_registered", "A guest has no password: create an account first.", 409)
+    if not isinstance(current, str) or not current or len(current) > 256:
+        _hasher.hash("-" * 8)  # same cost either way, so timing reveals nothing
+        raise ServiceError("wrong_password", "The current password is not right.", 403)
+    try:
+        _hasher.verify(user.password_hash, current)
+    except (VerificationError, InvalidHashError) as exc:
+        raise ServiceError("wrong_password", "The current password is not right.", 403) from exc
+    check_password(new)
+    user.password_hash = _hasher.hash(new)
+    user.token_epoch = (user.token_epoch or 0) + 1
+    await session.commit()
     return user
 
 

@@ -21,6 +21,7 @@ const SHELL_EVENTS = {
   abandon_agreed: "log.abandon_agreed",
   abandon_declined: "log.abandon_declined",
   abandoned: "log.abandoned",
+  renamed: "log.renamed",
 };
 
 function actorOf(event) {
@@ -56,6 +57,7 @@ export function describe(renderer, event, ctx) {
     // A bot reads as the seat list names it ("Bot 2"), not as the server's plain "Bot".
     const bot = event.bot && actor !== null ? t("table.bot_named", { n: Number(actor) + 1 || actor }) : null;
     const name = bot ?? event.name ?? (actor !== null ? ctx.names[actor] : null) ?? "";
+    if (event.type === "renamed") return t(key, { old: event.old ?? "", name: event.name ?? "" });
     if (event.type === "stand_in" && event.by) return t("log.stand_in_by", { name, by: event.by });
     if (event.type === "abandon_declined" && event.withdrawn) return t("log.abandon_withdrawn", { name });
     return t(event.kicked && SHELL_EVENTS[event.type] === "log.left" ? "log.kicked" : key, { name });

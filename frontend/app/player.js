@@ -3,8 +3,8 @@
 import { h, mount } from "../lib/dom.js";
 import { api, query, ApiError } from "./api.js";
 import { t, getLang, onLangChange } from "./i18n.js";
-import { me, loadMe } from "./session.js";
-import { errorMessage, renderHeader, personLink, listParts, toast } from "./ui.js";
+import { me, loadMe, rename, changePassword } from "./session.js";
+import { errorMessage, renderHeader, personLink, listParts, toast, openAccountDialog } from "./ui.js";
 
 const userId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 
@@ -14,6 +14,7 @@ const S = {
   nextBefore: null,
   loadingMore: false,
   error: null, // {notFound} or {message} when the profile could not be loaded
+  nameDraft: null, // what I typed in the account's name field, kept across redraws (a language switch)
 };
 
 const els = {};
@@ -133,6 +134,79 @@ function drawRecent() {
     }, t("profile.more")) : null);
 }
 
+// ---- my account (my own page only) ------------------------------------------------
+
+/** A form whose submit runs `run(formData)` with its button disabled and its error said in its own alert line. */
+function accountForm(testid, run, ...fields) {
+  const errorLine = h("p", { class: "form-error", role: "alert", "data-testid": `${testid}-error` });
+  const onsubmit = async (event) => {
+    event.preventDefault();
+    const form = event.target;
+    const button = form.querySelector("button[type=submit]");
+    button.disabled = true;
+    errorLine.textContent = "";
+    try {
+      await run(new FormData(form), form);
+    } catch (error) {
+      errorLine.textContent = errorMessage(error);
+    } finally {
+      button.disabled = false;
+    }
+  };
+  return h("form", { class: "stack account-form", "data-testid": testid, onsubmit }, ...fields, errorLine);
+}
+
+async function submitName(data) {
+  const user = await rename(String(data.get("name")).trim());
+  S.nameDraft = null;
+  S.profile = { ...S.profile, user: { ...S.profile.user, name: user.name } };
+  drawPage(); // the header and the page's title name me anew at once
+  toast(t("account.name_done", { name: user.name }));
+}
+
+async function submitPassword(data, form) {
+  await changePassword(String(data.get("current")), String(data.get("new")));
+  form.reset();
+  toast(t("account.password_done"));
+}
+
+function drawAccount() {
+  const user = me();
+  const nameForm = accountForm("account-name", submitName,
+    h("label", { class: "field" }, h("span", null, t("account.name")),
+      h("input", {
+        name: "name", required: true, maxlength: "40", autocomplete: "nickname", "aria-describedby": "account-name-hint",
+        value: S.nameDraft ?? user.name, oninput: (event) => { S.nameDraft = event.target.value; },
+      })),
+    h("p", { class: "muted small", id: "account-name-hint" }, t("account.name_hint")),
+    h("button", { type: "submit", class: "primary" }, t("account.name_submit")));
+  let second;
+  if (user.username) {
+    second = h("div", { class: "account-password" },
+      h("h3", null, t("account.password_title")),
+      // The username rides along, hidden, so a password manager knows which login the new password is for.
+      accountForm("account-password", submitPassword,
+        h("input", { type: "text", name: "username", value: user.username, autocomplete: "username", hidden: true, readonly: true }),
+        h("label", { class: "field" }, h("span", null, t("account.current")),
+          h("input", { name: "current", type: "password", required: true, autocomplete: "current-password" })),
+        h("label", { class: "field" }, h("span", null, t("account.new")),
+          h("input", { name: "new", type: "password", required: true, minlength: "8", autocomplete: "new-password",
+            "aria-describedby": "account-new-hint" })),
+        h("p", { class: "muted small", id: "account-new-hint" }, t("account.new_hint")),
+        h("button", { type: "submit", class: "primary" }, t("account.password_submit"))));
+  } else {
+    second = h("div", { class: "account-guest", "data-testid": "account-guest" },
+      h("p", { class: "muted" }, t("account.guest_text")),
+      h("button", { type: "button", class: "secondary", "data-testid": "account-register", onclick: () => openAccountDialog(() => start()) },
+        t("auth.register")));
+  }
+  return h("section", { class: "panel account", "aria-labelledby": "account-title", "data-testid": "account" },
+    h("h2", { id: "account-title" }, t("account.title")),
+    user.username ? h("p", { class: "muted small" }, t("account.username", { username: user.username })) : null,
+    nameForm,
+    second);
+}
+
 function drawPage() {
   renderHeader(els.header, { onChange: () => start() });
   if (S.error) {
@@ -146,7 +220,7 @@ function drawPage() {
     mount(els.main, h("p", { class: "muted" }, t("profile.loading")));
     return;
   }
-  mount(els.main, drawHead(), h("div", { class: "profile-layout" }, drawSummary(), drawRecent()));
+  mount(els.main, drawHead(), isMe() ? drawAccount() : null, h("div", { class: "profile-layout" }, drawSummary(), drawRecent()));
 }
 
 // ---- loading -------------------------------------------------------------------

@@ -47,6 +47,17 @@ export async function register(username, password, name) {
   return signedIn(await api("POST", "/api/auth/register", body));
 }
 
+/** Change my display name; the answer is who I am now. */
+export async function rename(name) {
+  current = await api("PATCH", "/api/me", { name });
+  return current;
+}
+
+/** Change my account's password: my other sessions are signed out, this one gets a new token. */
+export async function changePassword(currentPassword, newPassword) {
+  return signedIn(await api("POST", "/api/me/password", { current: currentPassword, new: newPassword }));
+}
+
 /** Sign out and forget the token. */
 export async function signOut() {
   try {

@@ -141,7 +141,8 @@ export function signInForm(onDone, { upgrade = false } = {}) {
   return box;
 }
 
-function openAccountDialog(onChange) {
+/** The dialog in which a guest creates an account (keeping their id and tables); `onChange` runs after it. */
+export function openAccountDialog(onChange) {
   const dialog = h("dialog", { class: "dialog" });
   const close = () => {
     dialog.close();

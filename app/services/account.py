@@ -1,0 +1,111 @@
+"""A person manages their own account: their display name (guests too) and their password (accounts).
+
+Where a new name shows:
+- Tables name their people by a join with `users` when a record is loaded (`records.load_record`), and each server
+  process caches records (`TableCache`). A rename therefore makes a lobby change of every open or running table the
+  person sits at or hosts: its version moves on (not `updated_at`, so neither the lobby's order nor a stand-in's
+  waiting time moves), with a `renamed` event, so every process reloads it and every socket at it gets the new
+  name at once, as for a seat taken.
+- A finished table does not move on (a person may have hundreds). This process forgets the ones nobody watches
+  here, so they are read again with the new name; another process shows the name it loaded until the record
+  leaves its cache or the table changes (a rematch).
+- Chat lines keep the name they were posted under (`chat_messages.name`), so a history reads as it did live;
+  events of the game's log keep theirs too.
+- Profiles (`services/profiles.py`) read the name from `users` and so show the new one at once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections import deque
+from typing import TYPE_CHECKING
+
+from sqlalchemy import select, update
+
+from app.db.models import GameTable, Seat, User
+from app.services.auth import clean_name
+from app.services.errors import ServiceError
+from app.services.records import TableRecord
+from app.services.tables import Events, lobby_change
+
+if TYPE_CHECKING:
+    from sqlalchemy.ext.asyncio import AsyncSession
+
+    from app.runtime import Runtime
+
+# Each rename is announced at every live table of the person: at most this many in RENAME_WINDOW seconds (counted
+# per server process), so nobody can flood the tables' logs with it.
+RENAME_LIMIT = 5
+RENAME_WINDOW = 600.0
+
+_renames: dict[str, deque[float]] = {}
+
+
+def _check_rename_rate(user_id: str) -> None:
+    now = time.monotonic()
+    window = _renames.setdefault(user_id, deque())
+    while window and now - window[0] > RENAME_WINDOW:
+        window.popleft()
+    if len(window) >= RENAME_LIMIT:
+        wait = int(RENAME_WINDOW - (now - window[0])) + 1
+        raise ServiceError(
+            "too_many_renames", f"You changed your name {RENAME_LIMIT} times lately; try again in {wait} s.", 429
+        )
+    window.append(now)
+    if len(_renames) > 100_000:
+        _renames.clear()
+
+
+async def rename(rt: Runtime, user: User, name: str) -> User:
+    """Change the person's display name (cleaned as at sign-up) and refresh the live tables that show it."""
+    new = clean_name(name)
+    async with rt.single_writer(), rt.sessions() as session:
+        row = await session.get(User, user.id, with_for_update=True, populate_existing=True)
+        if row is None:
+            raise ServiceError("bad_token", "Your session is not valid; sign in again.", 401)
+        old = row.name
+        if new == old:
+            return row  # nothing changes, so no table needs telling (and no rename is counted)
+        _check_rename_rate(user.id)
+        row.name = new
+        await session.commit()
+        live, finished = await _tables_of(session, user.id)
+    for table_id in finished:
+        if table_id not in rt.hub.rooms:
+            rt.cache.drop(table_id)
+    for table_id in live:
+        await _announce(rt, row, table_id, old, new)
+    return row
+
+
+async def _tables_of(session: AsyncSession, user_id: str) -> tuple[list[str], list[str]]:
+    """The tables that show this person (a seat or the host): (open or running, finished)."""
+    seated = select(Seat.table_id).where(Seat.user_id == user_id)
+    rows = (
+        await session.execute(
+            select(GameTable.id, GameTable.status).where((GameTable.host_id == user_id) | GameTable.id.in_(seated))
+        )
+    ).all()
+    live = [r.id for r in rows if r.status != "finished"]
+    return live, [r.id for r in rows if r.status == "finished"]
+
+
+class _NotThere(Exception):
+    """The person left the table between the rename and its announcement: nothing to announce."""
+
+
+async def _announce(rt: Runtime, user: User, table_id: str, old: str, new: str) -> None:
+    """One live table's lobby change for the rename: a new version, reloaded (with the new name) everywhere."""
+
+    async def change(session: AsyncSession, rec: TableRecord) -> Events:
+        seat = rec.seat_of(user.id)
+        if seat is None and rec.host_id != user.id:
+            raise _NotThere
+        # Only the version: `updated_at` is the lobby's order and the stand-in clock, which a rename must not reset.
+        await session.execute(update(GameTable).where(GameTable.id == rec.id).values(version=rec.version + 1))
+        return [{"type": "renamed", "seat": seat, "old": old, "name": new, "visible_to": None}]
+
+    # Left meanwhile, or the table is gone: it no longer shows this person.
+    with contextlib.suppress(_NotThere, ServiceError):
+        await lobby_change(rt, table_id, user, None, change)

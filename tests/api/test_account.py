@@ -1,0 +1,203 @@
+"""A person manages their own account: a new display name (guests too), a new password (accounts only)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from tests.conftest import Database, Server, requires_postgres
+from tests.platform.client import Player, Socket
+
+
+async def _account(server: Server, name: str = "Ana", password: str = "correct horse") -> tuple[Player, str]:
+    """A registered person (a guest who saved an account) and their username."""
+    guest = await Player.guest(server.url, name)
+    uname = f"{name.lower()}{guest.user['id'][:8]}"
+    await guest.post("/api/auth/register", {"username": uname, "password": password})
+    return guest, uname
+
+
+async def _rename(who: Player, name: Any, status: int = 200) -> dict[str, Any]:
+    r = await who.http.patch("/api/me", json={"name": name})
+    assert r.status_code == status, r.text
+    return dict(r.json()) if status == 200 else dict(r.json()["error"])
+
+
+async def test_a_guest_renames_with_the_sign_up_rules(server: Server) -> None:
+    ana = await Player.guest(server.url, "Ana")
+    me = await _rename(ana, "  Ana   María\u0007 ")
+    assert me == {"id": ana.user["id"], "name": "Ana María", "username": None}
+    assert (await ana.http.get("/api/me")).json()["name"] == "Ana María"
+    # Every refusal says why and changes nothing.
+    for bad in ["", "   ", "x" * 41, "\x00\x01"]:
+        assert (await _rename(ana, bad, 422))["code"] == "bad_name", bad
+    for bad in [None, 5, ["Ana"]]:
+        assert (await _rename(ana, bad, 422))["code"] == "invalid_request", bad
+    r = await ana.http.patch("/api/me", json={})
+    assert r.status_code == 422 and r.json()["error"]["code"] == "invalid_request"
+    assert (await ana.http.get("/api/me")).json()["name"] == "Ana María"
+    async with httpx.AsyncClient(base_url=server.url) as anon:
+        r = await anon.patch("/api/me", json={"name": "Nobody"})
+        assert r.status_code == 401 and r.json()["error"]["code"] == "not_signed_in"
+    # The profile shows the name of now.
+    profile = (await ana.http.get(f"/api/players/{ana.user['id']}")).json()
+    assert profile["user"]["name"] == "Ana María"
+    await ana.close()
+
+
+async def test_renames_are_limited_but_the_same_name_is_free(server: Server) -> None:
+    ana = await Player.guest(server.url, "Ana")
+    for i in range(5):
+        await _rename(ana, f"Ana {i}")
+    assert (await _rename(ana, "Ana 4"))["name"] == "Ana 4"  # no change: not counted, not refused
+    refused = await _rename(ana, "Ana 5", 429)
+    assert refused["code"] == "too_many_renames"
+    assert (await ana.http.get("/api/me")).json()["name"] == "Ana 4"
+    await ana.close()
+
+
+async def test_a_rename_reaches_my_running_and_open_tables_at_once(server: Server) -> None:
+    ana, ben = await Player.guest(server.url, "Ana"), await Player.guest(server.url, "Ben")
+    running = await ana.table(seats=2, options={"target": 1000})
+    await ben.post(f"/api/tables/{running['id']}/join", {})
+    await ana.post(f"/api/tables/{running['id']}/start")
+    hosted = await ben.table(seats=2)  # Ben hosts, Ana sits
+    await ana.post(f"/api/tables/{hosted['id']}/join", {})
+    sb = await Socket.open(server.ws_url, running["id"], ben.token)
+    snap = await sb.expect("snapshot")
+    before = (await ana.http.get(f"/api/tables/{running['id']}")).json()
+    chat = await ana.post(f"/api/tables/{running['id']}/chat", {"text": "hello"})
+
+    await _rename(ben, "Benito")
+
+    # Ben's socket is told at once: a new version naming him anew, with the rename in the log.
+    seen = await sb.until_version(snap["version"] + 1)
+    assert seen["table"]["seats"][1]["user"]["name"] == "Benito"
+    assert {"type": "renamed", "seat": "1", "old": "Ben", "name": "Benito", "visible_to": None} in seen["events"]
+    # A fresh snapshot and REST reads show the new name; the stand-in clock did not restart.
+    fresh = await Socket.open(server.ws_url, running["id"], ana.token)
+    table = (await fresh.expect("snapshot"))["table"]
+    assert [s["user"]["name"] for s in table["seats"]] == ["Ana", "Benito"]
+    after = (await ana.http.get(f"/api/tables/{running['id']}")).json()
+    assert after["updated_at"] == before["updated_at"] and after["version"] == before["version"] + 1
+    # The table Ben hosts shows him as its host; the tables listed as mine too.
+    open_table = (await ana.http.get(f"/api/tables/{hosted['id']}")).json()
+    assert open_table["host"]["name"] == "Benito" and open_table["seats"][0]["user"]["name"] == "Benito"
+    mine = (await ben.http.get("/api/me/tables")).json()
+    assert {s["user"]["name"] for t in mine for s in t["seats"] if s["user"] and s["user"]["id"] == ben.user["id"]} == {
+        "Benito"
+    }
+    # A chat line keeps the name it was posted under.
+    await _rename(ana, "Anita")
+    lines = (await ben.http.get(f"/api/tables/{running['id']}/chat")).json()["messages"]
+    assert [(m["id"], m["user"]["name"]) for m in lines] == [(chat.json()["id"], "Ana")]
+    for s in (sb, fresh):
+        await s.close()
+    for p in (ana, ben):
+        await p.close()
+
+
+async def test_a_finished_table_and_my_profile_show_the_new_name(server: Server) -> None:
+    ana, ben = await Player.guest(server.url, "Ana"), await Player.guest(server.url, "Ben")
+    t = await ana.table(seats=2, options={"target": 1000})
+    await ben.post(f"/api/tables/{t['id']}/join", {})
+    await ana.post(f"/api/tables/{t['id']}/start")
+    await ana.post(f"/api/tables/{t['id']}/abandon", {"vote": "yes"})
+    await ben.post(f"/api/tables/{t['id']}/abandon", {"vote": "yes"})
+    finished = (await ana.http.get(f"/api/tables/{t['id']}")).json()
+    assert finished["status"] == "finished"
+    await _rename(ana, "Ana B")
+    again = (await ben.http.get(f"/api/tables/{t['id']}")).json()
+    assert again["seats"][0]["user"]["name"] == "Ana B" and again["version"] == finished["version"]
+    profile = (await ben.http.get(f"/api/players/{ben.user['id']}")).json()
+    assert profile["recent"][0]["seats"][0]["user"]["name"] == "Ana B"
+    for p in (ana, ben):
+        await p.close()
+
+
+async def _password(who: Player, current: Any, new: Any, status: int = 200) -> dict[str, Any]:
+    r = await who.http.post("/api/me/password", json={"current": current, "new": new})
+    assert r.status_code == status, r.text
+    return dict(r.json()) if status == 200 else dict(r.json()["error"])
+
+
+async def test_a_password_change_checks_the_current_one_and_the_rules(server: Server) -> None:
+    guest = await Player.guest(server.url, "Gus")
+    assert (await _password(guest, "whatever1", "new password", 409))["code"] == "not_registered"
+    ana, uname = await _account(server)
+    assert (await _password(ana, "wrong horse", "new password", 403))["code"] == "wrong_password"
+    assert (await _password(ana, "", "new password", 403))["code"] == "wrong_password"
+    assert (await _password(ana, "correct horse", "short", 422))["code"] == "weak_password"
+    assert (await _password(ana, "correct horse", "x" * 257, 422))["code"] == "weak_password"
+    assert (await _password(ana, "correct horse", None, 422))["code"] == "invalid_request"
+    r = await ana.http.post("/api/me/password", json={"new": "new password"})
+    assert r.status_code == 422 and r.json()["error"]["code"] == "invalid_request"
+    async with httpx.AsyncClient(base_url=server.url) as anon:
+        r = await anon.post("/api/me/password", json={"current": "correct horse", "new": "new password"})
+        assert r.status_code == 401 and r.json()["error"]["code"] == "not_signed_in"
+        # Nothing was changed by the refusals, and nobody was signed out.
+        ok = await anon.post("/api/auth/login", json={"username": uname, "password": "correct horse"})
+        assert ok.status_code == 200
+    assert (await ana.http.get("/api/me")).status_code == 200
+    for p in (guest, ana):
+        await p.close()
+
+
+async def test_a_password_change_signs_out_my_other_sessions(server: Server) -> None:
+    ana, uname = await _account(server)
+    async with httpx.AsyncClient(base_url=server.url) as c:
+        other = (await c.post("/api/auth/login", json={"username": uname, "password": "correct horse"})).json()
+    phone = Player(server.url, other["token"], other["user"])
+    assert (await phone.http.get("/api/me")).status_code == 200
+
+    answer = await _password(ana, "correct horse", "battery staple")
+    assert answer["user"]["id"] == ana.user["id"] and answer["token"] != ana.token
+
+    # This session goes on with its new token; the old token and the other device's are refused.
+    renewed = Player(server.url, answer["token"], answer["user"])
+    assert (await renewed.http.get("/api/me")).status_code == 200
+    for stale in (ana, phone):
+        r = await stale.http.get("/api/me")
+        assert r.status_code == 401 and r.json()["error"]["code"] == "session_revoked"
+    t = await renewed.table(seats=2)
+    ws = await Socket.open(server.ws_url, t["id"], phone.token)
+    refused = await ws.expect("error")
+    assert refused["code"] == "session_revoked"
+    await ws.close()
+    async with httpx.AsyncClient(base_url=server.url) as c:
+        old = await c.post("/api/auth/login", json={"username": uname, "password": "correct horse"})
+        assert old.status_code == 401 and old.json()["error"]["code"] == "bad_credentials"
+        new = await c.post("/api/auth/login", json={"username": uname, "password": "battery staple"})
+        assert new.status_code == 200
+        assert (await c.get("/api/me", headers={"Authorization": f"Bearer {new.json()['token']}"})).status_code == 200
+    for p in (ana, phone, renewed):
+        await p.close()
+
+
+async def test_a_rename_reaches_a_socket_on_another_server_process(database: Database, tmp_path: Path) -> None:
+    requires_postgres()
+    one, two = Server(database, tmp_path / "one"), Server(database, tmp_path / "two")
+    (tmp_path / "one").mkdir()
+    (tmp_path / "two").mkdir()
+    one.start()
+    two.start()
+    try:
+        ana, ben = await Player.guest(one.url, "Ana"), await Player.guest(one.url, "Ben")
+        t = await ana.table(seats=2, options={"target": 1000})
+        await ben.post(f"/api/tables/{t['id']}/join", {})
+        await ana.post(f"/api/tables/{t['id']}/start")
+        watching = await Socket.open(two.ws_url, t["id"], ana.token)
+        snap = await watching.expect("snapshot")
+        await _rename(ben, "Benito")  # on process one
+        seen = await watching.until_version(snap["version"] + 1)
+        assert seen["table"]["seats"][1]["user"]["name"] == "Benito"
+        table = (await httpx.AsyncClient(base_url=two.url).get(f"/api/tables/{t['id']}")).json()
+        assert table["seats"][1]["user"]["name"] == "Benito"
+        await watching.close()
+        for p in (ana, ben):
+            await p.close()
+    finally:
+        one.stop()
+        two.stop()
