@@ -66,6 +66,9 @@ function ctx() {
     names: names(),
     lang: getLang(),
     events: S.events,
+    // An abandoned game's view is left mid-game (its phase is not the engine's end), so without this a renderer would
+    // still read a prompt ("Ana is choosing a truck…") from it under the end screen.
+    over: S.table?.status === "finished",
   };
 }
 
