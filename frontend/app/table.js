@@ -66,6 +66,9 @@ function ctx() {
     names: names(),
     lang: getLang(),
     events: S.events,
+    // An abandoned game's view is left mid-game (its phase is not the engine's end), so without this a renderer would
+    // still read a prompt ("Ana is choosing a truck…") from it under the end screen.
+    over: S.table?.status === "finished",
   };
 }
 
@@ -646,6 +649,15 @@ function applyMessage(message) {
   if (wasSeated && isSpectator() && S.table?.status === "open" && kicked) toast(t("table.kicked"), "info");
 }
 
+/** A "no" ended the proposal to abandon: the players who wanted to stop hear it at once, not only from the log. */
+function toastDeclined() {
+  const declined = S.events.find((event) => event && event.type === "abandon_declined");
+  // The one who said no knows it; a spectator had no say and has the log line.
+  if (!declined || isSpectator() || String(declined.seat) === String(S.seat)) return;
+  const name = declined.name || names()[declined.seat] || declined.seat;
+  toast(t(declined.withdrawn ? "table.abandon_withdrawn_toast" : "table.abandon_declined_toast", { name }), "info");
+}
+
 function onMessage(message) {
   chatPanel.onMessage(message);
   if (message.type === "snapshot") {
@@ -661,6 +673,7 @@ function onMessage(message) {
       reloadLog();
     } else if (logLoading) updatesDuringLog += 1;
     else logPanel.append(linesForEvents(S.renderer?.module, S.events, ctx()));
+    toastDeclined();
     drawAll();
   } else if (message.type === "presence") {
     if (Array.isArray(message.online) && typeof message.watching === "number") {

@@ -1207,7 +1207,7 @@ function chainArea(view, ctx, container, seat, ui, mine) {
     p.r && p.r.drive_in ? h("span", { class: "fcm-tag" }, t.driveIn) : null,
     p.bankrupt ? h("span", { class: "fcm-tag fcm-warn" }, t.bankrupt) : null,
     p.out ? h("span", { class: "fcm-tag fcm-warn" }, t.out) : null,
-    view.secret && view.secret[seat] ? h("span", { class: "fcm-tag" }, view.secret[seat].done ? `✓ ${t.structureChosen}` : t.choosingSecret) : null);
+    view.secret && view.secret[seat] && !ctx.over ? h("span", { class: "fcm-tag" }, view.secret[seat].done ? `✓ ${t.structureChosen}` : t.choosingSecret) : null);
 
   // Stock: goods tokens; clickable when throwing away in Clean up.
   const discards = matching(acts, { type: "discard" });
@@ -1346,7 +1346,7 @@ function promptBar(view, ctx, container, ui) {
   const buttons = [];
   let text = null;
   const has = (type) => acts.some((a) => a.type === type);
-  if (view.phase === "over") return null;
+  if (view.phase === "over" || ctx.over) return null;
   if (!acts.length) {
     // Who is awaited the shell's turn bar says; the status line above, which phase it is. Only a working turn says more.
     if (view.phase === "working" && view.work && view.work.seat) text = t.turnOf(nameOf(ctx, view.work.seat), t.steps[view.work.step]);

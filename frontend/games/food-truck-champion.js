@@ -315,7 +315,7 @@ function stacksEl(view, ctx) {
       h("div", { class: "ftc-chips" }, stack.length ? stack.map((x) => h("span", { class: x === "P" ? "chip-p" : "chip-c" }, x === "P" ? v : "C")) : "—"));
     })),
     view.pending_critiques ? h("p", { class: "ftc-note" }, T.critiquesPending(view.pending_critiques)) : null,
-    view.end_triggered && view.phase !== "over" ? h("p", { class: "ftc-note warn" }, T.endTriggered) : null);
+    view.end_triggered && view.phase !== "over" && !ctx.over ? h("p", { class: "ftc-note warn" }, T.endTriggered) : null);
 }
 
 function marketEl(view, ctx) {
@@ -357,7 +357,7 @@ function roundEl(view, ctx) {
     h("h3", null, T.round(nameOf(ctx, rnd.leader), T.staff[rnd.lead_action])),
     h("ul", { class: "ftc-choices" }, seats.map((seat) => {
       const c = rnd.choices[seat];
-      const text = c ? T.choice[c.choice](c.left, c.also) : (rnd.to_decide.includes(seat) ? (ctx.awaiting.includes(seat) ? T.deciding : T.toDecide) : "");
+      const text = c ? T.choice[c.choice](c.left, c.also) : (rnd.to_decide.includes(seat) && !ctx.over ? (ctx.awaiting.includes(seat) ? T.deciding : T.toDecide) : "");
       return h("li", { class: ctx.awaiting.includes(seat) ? "now" : null },
         h("b", null, nameOf(ctx, seat)), " ", c && c.card ? cardLabel(view, c.card) : null, " ", text);
     })));
@@ -540,7 +540,8 @@ function otherBoard(view, ctx, seat) {
 function promptEl(view, ctx) {
   const T = tr(ctx);
   const P = T.prompt;
-  if (view.phase === "over") return null; // the shell's turn bar says "Game over", the final scoring follows
+  // The shell's turn bar says "Game over"; the final scoring follows (an abandoned game has none).
+  if (view.phase === "over" || ctx.over) return null;
   if (!ctx.seat || !ctx.awaiting.includes(ctx.seat)) {
     const line = othersLine(view, ctx);
     return line ? h("div", { class: "ftc-prompt waiting" }, line) : null;

@@ -350,7 +350,7 @@ function seatTags(view, seat, ctx) {
   if (seat === ctx.seat) tags.push(h("span", { class: "ft-tag" }, t.you));
   if (view.first_player === seat) tags.push(h("span", { class: "ft-tag ft-tag-marker", title: t.marker }, `⚑ ${t.marker}`));
   if (me.eliminated) tags.push(h("span", { class: "ft-tag ft-tag-out" }, t.out));
-  if (view.phase === "prep") tags.push(h("span", { class: "ft-tag" }, me.ready ? `✓ ${t.ready}` : t.ordering));
+  if (view.phase === "prep" && !ctx.over) tags.push(h("span", { class: "ft-tag" }, me.ready ? `✓ ${t.ready}` : t.ordering));
   return tags;
 }
 
@@ -463,7 +463,7 @@ function sharedArea(view, ctx, container, mode) {
 function prompt(view, ctx, mode) {
   const t = tx(ctx);
   const acts = ctx.actions || [];
-  if (view.phase === "over") return null;
+  if (view.phase === "over" || ctx.over) return null;
   if (view.phase === "trucks") {
     return acts.length ? t.chooseTruck : t.chooseTruckWait(nameOf(ctx, view.truck_chooser));
   }

@@ -339,7 +339,7 @@ function seatLabel(view, seat, ctx) {
   return h("span", { class: "fd-seat-name" },
     h("span", { class: "fd-dot", style: { background: seatColour(view, seat) } }),
     nameOf(ctx, seat), tags.length ? h("small", null, ` (${tags.join(", ")})`) : null,
-    view.active === seat && view.phase !== "over" ? h("span", { class: "fd-active-mark", ...named(t.activeNow) }, " ◀") : null);
+    view.active === seat && view.phase !== "over" && !ctx.over ? h("span", { class: "fd-active-mark", ...named(t.activeNow) }, " ◀") : null);
 }
 
 function popularityTrack(view, ctx) {
@@ -433,7 +433,9 @@ function controls(view, ctx, sel, setSel) {
   const out = [];
   const others = (ctx.awaiting || []).filter((s) => s !== ctx.seat);
   const waiting = others.map((s) => nameOf(ctx, s)).join(", ");
-  if (view.end_triggered && view.phase !== "over") out.push(h("div", { class: "fd-alert" }, t.endTriggered));
+  // Nobody rolls, buys or decides any more, however the game ended (an abandoned one's phase is still mid-game).
+  if (view.phase === "over" || ctx.over) return h("div", { class: "fd-controls" }, out);
+  if (view.end_triggered) out.push(h("div", { class: "fd-alert" }, t.endTriggered));
   if (matching(acts, { type: "roll" }).length) {
     out.push(h("button", { class: "fd-btn legal", onclick: () => send(ctx, { type: "roll" }) }, t.roll));
   } else if (matching(acts, { type: "keep_zero" }).length) {
@@ -531,14 +533,14 @@ export function render(container, view, ctx) {
     controls(view, ctx, sel, setSel));
 
   const mine = me !== null
-    ? h("section", { class: ["fd-mine", view.active === me && view.phase !== "over" && "fd-turn"] },
+    ? h("section", { class: ["fd-mine", view.active === me && view.phase !== "over" && !ctx.over && "fd-turn"] },
       h("div", { class: "fd-area-head" }, h("h3", null, t.yourCourt), playerStats(view, me, ctx)),
       courtGrid(view, me, ctx, { targets: courtTargets(view, ctx, sel, setSel) }),
       view.players[me].chefs.length ? h("div", { class: "fd-muted" }, "★ ", view.players[me].chefs.map((c) => (t.chefs[c] || [c])[0]).join(", ")) : null)
     : null;
 
   const rivals = h("section", { class: "fd-others" }, others.map((seat) => h("div", {
-    class: ["fd-other", view.active === seat && view.phase !== "over" && "fd-turn"], dataset: { seat },
+    class: ["fd-other", view.active === seat && view.phase !== "over" && !ctx.over && "fd-turn"], dataset: { seat },
   },
   h("div", { class: "fd-area-head" }, seatLabel(view, seat, ctx), playerStats(view, seat, ctx)),
   courtGrid(view, seat, ctx, { small: me !== null }),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import pytest
@@ -63,3 +64,46 @@ def test_two_players_agree_to_abandon_and_the_table_ends_with_no_winner(person: 
     ana.goto("/")
     row = ana.page.get_by_test_id("my-tables").locator(f"[data-table-id='{table_id}']")
     expect(row.locator(".badge")).to_have_text("Abandoned")
+
+
+@pytest.mark.parametrize(("game", "prompt"), [("food-truck", ".ft-prompt"), ("foodies", ".fd-controls > *")])
+def test_a_no_is_heard_at_once_and_the_abandoned_game_asks_nothing(
+    person: Callable[..., Person], game: str, prompt: str
+) -> None:
+    ana = person("Ana")
+    table_id = create_table(ana, game, seats=2)
+    ben = person("Ben")
+    ben.goto(f"/t/{table_id}")
+    seat_row(ben.page, "1").get_by_role("button", name="Join here").click()
+    ana.page.get_by_test_id("start").click()
+    for page in (ana.page, ben.page):
+        expect(page.get_by_test_id("table-status")).to_have_text("In progress")
+        # One is asked to act, the other told what they do ("Ana is choosing a truck…", "Ana rolls the die…").
+        expect(page.locator(prompt).first).to_be_visible()
+
+    def propose(who: Person) -> None:
+        assert who.page.request.post(f"{who.base}/api/tables/{table_id}/abandon", data={"vote": "yes"}).ok
+
+    # Ben says no: Ana, who proposed, hears it at once; Ben, who said it, gets no toast.
+    propose(ana)
+    ben.page.get_by_test_id("abandon-no").click()
+    expect(ana.page.locator(".toast", has_text="Ben wants to keep playing.")).to_be_visible()
+    expect(ben.page.get_by_test_id("log")).to_contain_text("Ben wants to keep playing: the game goes on.")
+    expect(ben.page.locator(".toast", has_text="keep playing")).to_have_count(0)
+
+    # Ana withdraws her own proposal: Ben hears that she no longer agrees, in his language.
+    ben.page.get_by_role("button", name="Español").click()
+    propose(ana)
+    expect(ben.page.get_by_test_id("abandon-no")).to_be_visible()
+    ana.page.get_by_role("button", name="Withdraw my agreement to abandon").click()
+    expect(ben.page.locator(".toast", has_text="Ana ya no está de acuerdo en abandonar: la partida continúa.")).to_be_visible()
+    expect(ana.page.get_by_test_id("log")).to_contain_text("Ana withdrew from abandoning")
+    expect(ana.page.locator(".toast", has_text="no longer agrees")).to_have_count(0)
+
+    # Then they agree: the game area keeps its last state but asks nobody anything and offers nothing to click.
+    propose(ana)
+    ben.page.get_by_test_id("abandon-yes").click()
+    for page in (ana.page, ben.page):
+        expect(page.get_by_test_id("result")).to_contain_text(re.compile("Abandoned by agreement|Abandonada"))
+        expect(page.locator(prompt)).to_have_count(0)
+        expect(page.get_by_test_id("game-area").locator(".legal")).to_have_count(0)
