@@ -142,14 +142,22 @@ class TableOut(BaseModel):
 
 class MoveOut(BaseModel):
     seq: int
+    version: int  # the table version the move made, for interleaving with the lobby log
     seat: str
     action: dict[str, Any] | None
     events: list[dict[str, Any]]
     created_at: str
 
 
+class LobbyLogOut(BaseModel):
+    version: int  # the table version the lobby change made
+    events: list[dict[str, Any]]
+    created_at: str
+
+
 class MovesOut(BaseModel):
     moves: list[MoveOut]
+    lobby: list[LobbyLogOut] = []  # seat changes, bots, votes, renames: not moves, told in the log all the same
 
 
 class ChatIn(BaseModel):

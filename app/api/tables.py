@@ -215,8 +215,12 @@ async def rematch(table_id: str, rt: Runtime = Depends(get_rt), user: User = Dep
 
 @router.get("/tables/{table_id}/moves", response_model=MovesOut)
 async def moves(v: Viewing = Depends(viewing)) -> dict[str, Any]:
-    """The move list, redacted for me while the game runs."""
-    return {"moves": await history.moves_for(v.session, v.rec, v.rec.seat_of(v.user_id))}
+    """The move list and the lobby log, redacted for me while the game runs."""
+    seat = v.rec.seat_of(v.user_id)
+    return {
+        "moves": await history.moves_for(v.session, v.rec, seat),
+        "lobby": await history.lobby_log_for(v.session, v.rec, seat),
+    }
 
 
 @router.get("/tables/{table_id}/replay", response_model=ReplayOut)

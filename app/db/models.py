@@ -1,4 +1,4 @@
-"""SQLAlchemy models: users, game tables, seats, moves and table chat."""
+"""SQLAlchemy models: users, game tables, seats, moves, the tables' lobby log and table chat."""
 
 from __future__ import annotations
 
@@ -117,6 +117,19 @@ class Move(Base):
     client_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
     action: Mapped[dict[str, Any]] = mapped_column(JSONType)
     events: Mapped[list[Any]] = mapped_column(JSONType, default=list)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class TableLogEntry(Base):
+    """The events of one lobby change (a seat taken, a bot called, a vote, a rename …) with the version it made
+    (services/tables.lobby_change; migration 0009). They are no move, so without them a log rebuilt from the moves
+    would read differently from the live one. No foreign key to game_tables, as for the chat."""
+
+    __tablename__ = "table_log"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    events: Mapped[list[Any]] = mapped_column(JSONType)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

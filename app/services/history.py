@@ -1,4 +1,4 @@
-"""The move list, replays and the fairness check, redacted for the viewer while a game runs."""
+"""The move list and lobby log, replays and the fairness check, redacted for the viewer while a game runs."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import Move
+from app.db.models import Move, TableLogEntry
 from app.games import GAMES
 from app.realtime.hub import redact_events
 from app.services.errors import ServiceError
@@ -32,12 +32,26 @@ async def moves_for(session: AsyncSession, rec: TableRecord, seat: str | None) -
     return [
         {
             "seq": m.seq,
+            "version": m.version,
             "seat": m.seat,
             "action": m.action if finished or m.seat == seat else None,
             "events": redact_events(m.events, seat, finished),
             "created_at": m.created_at.isoformat(),
         }
         for m in await stored_moves(session, rec.id)
+    ]
+
+
+async def lobby_log_for(session: AsyncSession, rec: TableRecord, seat: str | None) -> list[dict[str, Any]]:
+    """The table's lobby changes (seats, bots, votes, renames …) with the version each made, as this viewer may
+    see their events."""
+    rows = await session.scalars(
+        select(TableLogEntry).where(TableLogEntry.table_id == rec.id).order_by(TableLogEntry.version)
+    )
+    finished = rec.status == "finished"
+    return [
+        {"version": r.version, "events": redact_events(r.events, seat, finished), "created_at": r.created_at.isoformat()}
+        for r in rows
     ]
 
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import delete, exists, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import GameTable, Seat, User
+from app.db.models import GameTable, Seat, TableLogEntry, User
 from app.games import GAMES
 from app.games.base import Game
 from app.services.auth import clean_name, new_id
@@ -582,11 +582,14 @@ Change = Callable[[AsyncSession, TableRecord], Awaitable[Events]]
 
 
 async def _keep_events(session: AsyncSession, table_id: str, version: int, events: Events) -> None:
-    """Store a lobby change's events with the version it makes (in its transaction): they are no move, and the
-    other server processes, told only that the table changed, read them there for their sockets."""
+    """Store a lobby change's events with the version it makes (in its transaction): they are no move. The other
+    server processes, told only that the table changed, read the last change's on the table row for their
+    sockets; the lobby log keeps them all for a log rebuilt from the moves."""
     await session.execute(
         update(GameTable).where(GameTable.id == table_id).values(lobby_events={"version": version, "events": events})
     )
+    if events:
+        session.add(TableLogEntry(table_id=table_id, version=version, events=events))
 
 
 async def lobby_change(rt: Runtime, table_id: str, user: User, invite: str | None, change: Change) -> TableRecord:

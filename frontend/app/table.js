@@ -612,11 +612,18 @@ async function reloadLog() {
       // A move that landed while we were fetching may or may not be in the answer: fetch again.
       if (updatesDuringLog && attempt < 2) continue;
       const c = ctx();
-      // The start is not a stored move: say it here too, so a reloaded log begins as the live one did.
-      const started = S.table && S.table.status !== "open" ? [t("log.started")] : [];
-      // Nor is the agreement that ended an abandoned game.
-      const ended = S.table && S.table.abandoned ? [t("log.abandoned")] : [];
-      logPanel.reset([...started, ...(answer.moves || []).flatMap((move) => linesForMove(S.renderer?.module, move, c)), ...ended]);
+      // Moves and lobby changes (seats, bots, votes, renames) in the order of the versions they made, so a
+      // reloaded log reads as the live one did.
+      const lobby = answer.lobby || [];
+      const entries = [
+        ...lobby.map((entry) => ({ version: entry.version, lines: () => linesForEvents(S.renderer?.module, entry.events, c) })),
+        ...(answer.moves || []).map((move) => ({ version: move.version, lines: () => linesForMove(S.renderer?.module, move, c) })),
+      ].sort((a, b) => a.version - b.version);
+      // Tables older than the lobby log have no stored start or end: say them here.
+      const told = (type) => lobby.some((entry) => entry.events.some((event) => event.type === type));
+      const started = S.table && S.table.status !== "open" && !told("game_started") ? [t("log.started")] : [];
+      const ended = S.table && S.table.abandoned && !told("abandoned") ? [t("log.abandoned")] : [];
+      logPanel.reset([...started, ...entries.flatMap((entry) => entry.lines()), ...ended]);
       break;
     }
   } catch (error) {

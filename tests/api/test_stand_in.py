@@ -169,3 +169,26 @@ async def connected_player_gets_longer(one: Server, two: Server) -> None:
     assert handed.status_code == 200 and handed.json()["seats"][0]["bot"] is True
     for who in (ana, ben, cy):
         await who.close()
+
+
+async def test_the_log_keeps_the_lobby_changes_between_the_moves(server: Server) -> None:
+    """Seats taken, the start, a stand-in and a reclaim are no moves, but `GET /moves` tells them, each with the
+    version it made, so a reloaded log reads as the live one did."""
+    ana, ben, cy, tid = await _started(server)
+    sb = await Socket.open(server.ws_url, tid, ben.token)
+    await sb.expect("snapshot")
+    assert (await sb.act({"type": "pick", "n": 1}))["type"] == "ack"
+    await sb.close()
+    await ana.post(f"/api/tables/{tid}/stand_in", {"seat": "2"})
+    await cy.post(f"/api/tables/{tid}/reclaim")
+    log = (await ben.http.get(f"/api/tables/{tid}/moves")).json()
+    lobby = [(entry["version"], [e["type"] for e in entry["events"]]) for entry in log["lobby"]]
+    assert [types for _v, types in lobby] == [
+        ["seat_joined"], ["seat_joined"], ["game_started"], ["stand_in"], ["reclaimed"]
+    ], lobby
+    versions = [v for v, _types in lobby]
+    moved = [m["version"] for m in log["moves"]]  # Ben's pick, and any the bot made for Cy meanwhile
+    assert versions == sorted(versions) and not set(versions) & set(moved)
+    assert versions[2] < moved[0] < versions[3] and len(set(versions + moved)) == max(versions + moved) - 1
+    for who in (ana, ben, cy):
+        await who.close()
