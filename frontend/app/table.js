@@ -116,9 +116,8 @@ async function hostCall(path, body) {
       if (table.my_seat !== undefined) S.seat = table.my_seat;
     }
     drawAll();
-    // Our own seat changed (we sat down or left): a fresh snapshot brings our view and actions at once. Not after
-    // a change to someone else's seat (a kick, a bot, a stand-in): a snapshot reloads the log from the stored
-    // moves, which would drop the line the socket's update brings ("A bot plays for Ana.").
+    // Our own seat changed (we sat down or left): a fresh snapshot brings our view and actions at once. A change
+    // to someone else's seat (a kick, a bot, a stand-in) needs none: the socket's update brings it, log line and all.
     if ((S.seat ?? null) !== (seatBefore ?? null)) socket?.resync();
   } catch (error) {
     toast(errorMessage(error), "error");
