@@ -225,12 +225,15 @@ export class TableSocket {
 
   /** Post a chat line; resolves with the ack (its `message` is the stored line), rejects with {code, message}. */
   chat(text) {
-    return this.request({ type: "chat", text }, { quiet: true });
+    // A line written while the page still connects (or reconnects) waits for the connection and goes then.
+    return this.request({ type: "chat", text }, { quiet: true, queue: true });
   }
 
-  request(fields, { quiet = false } = {}) {
+  request(fields, { quiet = false, queue = false } = {}) {
     return new Promise((resolve, reject) => {
-      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
+      const open = this.ws && this.ws.readyState === WebSocket.OPEN;
+      const coming = !this.stopped && this.status !== "closed";
+      if (!open && !(queue && coming)) {
         reject({ code: "offline", message: "" });
         return;
       }
@@ -240,7 +243,7 @@ export class TableSocket {
         if (this.pending.delete(clientId)) reject({ code: "timeout", message: "" });
       }, ACT_TIMEOUT_MS);
       this.pending.set(clientId, { message, resolve, reject, timer, quiet });
-      this.send(message);
+      if (open) this.send(message); // otherwise onopen sends what is pending
     });
   }
 

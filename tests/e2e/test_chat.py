@@ -76,6 +76,47 @@ def test_a_player_and_a_spectator_chat_at_a_running_table(person: Callable[..., 
     assert cy.page.evaluate("document.documentElement.scrollWidth") <= 390
 
 
+# Holds every WebSocket the page makes in CONNECTING until the test calls window.__openSockets().
+HELD_SOCKETS = """(() => {
+  const Real = window.WebSocket;
+  let release;
+  const gate = new Promise((resolve) => { release = resolve; });
+  window.__openSockets = () => release();
+  function Held(url, protocols) {
+    this.real = null;
+    gate.then(() => {
+      const real = new Real(url, protocols);
+      this.real = real;
+      for (const name of ["onopen", "onmessage", "onclose", "onerror"]) real[name] = (e) => this[name] && this[name](e);
+    });
+  }
+  Held.prototype.send = function (data) { this.real.send(data); };
+  Held.prototype.close = function (code, reason) { if (this.real) this.real.close(code, reason); };
+  Object.defineProperty(Held.prototype, "readyState", { get() { return this.real ? this.real.readyState : 0; } });
+  Object.assign(Held, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
+  window.WebSocket = Held;
+})();"""
+
+
+def test_a_line_written_while_the_page_connects_goes_once_it_is_connected(person: Callable[..., Person]) -> None:
+    ana = person("Ana")
+    table_id = create_table(ana, "food-truck", seats=2)
+    cy = person("Cy")
+    cy.context.add_init_script(HELD_SOCKETS)
+    cy.goto(f"/t/{table_id}")
+    box = cy.page.get_by_test_id("chat-input")
+    box.fill("Hello before the socket")
+    box.press("Enter")
+    # Not refused as offline: it waits, still in the box, until the connection opens.
+    expect(cy.page.get_by_test_id("chat-error")).to_have_text("")
+    expect(box).to_have_value("Hello before the socket")
+    cy.page.evaluate("window.__openSockets()")
+    expect(box).to_have_value("")
+    for who in (ana, cy):
+        expect(who.page.get_by_test_id("chat-line")).to_have_count(1)
+        expect(who.page.get_by_test_id("chat-line").locator(".chat-text")).to_have_text("Hello before the socket")
+
+
 def test_lines_arriving_while_scrolled_up_count_as_unread(person: Callable[..., Person]) -> None:
     ana = person("Ana")
     table_id = create_table(ana, "food-truck", seats=2)
