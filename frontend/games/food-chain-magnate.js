@@ -122,7 +122,7 @@ const TEXT = {
     restaurants: (n) => `Restaurants on the map: ${n}/3`, price: (p) => `Unit price $${p}`,
     driveIn: "drive-ins", bankrupt: "bankrupt", out: "out of the game", you: "you",
     slots: (n) => `${n} slots`, open: (n) => `${n} open`, overCommitted: "Over-committed: only the CEO would work!",
-    zoomIn: "Zoom in", zoomOut: "Zoom out",
+    zoomIn: "Zoom in", zoomOut: "Zoom out", wholeMap: "Whole map",
     comingSoon: "coming soon", eternal: "eternal", left: (n) => `${n} left`,
     house: (n) => `House ${n}`, garden: "garden", entrance: "entrance",
     square: (r, c) => `Row ${r + 1}, column ${c + 1}`, restaurant: (n) => `${n}'s restaurant`, edges: { N: "north", S: "south", W: "west", E: "east" },
@@ -233,7 +233,7 @@ const TEXT = {
     restaurants: (n) => `Restaurantes en el mapa: ${n}/3`, price: (p) => `Precio $${p}`,
     driveIn: "autoservicio", bankrupt: "en quiebra", out: "fuera de la partida", you: "tú",
     slots: (n) => `${n} huecos`, open: (n) => `${n} libres`, overCommitted: "¡Sobrecargada: solo trabajaría el director!",
-    zoomIn: "Acercar", zoomOut: "Alejar",
+    zoomIn: "Acercar", zoomOut: "Alejar", wholeMap: "Mapa entero",
     comingSoon: "próxima apertura", eternal: "eterna", left: (n) => `quedan ${n}`,
     house: (n) => `Casa ${n}`, garden: "jardín", entrance: "entrada",
     square: (r, c) => `Fila ${r + 1}, columna ${c + 1}`, restaurant: (n) => `Restaurante de ${n}`, edges: { N: "norte", S: "sur", W: "oeste", E: "este" },
@@ -857,8 +857,13 @@ function cityMap(view, ctx, container, ui) {
   const ghost = new Set(targets.ghost.map(key));
   const zoom = ui.zoom || 1;
   const mem = memory.get(container);
-  // The map fits the width of the game area (container query units), between 12 and 40 px a square, times the zoom.
-  const cell = `calc(clamp(12px, (100cqw - 4px) / ${cols + 2}, 40px) * ${zoom})`;
+  // A square is the width of the game area shared by the map's columns (container query units), but never less than
+  // --fcm-min-cell (28 px to read a house's number and demand; 40 px, a finger, while a touch screen picks a square:
+  // the stylesheet sets it) nor more than 40 px, times the zoom. On a phone the map is then wider than the screen and
+  // scrolls inside its frame. "Whole map" instead fits it to the width, however small its squares get (as before).
+  const fit = `((100cqw - 4px) / ${cols + 2})`;
+  const cell = zoom === "fit" ? `clamp(12px, ${fit}, 40px)`
+    : `calc(clamp(var(--fcm-min-cell), ${fit}, max(40px, var(--fcm-min-cell))) * ${zoom})`;
   const words = squareWords(view, ctx, targets);
   // A square may act for the house or restaurant on it (a garden, a move): the keyboard reaches those through it.
   const pieceActs = new Map();
@@ -1019,16 +1024,30 @@ function cityMap(view, ctx, container, ui) {
     `✈#${camp.number}`, token(ctx, camp.good, { class: "tiny", count: camp.eternal ? "∞" : camp.tokens })));
   }
 
-  const zoomBy = (f) => () => { mem.ui.zoom = Math.max(0.6, Math.min(2.5, (mem.ui.zoom || 1) * f)); redraw(container); };
+  // From the whole map, "+" goes back to readable squares (zoom 1) and "−" has nothing smaller to show.
+  const fitted = zoom === "fit";
+  const zoomBy = (f) => () => {
+    mem.ui.zoom = fitted ? 1 : Math.max(0.6, Math.min(2.5, zoom * f));
+    redraw(container);
+  };
+  const wholeMap = () => {
+    mem.ui.zoom = fitted ? mem.zoomBeforeFit || 1 : "fit";
+    if (!fitted) mem.zoomBeforeFit = zoom;
+    redraw(container);
+  };
   return h("section", { class: "fcm-mapwrap" },
     h("div", { class: "fcm-map-tools" },
-      h("button", { type: "button", class: "fcm-btn small secondary", "aria-label": t.zoomOut, title: t.zoomOut, onclick: zoomBy(1 / 1.25) }, "−"),
-      h("button", { type: "button", class: "fcm-btn small secondary", "aria-label": t.zoomIn, title: t.zoomIn, onclick: zoomBy(1.25) }, "+"),
+      h("button", { type: "button", class: "fcm-btn small secondary fcm-zoomstep", "aria-label": t.zoomOut, title: t.zoomOut,
+        disabled: fitted, onclick: zoomBy(1 / 1.25) }, "−"),
+      h("button", { type: "button", class: "fcm-btn small secondary fcm-zoomstep", "aria-label": t.zoomIn, title: t.zoomIn, onclick: zoomBy(1.25) }, "+"),
+      h("button", { type: "button", class: "fcm-btn small secondary", "aria-pressed": fitted ? "true" : "false",
+        dataset: { testid: "fcm-whole-map" }, onclick: wholeMap }, t.wholeMap),
       targets.help ? h("span", { class: "fcm-muted" }, targets.help) : null),
     targets.extra,
     h("div", { class: "fcm-mapscroll" },
       h("div", {
-        class: ["fcm-map", targets.cells.size && "fcm-passive"], dataset: { testid: "fcm-map" },
+        class: ["fcm-map", targets.cells.size && "fcm-passive", (targets.cells.size || targets.margins.size) && "fcm-picking"],
+        dataset: { testid: "fcm-map" },
         role: "grid", "aria-label": t.map,
         onkeydown: (e) => mapKeys(e, mem),
         onfocusin: (e) => { const sq = e.target.closest("[role=gridcell]"); if (sq) rove(e.currentTarget, sq, mem); },
@@ -1439,7 +1458,8 @@ export function render(container, view, ctx) {
   // Half-made choices only survive while the same decision is open.
   const decision = JSON.stringify([view.phase, view.round, view.work && view.work.seat, view.work && view.work.step,
     view.pending, (ctx.actions || []).length]);
-  if (mem.decision !== decision) {
+  const newDecision = mem.decision !== decision;
+  if (newDecision) {
     const zoom = mem.ui.zoom;
     const openSupply = mem.ui.openSupply;
     mem.ui = { zoom, openSupply };
@@ -1455,6 +1475,7 @@ export function render(container, view, ctx) {
   const others = view.players.filter((s) => s !== me);
   const phase = t.phases[view.phase] || view.phase;
   const onOwnChain = me !== null && decidesOnChain(view, ctx);
+  const frame = mapFrame(container);
   mount(container, h("div", { class: "fcm-root", lang: lang(ctx), dataset: { phase: view.phase, round: String(view.round),
     step: (view.work && view.work.step) || "", actions: String((ctx.actions || []).length) } },
     finalScoring(view, ctx),
@@ -1472,6 +1493,39 @@ export function render(container, view, ctx) {
       supplyPanel(view, ctx, container, ui),
       milestonesPanel(view, ctx, container)),
     me !== null && !onOwnChain ? chainArea(view, ctx, container, me, ui, true) : null));
+  frame.restore(newDecision);
+}
+
+// The map's frame scrolls (on a phone the map is wider than the screen), and every update redraws it from scratch,
+// which would throw the player back to its top-left corner: the new frame shows the same part of the map as the old
+// one (its centre, scaled when the squares changed size). When a new decision asks for squares and none of them is in
+// sight, the frame brings the first one (the map's tab stop) into view, so a phone does not hide where to tap.
+function mapFrame(container) {
+  const old = container.querySelector(".fcm-mapscroll");
+  const was = old && old.scrollWidth ? { x: (old.scrollLeft + old.clientWidth / 2) / old.scrollWidth,
+    y: (old.scrollTop + old.clientHeight / 2) / old.scrollHeight } : null;
+  return {
+    restore(newDecision) {
+      const now = container.querySelector(".fcm-mapscroll");
+      if (!now || (now.scrollWidth <= now.clientWidth && now.scrollHeight <= now.clientHeight)) return;
+      if (was) {
+        now.scrollLeft = was.x * now.scrollWidth - now.clientWidth / 2;
+        now.scrollTop = was.y * now.scrollHeight - now.clientHeight / 2;
+      }
+      if (!newDecision) return;
+      const frame = now.getBoundingClientRect();
+      const seen = (el) => {
+        const r = el.getBoundingClientRect();
+        return r.right > frame.left && r.left < frame.right && r.bottom > frame.top && r.top < frame.bottom;
+      };
+      const choices = [...now.querySelectorAll("[role=gridcell][data-act]")];
+      const first = now.querySelector("[role=gridcell][data-act][tabindex='0']") || choices[0];
+      if (!first || choices.some(seen)) return;
+      const r = first.getBoundingClientRect();
+      now.scrollLeft += r.left + r.width / 2 - (frame.left + frame.width / 2);
+      now.scrollTop += r.top + r.height / 2 - (frame.top + frame.height / 2);
+    },
+  };
 }
 
 // Whether the viewer decides on their own chain now (hand, pyramid, beach, cooks, stock): it is then drawn right under
