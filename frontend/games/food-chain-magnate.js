@@ -1,7 +1,7 @@
 // Food Chain Magnate renderer: the city map (roads, houses with demand, gardens, drinks, restaurants,
 // campaigns), every chain's company pyramid, the employee supply, milestones, turn order, bank and cash.
 // Every decision is made on the board: map squares, cards, supply piles, tokens; legal targets are "legal".
-import { cardWords, clickable as asButton, h, matching, mount, named, syllables } from "../lib/dom.js";
+import { clickable as asButton, h, matching, mount, named } from "../lib/dom.js";
 import { langOf as lang, seatName as nameOf } from "../lib/text.js";
 
 // ---------- component facts the view refers to by id (printed on the physical cards) ----------
@@ -296,17 +296,6 @@ const TEXT = {
   },
 };
 
-// Where the long words of the card names may break on a narrow card ("-" = a soft hyphen): only a word wider than
-// the card breaks, at these points ("Recruit-|ing"), never anywhere ("Waitres|s", "Manage|ment").
-const SYLLABLES = syllables(
-  "Di-rec-tor Man-age-ment Man-ag-er Train-ee Train-er Pres-i-dent Ex-ec-u-tive Re-cruit-ing Mar-ket-ing Cam-paign "
-  + "Kitch-en Op-er-a-tor Zep-pe-lin Wait-ress Pric-ing Dis-count Lux-u-ries Busi-ness De-vel-op-er Re-gion-al "
-  + "Apren-diz ges-tión Vi-ce-pre-si-den-te eje-cu-ti-vo Re-clu-ta-do-ra se-lec-ción For-ma-dor mar-ke-ting "
-  + "cam-pa-ñas Co-ci-ne-ro ham-bur-gue-sas Piz-ze-ro piz-ze-ro Re-ca-de-ro Con-duc-tor ca-rri-to Ca-mio-ne-ro "
-  + "Pi-lo-to ze-pe-lín Ca-ma-re-ra pre-cios des-cuen-tos De-sa-rro-llo ne-go-cio Ge-ren-te re-gio-nal fi-nan-cie-ro "
-  + "ge-ne-ral",
-);
-
 // English indefinite article ("an Errand Boy", "a CFO" is read "a see-eff-oh" but "an HR Director").
 function an(noun) {
   return `${/^([AEIOU]|HR)/.test(noun) ? "an" : "a"} ${noun}`;
@@ -558,7 +547,8 @@ function employee(ctx, id, opts = {}) {
     ...(opts.extra ? { role: "group", "aria-label": name } : piece(opts.onclick, name)),
     "aria-pressed": opts.onclick && opts.selected ? "true" : null,
   },
-  h("span", { class: "fcm-card-name" }, cardWords(cardName(ctx, id), SYLLABLES)),
+  // Plain words: the name breaks only between them, and the card grows to its longest word (the stylesheet).
+  h("span", { class: "fcm-card-name" }, cardName(ctx, id)),
   bits.length ? h("span", { class: "fcm-card-meta" }, bits.join(" ")) : null,
   opts.badge !== undefined && opts.badge !== null ? h("span", { class: "fcm-badge" }, String(opts.badge)) : null,
   opts.caption ? h("span", { class: "fcm-card-caption" }, opts.caption) : null,
