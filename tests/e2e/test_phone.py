@@ -13,7 +13,8 @@ import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from tests.e2e.conftest import TIMEOUT_MS, AppServer, Person
-from tests.e2e.helpers import click_a_legal_thing, create_table, seat_row
+from tests.e2e.helpers import click_a_legal_thing, create_table, seat_row, snapshot
+from tests.e2e.test_fcm import arrow_to, focused_cell, restaurant_spot
 
 pytestmark = pytest.mark.e2e
 
@@ -232,3 +233,90 @@ def test_card_names_read_whole_on_phones_and_desktops_in_both_languages(phone: P
         assert not problems, (lang, size["width"], problems)
         seen += page.locator(f"[data-testid=game-area] :is({CARD_NAMES[game]})").count()
     assert seen, "no card names were drawn"
+
+
+def test_food_chain_magnate_map_squares_are_readable_and_tappable_and_names_break_between_words(
+    phone: Person,
+) -> None:
+    """On a touch phone the city map keeps squares a person can read (28 px) and, while one is to be picked, hit with a
+    finger (40 px): the map scrolls inside its own frame, not the page. A restaurant is placed by tapping its corner
+    and choosing its entrance with the keyboard. Employee names break between words, never inside one."""
+    page = phone.page
+    start_against_bots(phone, "food-chain-magnate")
+    page.wait_for_function(
+        "() => (window.foodGames.state().actions || []).some((a) => a.type === 'restaurant_at')",
+        timeout=20_000,
+    )
+    game_map = page.get_by_test_id("game-area").get_by_test_id("fcm-map")
+    expect(game_map.locator(".fcm-sq.legal").first).to_be_visible()
+    squares = smallest(page, ".fcm-sq")
+    assert min(squares) >= 28, min(squares)
+    legal = smallest(page, ".fcm-sq.legal")
+    assert legal and min(legal) >= TAP, min(legal)
+    fits_sideways(page)
+    frame = page.locator(".fcm-mapscroll")
+    assert frame.evaluate("(f) => f.scrollWidth > f.clientWidth"), "the map does not scroll inside its frame"
+
+    # "Whole map" fits the map to the screen's width (no scrolling), and pressed again brings the big squares back.
+    whole = page.get_by_test_id("fcm-whole-map")
+    whole.tap()
+    expect(whole).to_have_attribute("aria-pressed", "true")
+    assert frame.evaluate("(f) => f.scrollWidth <= f.clientWidth + 1"), (
+        "the whole map is wider than the screen"
+    )
+    whole.tap()
+    expect(whole).to_have_attribute("aria-pressed", "false")
+    assert min(smallest(page, ".fcm-sq.legal")) >= TAP
+
+    # Tap the restaurant's corner (the frame scrolls to it), then choose the entrance with the arrow keys and Enter.
+    spot = restaurant_spot(snapshot(page)["view"], snapshot(page)["actions"])
+    corner = f"{spot['cell'][0]},{spot['cell'][1]}"
+    game_map.locator(f"[data-cell='{corner}'].legal").tap()
+    page.wait_for_function(
+        "() => (window.foodGames.state().actions || []).some((a) => a.type === 'restaurant_entrance')"
+    )
+    expect(game_map.locator(".fcm-sq.legal").first).to_be_visible()
+    assert min(smallest(page, ".fcm-sq.legal")) >= TAP
+    game_map.locator("[tabindex='0']").focus()
+    door = restaurant_spot(snapshot(page)["view"], snapshot(page)["actions"])["entrance"]
+    arrow_to(page, f"{door[0]},{door[1]}")
+    in_frame = frame.evaluate(
+        "(f) => { const a = f.getBoundingClientRect(), b = document.activeElement.getBoundingClientRect();"
+        " return b.left >= a.left - 1 && b.right <= a.right + 1 && b.top >= a.top - 1 && b.bottom <= a.bottom + 1; }"
+    )
+    assert in_frame, "the square the keyboard is on is scrolled out of the map's frame"
+    page.keyboard.press("Enter")
+    expect(page.get_by_test_id("log")).to_contain_text("Ana places a restaurant")
+    assert focused_cell(page) == f"{door[0]},{door[1]}"
+
+    # With nothing to pick, the squares are back to their readable size; the page still does not scroll sideways.
+    page.wait_for_function("() => !document.querySelector('[data-testid=fcm-map].fcm-picking')")
+    assert min(smallest(page, ".fcm-sq")) >= 28
+    fits_sideways(page)
+
+    # Every employee's name (the supply, opened) breaks between its words: not hyphenated, nothing runs off a card.
+    for lang in ("en", "es"):
+        if lang == "es":
+            page.locator("#header").get_by_role("button", name=re.compile("español", re.I)).click()
+            expect(page.locator("html")).to_have_attribute("lang", "es")
+        # The supply is opened and read in one go: the bots' moves redraw the area.
+        names = page.evaluate(
+            "() => { document.querySelector('[data-testid=game-area] .fcm-supply').open = true;"
+            " return [...document.querySelectorAll('[data-testid=game-area] .fcm-card')].map((card) => ({"
+            " name: card.querySelector('.fcm-card-name').textContent,"
+            " hyphens: getComputedStyle(card.querySelector('.fcm-card-name')).hyphens,"
+            " soft: card.querySelector('.fcm-card-name').textContent.includes('\\u00ad'),"
+            # What is drawn in the card's flow (not its count, a bubble on its corner) stays inside it.
+            " over: [...card.querySelectorAll('*')].filter((el) => getComputedStyle(el).position !== 'absolute'"
+            "   && !el.closest('.fcm-badge')).filter((el) => { const r = el.getBoundingClientRect(),"
+            "   c = card.getBoundingClientRect(); return el.scrollWidth > el.clientWidth + 1"
+            "   || r.left < c.left - 0.5 || r.right > c.right + 0.5; }).map((el) => el.className || el.tagName) })); }"
+        )
+        assert len(names) >= 33, len(names)
+        assert {"en": "Management Trainee", "es": "Aprendiz de gestión"}[lang] in [n["name"] for n in names]
+        assert not [n for n in names if n["hyphens"] == "auto" or n["soft"] or n["over"]], [
+            n for n in names if n["hyphens"] == "auto" or n["soft"] or n["over"]
+        ][:5]
+        problems: list[str] = page.evaluate(CARD_NAME_PROBLEMS, CARD_NAMES["food-chain-magnate"])
+        assert not problems, (lang, problems)
+        fits_sideways(page)
