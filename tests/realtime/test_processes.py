@@ -133,7 +133,8 @@ async def presence_crosses_processes(one: Server, two: Server) -> None:
     cy_two = await Socket.open(two.ws_url, t["id"], cy.token)
     for s in (sa, sb, cy_one, cy_two):
         await s.expect("snapshot")
-    both = {"online": ["0", "1"], "watching": 2}  # Cy once, and the signed-out watcher
+    # Cy once, by name, and the signed-out watcher counted.
+    both = {"online": ["0", "1"], "watching": 2, "watchers": [{"id": cy.user["id"], "name": "Cy"}]}
     for s in (sa, cy_one, watcher, sb):
         await s.expect("presence", **both)
     await sb.close()  # Ben leaves process two: process one hears of it
