@@ -279,24 +279,33 @@ async def mutes(session: AsyncSession, rec: TableRecord, user_id: str) -> list[d
 
 
 async def mute(rt: Runtime, rec: TableRecord, user_id: str, target: str) -> dict[str, Any]:
-    """The host mutes a person at the table (a player or someone who chatted while watching): their next
-    lines are refused until the host unmutes them. Nobody can mute the host. Muting twice answers the same."""
+    """The host mutes a person at the table (a player, someone who chatted here, or someone watching it now, who
+    may not have written yet): their next lines are refused until the host unmutes them. Nobody can mute the
+    host. Muting twice answers the same."""
     _require_host(rec, user_id)
     if target == rec.host_id:
         raise ServiceError("cannot_mute_host", "Nobody can mute the table's host.", 403)
     payload = None
     async with rt.single_writer(), rt.sessions() as session:
         name = await session.scalar(select(User.name).where(User.id == target)) if len(target) <= 32 else None
-        posted = name is not None and await session.scalar(
-            select(ChatMessage.id).where(ChatMessage.table_id == rec.id, ChatMessage.user_id == target).limit(1)
-        )
-        if name is None or (rec.seat_of(target) is None and not posted):
-            raise ServiceError(
-                "not_at_table", "That person neither sits at this table nor has written in its chat.", 404
-            )
-        existing = await session.get(ChatMute, (rec.id, target))
-        if existing is not None:
+        # Muted already (a watcher who has left since too): the same answer.
+        if name is not None and (existing := await session.get(ChatMute, (rec.id, target))) is not None:
             return _mute_json(target, name, existing.created_at)
+        # At the table: seated, watching now (a socket open there on any server process, as presence knows it; the
+        # stand-in wait asks the same), or has written in its chat.
+        if name is None or not (
+            rec.seat_of(target) is not None
+            or rt.presence.connected(rec.id, target)
+            or await session.scalar(
+                select(ChatMessage.id).where(ChatMessage.table_id == rec.id, ChatMessage.user_id == target).limit(1)
+            ) is not None
+        ):
+            raise ServiceError(
+                "not_at_table",
+                "That person is not at this table: they have no seat here, have not written in its chat and are "
+                "not watching it now.",
+                404,
+            )
         at = datetime.now(UTC)
         session.add(ChatMute(table_id=rec.id, user_id=target, muted_by=user_id, created_at=at))
         payload = _notice(rt, "chat_mute", rec.id, user={"id": target, "name": name}, muted=True, host_id=rec.host_id)

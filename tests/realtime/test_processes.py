@@ -161,6 +161,34 @@ async def test_presence_on_one_process_reaches_sockets_on_another(fresh_db: Data
         two.stop()
 
 
+async def test_the_host_mutes_a_watcher_connected_to_another_process(fresh_db: Database, tmp_path: Path) -> None:
+    """Dee watches through process two and has written nothing: the host, on process one, sees her named among the
+    watchers and mutes her there; process two then refuses her lines."""
+    requires_postgres()
+    one = Server(fresh_db, tmp_path, **FAST_PRESENCE).start()
+    two = Server(fresh_db, tmp_path, RUN_MIGRATIONS="false", **FAST_PRESENCE).start()
+    try:
+        ana, ben, t, watcher, _version = await watched_from_two(one, two)
+        dee = await Player.guest(two.url, "Dee")
+        sa = await Socket.open(one.ws_url, t["id"], ana.token)
+        sd = await Socket.open(two.ws_url, t["id"], dee.token)
+        for s in (sa, sd):
+            await s.expect("snapshot")
+        await sa.expect("presence", watchers=[{"id": dee.user["id"], "name": "Dee"}])
+        r = await ana.http.put(f"/api/tables/{t['id']}/chat/mutes/{dee.user['id']}")  # on process one
+        assert r.status_code == 200, r.text
+        assert (await sd.expect("chat_mute"))["muted"] is True
+        refused = await sd.chat("hello?")
+        assert refused["type"] == "error" and refused["code"] == "muted"
+        for s in (sa, sd, watcher):
+            await s.close()
+        for p in (ana, ben, dee):
+            await p.close()
+    finally:
+        one.stop()
+        two.stop()
+
+
 async def test_a_player_connected_to_another_process_gets_longer_before_a_stand_in(
     fresh_db: Database, tmp_path: Path
 ) -> None:
