@@ -324,6 +324,21 @@ async def mute(rt: Runtime, rec: TableRecord, user_id: str, target: str) -> dict
     return _mute_json(target, name, at)
 
 
+async def carry_mutes(session: AsyncSession, old_table: str, new_table: str, new_host: str) -> None:
+    """Mute at the rematch `new_table` everyone muted at the finished `old_table` it follows, but its host.
+
+    Whoever opens the rematch hosts it, not necessarily the host who muted: the mutes come along all the same.
+    Otherwise the first player to press "Play again" would decide, by being first, whether the person everyone had
+    to mute gets their voice back; carried, the new host sees them in their list of the muted and may unmute them.
+    Nobody can mute a host, so a muted player who opens the rematch is not muted there. Each mute keeps who made it
+    and when (the host's list stays in the order they were muted in). In the transaction that opens the rematch."""
+    rows = await session.scalars(
+        select(ChatMute).where(ChatMute.table_id == old_table, ChatMute.user_id != new_host)
+    )
+    for row in rows.all():
+        session.add(ChatMute(table_id=new_table, user_id=row.user_id, muted_by=row.muted_by, created_at=row.created_at))
+
+
 async def unmute(rt: Runtime, rec: TableRecord, user_id: str, target: str) -> dict[str, Any]:
     """The host lets a muted person chat again (someone not muted: nothing changes, the same answer)."""
     _require_host(rec, user_id)
