@@ -4,6 +4,7 @@ import { h, mount } from "../lib/dom.js";
 import { api, query } from "./api.js";
 import { t, getLang, onLangChange, errorText } from "./i18n.js";
 import { me } from "./session.js";
+import { personLink } from "./ui.js";
 
 const MAX_CHARS = 300; // the server's limit, in code points after trimming
 const COUNT_FROM = 250; // the counter shows from here on
@@ -362,7 +363,8 @@ export class ChatPanel {
         "aria-label": t("chat.remove_label", { name }), onclick: () => this.removeLine(line) }, t("chat.remove"))) : null;
     return h("li", { class: ["chat-line", mine && "mine"], "data-id": String(line.id), "data-testid": "chat-line" },
       h("div", { class: "chat-by" },
-        h("span", { class: "chat-name" }, name),
+        // The author's name leads to their profile, beside the page (the game stays open).
+        h("span", { class: "chat-name" }, line.user ? personLink(line.user, name, { newTab: true }) : name),
         spectator ? h("span", { class: "tag chat-spectator" }, t("chat.spectator")) : null,
         mine ? h("span", { class: "tag you" }, t("chat.you")) : null,
         muted ? h("span", { class: "tag chat-muted-tag" }, t("chat.muted_tag")) : null,
@@ -410,7 +412,7 @@ export class ChatPanel {
     const people = this.isHost ? [...this.mutes.entries()] : [];
     this.mutedList.hidden = !people.length;
     mount(this.mutedList, people.length ? [h("span", { class: "muted" }, t("chat.muted_list")), " ",
-      people.map(([id, name]) => h("span", { class: "chat-mutes-person" }, name, " ",
+      people.map(([id, name]) => h("span", { class: "chat-mutes-person" }, personLink({ id, name }, name, { newTab: true }), " ",
         h("button", { type: "button", class: "ghost chat-tool", "data-testid": "chat-unmute",
           "aria-label": t("chat.unmute_label", { name }), onclick: () => this.toggleMute({ id, name }) },
         t("chat.unmute"))))] : []);

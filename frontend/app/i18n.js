@@ -605,6 +605,18 @@ export function t(key, params = {}) {
 }
 
 /**
+ * Like t(), for h(): an array of the text's pieces with each placeholder replaced by its param as it is, so a param
+ * may be a node ("Host: " and a link to the host's profile, in the page's language and word order).
+ */
+export function tParts(key, params = {}) {
+  const text = STRINGS[lang][key] ?? STRINGS.en[key] ?? key;
+  return text.split(/(\{\w+\})/).filter(Boolean).map((piece) => {
+    const name = /^\{(\w+)\}$/.exec(piece)?.[1];
+    return name !== undefined && name in params ? params[name] : piece;
+  });
+}
+
+/**
  * A refusal from the server in the person's language: the shell's text for its code, else the
  * server's own message (English, and more specific, so English keeps it).
  */
