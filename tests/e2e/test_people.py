@@ -1,4 +1,4 @@
-"""People's names lead to their profiles: in the lobby, at the seats and in the chat."""
+"""People's names lead to their profiles (lobby, seats, chat, watchers), and the host mutes a silent watcher."""
 
 from __future__ import annotations
 
@@ -12,6 +12,9 @@ from tests.e2e.conftest import Person
 from tests.e2e.helpers import create_table, seat_row
 
 pytestmark = pytest.mark.e2e
+
+LONG_NAME = "Bartholomew_the_Magnificent_Taco_Chef_42"  # 40 characters, no space to break at
+
 
 def _id(who: Person) -> str:
     return str(who.page.request.get(f"{who.base}/api/me").json()["id"])
@@ -33,6 +36,63 @@ def _opens_profile(page: Page, link: Locator, name: str) -> None:
     profile.wait_for_url(re.compile(r"/p/[0-9a-f]{16}$"))
     expect(profile.get_by_test_id("profile-name")).to_contain_text(name)
     profile.close()
+
+
+def test_the_host_mutes_a_watcher_who_never_wrote_from_the_list_of_watchers(person: Callable[..., Person]) -> None:
+    ana = person("Ana", width=390, height=844)  # the host, on a phone
+    table_id = create_table(ana, "food-truck", seats=2, name="Quiet lunch")
+    seat_row(ana.page, "1").get_by_role("button", name="Add bot").click()
+    ana.page.get_by_test_id("start").click()
+    expect(ana.page.get_by_test_id("table-status")).to_have_text("In progress")
+
+    cy = person("Cy")  # watches, and writes nothing
+    cy.goto(f"/t/{table_id}")
+    expect(cy.page.get_by_test_id("conn")).to_have_attribute("data-state", "online")
+    chef = person(LONG_NAME, width=390, height=844)  # watches too, on a phone, with a name that cannot wrap at a space
+    chef.goto(f"/t/{table_id}")
+    expect(chef.page.get_by_test_id("conn")).to_have_attribute("data-state", "online")
+
+    watchers = ana.page.get_by_test_id("watchers")
+    expect(watchers).to_contain_text("Watching:")
+    expect(ana.page.get_by_test_id("watching")).to_have_text("2 watching")
+    cy_chip = watchers.locator(f"li[data-user-id='{_id(cy)}']")
+    link = cy_chip.get_by_test_id("person-link")
+    expect(link).to_have_text("Cy")
+    expect(link).to_have_attribute("href", f"/p/{_id(cy)}")
+    mute = cy_chip.get_by_role("button", name="Mute Cy in this chat")
+    # From the keyboard: the name, then its Mute.
+    link.focus()
+    ana.page.keyboard.press("Tab")
+    expect(mute).to_be_focused()
+    assert _hit_by_a_tap(mute)
+    # The phone's page does not scroll sideways for the long name and the buttons.
+    assert ana.page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert chef.page.evaluate("document.documentElement.scrollWidth") <= 390
+
+    mute.click()
+    assert ana.page.url.endswith(f"/t/{table_id}") and len(ana.context.pages) == 1  # the click was the button's
+    expect(cy.page.get_by_test_id("chat-muted")).to_contain_text("The host has muted you")
+    expect(cy.page.get_by_test_id("chat-input")).to_be_disabled()
+    refused = cy.page.request.post(f"{cy.base}/api/tables/{table_id}/chat", data={"text": "at last I speak"})
+    assert refused.status == 403 and refused.json()["error"]["code"] == "muted"
+    # The host sees it by the name and in the chat's list; the button now unmutes.
+    expect(cy_chip.locator(".chat-muted-tag")).to_have_text("muted")
+    expect(cy_chip.get_by_role("button", name="Unmute Cy")).to_be_visible()
+    expect(ana.page.get_by_test_id("chat-mutes")).to_contain_text("Cy")
+    # Nobody else learns who is muted, nor gets the host's buttons.
+    for other in (cy, chef):
+        expect(other.page.get_by_test_id("watchers")).to_contain_text("Cy")
+        expect(other.page.get_by_test_id("watcher-mute")).to_have_count(0)
+        expect(other.page.get_by_test_id("watchers").locator(".chat-muted-tag")).to_have_count(0)
+
+    # The chef speaks; Cy, still muted, cannot; in Spanish, the list reads "Mirando:".
+    chef.page.get_by_test_id("chat-input").fill("hola")
+    chef.page.get_by_test_id("chat-input").press("Enter")
+    expect(ana.page.get_by_test_id("chat-line")).to_have_count(1)
+    ana.page.get_by_role("button", name="Español").click()
+    expect(watchers).to_contain_text("Mirando:")
+    expect(cy_chip.get_by_role("button", name="Dejar hablar a Cy")).to_be_visible()
+    assert ana.page.evaluate("document.documentElement.scrollWidth") <= 390
 
 
 def test_names_lead_to_profiles_in_the_lobby_the_seats_and_the_chat(person: Callable[..., Person]) -> None:
