@@ -3,12 +3,12 @@
 Soft state, never stored and never part of a table's version. Each process counts its own sockets of each
 table (`Room.people`, `Room.anon`, kept by the hub as sockets come and go) and tells the other processes what
 it holds on the broker's side channel: a `presence` notice naming the process and, per table, the signed-in
-users with a socket there (the table's seated ones first, at most MAX_IDS of them; the rest as a count) and the
-number of signed-out sockets, with the names of the first NAMED of its signed-in watchers (the seated are named by
-the table itself), so every process can say who watches. It announces a table again when its part changes, all of its tables every
-`presence_refresh` seconds, and that it holds nothing when it stops. The others keep each process's last word
-per table until `presence_expiry` seconds after they heard it (`PresenceBoard`), so the sockets of a process
-that died stop counting. What a socket is shown is the union of all of them (`merge`).
+users with a socket there (the table's seated ones first, at most MAX_IDS of them; the rest as a count), the
+number of signed-out sockets, and the names of the first NAMED of its signed-in watchers (the seated are named by
+the table itself), so every process can say who watches. It announces a table again when its part changes, all of
+its tables every `presence_refresh` seconds, and that it holds nothing when it stops. The others keep each
+process's last word per table until `presence_expiry` seconds after they heard it (`PresenceBoard`), so the sockets
+of a process that died stop counting. What a socket is shown is the union of all of them (`merge`, `watchers`).
 
 Changes are coalesced: a socket arriving or leaving, a notice, or a change of the seats marks its table, and
 `presence_debounce` seconds after the first mark every marked table's sockets get one `presence` message if
@@ -156,6 +156,7 @@ Shown = tuple[list[str], int, list[dict[str, str]]]  # the seats online, the num
 
 
 def presence_message(shown: Shown) -> dict[str, Any]:
+    """The socket's `presence` message of what it is shown."""
     online, watching, named = shown
     return {"type": "presence", "online": online, "watching": watching, "watchers": named}
 
