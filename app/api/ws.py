@@ -114,7 +114,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     await ws.accept()
     # The code is kept only where it is what lets the socket in, to check again when the table changes.
     kept_invite = invite if rec.visibility == "private" and rec.invite_ok(invite) else None
-    conn = Connection.open(ws, table_id, user.id if user else None, kept_invite)
+    conn = Connection.open(ws, table_id, user.id if user else None, kept_invite, user.name if user else None)
     rt.hub.attach(conn)
     rt.hub.snapshot(rec, conn)
     limiter = RateLimiter(rt.settings.ws_rate_per_second, rt.settings.ws_rate_burst)

@@ -28,7 +28,7 @@ from app.db.models import Move
 from app.games import GAMES
 from app.games.base import views_of
 from app.metrics import SOCKETS_OPEN
-from app.realtime.presence import Presence, seats_by_user
+from app.realtime.presence import Presence, Shown, seats_by_user
 from app.realtime.protocol import FRAME_WRITER, text_frame
 from app.services import chat
 from app.services.records import EVENT_WINDOW, TableRecord
@@ -91,12 +91,15 @@ class Connection:
     # The invite code the socket was opened with, if it let it in: its right to see a private table is checked
     # again, with it, whenever the table changes (`Hub.drop_unseeing`).
     invite: str | None = None
+    user_name: str | None = None  # the person's name as they connected: presence names the people watching
 
     @classmethod
-    def open(cls, ws: WebSocket, table_id: str, user_id: str | None, invite: str | None = None) -> Connection:
+    def open(
+        cls, ws: WebSocket, table_id: str, user_id: str | None, invite: str | None = None, user_name: str | None = None
+    ) -> Connection:
         """A connection for an accepted socket, using the frame writer when the protocol offers one."""
         writer = ws.scope.get("extensions", {}).get(FRAME_WRITER)
-        return cls(ws=ws, table_id=table_id, user_id=user_id, write_frame=writer, invite=invite)
+        return cls(ws=ws, table_id=table_id, user_id=user_id, write_frame=writer, invite=invite, user_name=user_name)
 
     def may_see(self, rec: TableRecord) -> bool:
         """Whether this socket's person may still see the table (a seat, the host, or the code it came with)."""
@@ -164,13 +167,15 @@ class Room:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     table_key: tuple[Any, ...] | None = None  # the table as the last update showed it (see tables.table_key)
     opened: float = field(default_factory=time.time)  # when its first socket came: chat since then is resent
-    # Presence (realtime/presence.py): sockets here per signed-in user, signed-out sockets, each person's seat
-    # as of `seats_version`, and what the room was last shown.
+    # Presence (realtime/presence.py): sockets here per signed-in user (in the order they came), their names as
+    # their newest socket connected, signed-out sockets, each person's seat as of `seats_version`, and what the
+    # room was last shown.
     people: dict[str, int] = field(default_factory=dict)
+    names: dict[str, str] = field(default_factory=dict)
     anon: int = 0
     seats: dict[str, str] = field(default_factory=dict)
     seats_version: int = -1
-    presence: tuple[list[str], int] | None = None
+    presence: Shown | None = None
 
     def note_seats(self, rec: TableRecord) -> None:
         """Keep who sits where, from a record at least as new as the last one seen."""
@@ -251,6 +256,8 @@ class Hub:
                 room.anon += 1
             else:
                 room.people[conn.user_id] = room.people.get(conn.user_id, 0) + 1
+                if conn.user_name is not None:
+                    room.names[conn.user_id] = conn.user_name
             if self.presence is not None:
                 self.presence.touch(conn.table_id)
         SOCKETS_OPEN.inc()
@@ -265,6 +272,7 @@ class Hub:
                 room.people[conn.user_id] -= 1
             else:
                 room.people.pop(conn.user_id, None)
+                room.names.pop(conn.user_id, None)
             if not room.conns:
                 self.rooms.pop(conn.table_id, None)
             if self.presence is not None:

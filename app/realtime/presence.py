@@ -1,13 +1,14 @@
-"""Presence: which seats of a table have their person connected right now, and how many people watch.
+"""Presence: which seats of a table have their person connected right now, how many people watch, and who.
 
 Soft state, never stored and never part of a table's version. Each process counts its own sockets of each
 table (`Room.people`, `Room.anon`, kept by the hub as sockets come and go) and tells the other processes what
 it holds on the broker's side channel: a `presence` notice naming the process and, per table, the signed-in
-users with a socket there (the table's seated ones first, at most MAX_IDS of them; the rest as a count) and the
-number of signed-out sockets. It announces a table again when its part changes, all of its tables every
-`presence_refresh` seconds, and that it holds nothing when it stops. The others keep each process's last word
-per table until `presence_expiry` seconds after they heard it (`PresenceBoard`), so the sockets of a process
-that died stop counting. What a socket is shown is the union of all of them (`merge`).
+users with a socket there (the table's seated ones first, at most MAX_IDS of them; the rest as a count), the
+number of signed-out sockets, and the names of the first NAMED of its signed-in watchers (the seated are named by
+the table itself), so every process can say who watches. It announces a table again when its part changes, all of
+its tables every `presence_refresh` seconds, and that it holds nothing when it stops. The others keep each
+process's last word per table until `presence_expiry` seconds after they heard it (`PresenceBoard`), so the sockets
+of a process that died stop counting. What a socket is shown is the union of all of them (`merge`, `watchers`).
 
 Changes are coalesced: a socket arriving or leaving, a notice, or a change of the seats marks its table, and
 `presence_debounce` seconds after the first mark every marked table's sockets get one `presence` message if
@@ -34,6 +35,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("app.presence")
 MAX_IDS = 100  # user ids one process announces per table; past them it sends a count
+# Watchers named, with their names, in one process's part and in a socket's message: the rest are counted. 20 names
+# of 40 characters (160 bytes in UTF-8 at most) beside 100 ids keep a table's part under NOTICE_BYTES.
+NAMED = 20
+NAME_CHARS = 40  # a display name's length at most (services/auth.clean_name)
 NOTICE_BYTES = 7000  # a notice's size at most (Postgres refuses a NOTIFY payload of 8000 bytes or more)
 
 Spawn = Callable[[Coroutine[Any, Any, None]], Any]
@@ -41,18 +46,23 @@ Spawn = Callable[[Coroutine[Any, Any, None]], Any]
 
 @dataclass(frozen=True, slots=True)
 class Part:
-    """What one process holds of one table: signed-in users by id, more of them by count, signed-out sockets."""
+    """What one process holds of one table: signed-in users by id, more of them by count, signed-out sockets, and
+    the names of some of the users who watch (id, name)."""
 
     users: frozenset[str] = frozenset()
     more: int = 0
     anon: int = 0
+    names: frozenset[tuple[str, str]] = frozenset()
 
     @property
     def empty(self) -> bool:
         return not self.users and not self.more and not self.anon
 
     def to_json(self) -> dict[str, Any]:
-        return {"users": sorted(self.users), "more": self.more, "anon": self.anon}
+        doc: dict[str, Any] = {"users": sorted(self.users), "more": self.more, "anon": self.anon}
+        if self.names:  # left out when none: most parts name nobody, and a notice's bytes are counted
+            doc["names"] = dict(sorted(self.names))
+        return doc
 
     @classmethod
     def from_json(cls, doc: Any) -> Part:
@@ -61,7 +71,11 @@ class Part:
             return cls()
         users = doc.get("users")
         ids = frozenset(u for u in users[:MAX_IDS] if isinstance(u, str)) if isinstance(users, list) else frozenset()
-        return cls(ids, _count(doc.get("more")), _count(doc.get("anon")))
+        names = doc.get("names")
+        named = frozenset(
+            (u, name[:NAME_CHARS]) for u, name in list(names.items())[:NAMED] if u in ids and isinstance(name, str)
+        ) if isinstance(names, dict) else frozenset()
+        return cls(ids, _count(doc.get("more")), _count(doc.get("anon")), named)
 
 
 def _count(value: Any) -> int:
@@ -71,13 +85,31 @@ def _count(value: Any) -> int:
 EMPTY = Part()
 
 
-def local_part(people: Collection[str], anon: int, seated: Collection[str]) -> Part:
-    """This process's part of a table: its users with a socket there, the seated ones always named."""
+def local_part(
+    people: Collection[str], anon: int, seated: Collection[str], names: Mapping[str, str] | None = None
+) -> Part:
+    """This process's part of a table: its users with a socket there, the seated ones always named, and the names
+    of the first NAMED watchers to arrive whose names it knows (`names`)."""
+    watchers = named_watchers(people, seated, names or {})
     if len(people) <= MAX_IDS:
-        return Part(frozenset(people), 0, anon)
-    named = [u for u in people if u in seated]
-    named += [u for u in people if u not in seated][: max(0, MAX_IDS - len(named))]
-    return Part(frozenset(named), len(people) - len(named), anon)
+        return Part(frozenset(people), 0, anon, watchers)
+    ids = [u for u in people if u in seated]
+    ids += [u for u in people if u not in seated][: max(0, MAX_IDS - len(ids))]
+    listed = frozenset(ids)
+    return Part(listed, len(people) - len(ids), anon, frozenset(w for w in watchers if w[0] in listed))
+
+
+def named_watchers(
+    people: Iterable[str], seated: Collection[str], names: Mapping[str, str]
+) -> frozenset[tuple[str, str]]:
+    """(id, name) of the first NAMED of `people` (in their order: first come) who are not seated, named in `names`."""
+    out: list[tuple[str, str]] = []
+    for user in people:
+        if len(out) == NAMED:
+            break
+        if user not in seated and user in names:
+            out.append((user, names[user]))
+    return frozenset(out)
 
 
 def seat_order(seat: str) -> tuple[int, str]:
@@ -103,6 +135,30 @@ def merge(
         extra += part.more + part.anon
     online = [seat for user, seat in seat_by_user.items() if user in users]
     return sorted(online, key=seat_order), len(users) - len(online) + extra
+
+
+def watchers(
+    seat_by_user: Mapping[str, str], people: Iterable[str], names: Mapping[str, str], remote: Iterable[Part]
+) -> list[dict[str, str]]:
+    """The signed-in watchers a socket is shown by name, as {"id", "name"}: this process's (`people` with their
+    `names`) and those the other processes named, each person once, not seated, in the order of their names, at
+    most NAMED. The others who watch are in the count only."""
+    found = {user: names[user] for user in people if user in names and user not in seat_by_user}
+    for part in remote:
+        for user, name in part.names:
+            if user not in seat_by_user:
+                found.setdefault(user, name)
+    chosen = sorted(found.items(), key=lambda item: (item[1].casefold(), item[0]))[:NAMED]
+    return [{"id": user, "name": name} for user, name in chosen]
+
+
+Shown = tuple[list[str], int, list[dict[str, str]]]  # the seats online, the number watching, the watchers named
+
+
+def presence_message(shown: Shown) -> dict[str, Any]:
+    """The socket's `presence` message of what it is shown."""
+    online, watching, named = shown
+    return {"type": "presence", "online": online, "watching": watching, "watchers": named}
 
 
 def seats_by_user(rec: TableRecord) -> dict[str, str]:
@@ -196,8 +252,11 @@ class Presence:
 
     # ---- what a socket is shown
 
-    def shown(self, table_id: str, room: Room) -> tuple[list[str], int]:
-        return merge(room.seats, room.people, room.anon, self.board.parts(table_id) if self.shared else ())
+    def shown(self, table_id: str, room: Room) -> Shown:
+        """The seats online, the number watching and the watchers named, as this table's sockets are to see them."""
+        remote = self.board.parts(table_id) if self.shared else []
+        online, watching = merge(room.seats, room.people, room.anon, remote)
+        return online, watching, watchers(room.seats, room.people, room.names, remote)
 
     def connected(self, table_id: str, user_id: str) -> bool:
         """Whether the user has a socket open at the table, in this process or (as last announced) another."""
@@ -208,8 +267,7 @@ class Presence:
         return self.shared and any(user_id in part.users for part in self.board.parts(table_id))
 
     def message(self, table_id: str, room: Room) -> dict[str, Any]:
-        online, watching = self.shown(table_id, room)
-        return {"type": "presence", "online": online, "watching": watching}
+        return presence_message(self.shown(table_id, room))
 
     # ---- changes, coalesced
 
@@ -230,7 +288,7 @@ class Presence:
             try:
                 room = self.hub.rooms.get(table_id)
                 if self.shared:
-                    part = EMPTY if room is None else local_part(room.people, room.anon, room.seats)
+                    part = EMPTY if room is None else local_part(room.people, room.anon, room.seats, room.names)
                     if part != self.announced.get(table_id, EMPTY):
                         changed[table_id] = part
                         if part.empty:
@@ -242,7 +300,7 @@ class Presence:
                 shown = self.shown(table_id, room)
                 if shown != room.presence:
                     room.presence = shown
-                    self.hub.broadcast(room, {"type": "presence", "online": shown[0], "watching": shown[1]})
+                    self.hub.broadcast(room, presence_message(shown))
             except Exception:  # noqa: BLE001 - one table's trouble must not keep the others' presence back
                 log.exception("presence failed", extra={"table_id": table_id})
         if changed:
@@ -258,7 +316,7 @@ class Presence:
         """Tell the others every table this process holds sockets of (and, with `ask`, to do the same)."""
         parts = {}
         for table_id, room in list(self.hub.rooms.items()):
-            part = local_part(room.people, room.anon, room.seats)
+            part = local_part(room.people, room.anon, room.seats, room.names)
             if not part.empty:
                 parts[table_id] = self.announced[table_id] = part
         if ask:

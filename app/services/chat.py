@@ -279,24 +279,33 @@ async def mutes(session: AsyncSession, rec: TableRecord, user_id: str) -> list[d
 
 
 async def mute(rt: Runtime, rec: TableRecord, user_id: str, target: str) -> dict[str, Any]:
-    """The host mutes a person at the table (a player or someone who chatted while watching): their next
-    lines are refused until the host unmutes them. Nobody can mute the host. Muting twice answers the same."""
+    """The host mutes a person at the table (a player, someone who chatted here, or someone watching it now, who
+    may not have written yet): their next lines are refused until the host unmutes them. Nobody can mute the
+    host. Muting twice answers the same."""
     _require_host(rec, user_id)
     if target == rec.host_id:
         raise ServiceError("cannot_mute_host", "Nobody can mute the table's host.", 403)
     payload = None
     async with rt.single_writer(), rt.sessions() as session:
         name = await session.scalar(select(User.name).where(User.id == target)) if len(target) <= 32 else None
-        posted = name is not None and await session.scalar(
-            select(ChatMessage.id).where(ChatMessage.table_id == rec.id, ChatMessage.user_id == target).limit(1)
-        )
-        if name is None or (rec.seat_of(target) is None and not posted):
-            raise ServiceError(
-                "not_at_table", "That person neither sits at this table nor has written in its chat.", 404
-            )
-        existing = await session.get(ChatMute, (rec.id, target))
-        if existing is not None:
+        # Muted already (a watcher who has left since too): the same answer.
+        if name is not None and (existing := await session.get(ChatMute, (rec.id, target))) is not None:
             return _mute_json(target, name, existing.created_at)
+        # At the table: seated, watching now (a socket open there on any server process, as presence knows it; the
+        # stand-in wait asks the same), or has written in its chat.
+        if name is None or not (
+            rec.seat_of(target) is not None
+            or rt.presence.connected(rec.id, target)
+            or await session.scalar(
+                select(ChatMessage.id).where(ChatMessage.table_id == rec.id, ChatMessage.user_id == target).limit(1)
+            ) is not None
+        ):
+            raise ServiceError(
+                "not_at_table",
+                "That person is not at this table: they have no seat here, have not written in its chat and are "
+                "not watching it now.",
+                404,
+            )
         at = datetime.now(UTC)
         session.add(ChatMute(table_id=rec.id, user_id=target, muted_by=user_id, created_at=at))
         payload = _notice(rt, "chat_mute", rec.id, user={"id": target, "name": name}, muted=True, host_id=rec.host_id)
@@ -313,6 +322,21 @@ async def mute(rt: Runtime, rec: TableRecord, user_id: str, target: str) -> dict
     rt.hub.chat_mute(rec.id, {"id": target, "name": name}, True, rec.host_id)
     await rt.broker.side_after_commit(payload)
     return _mute_json(target, name, at)
+
+
+async def carry_mutes(session: AsyncSession, old_table: str, new_table: str, new_host: str) -> None:
+    """Mute at the rematch `new_table` everyone muted at the finished `old_table` it follows, but its host.
+
+    Whoever opens the rematch hosts it, not necessarily the host who muted: the mutes come along all the same.
+    Otherwise the first player to press "Play again" would decide, by being first, whether the person everyone had
+    to mute gets their voice back; carried, the new host sees them in their list of the muted and may unmute them.
+    Nobody can mute a host, so a muted player who opens the rematch is not muted there. Each mute keeps who made it
+    and when (the host's list stays in the order they were muted in). In the transaction that opens the rematch."""
+    rows = await session.scalars(
+        select(ChatMute).where(ChatMute.table_id == old_table, ChatMute.user_id != new_host)
+    )
+    for row in rows.all():
+        session.add(ChatMute(table_id=new_table, user_id=row.user_id, muted_by=row.muted_by, created_at=row.created_at))
 
 
 async def unmute(rt: Runtime, rec: TableRecord, user_id: str, target: str) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.models import GameTable, Seat, TableLogEntry, User
 from app.games import GAMES
 from app.games.base import Game
+from app.services import chat
 from app.services.auth import clean_name, new_id
 from app.services.errors import ServiceError, not_found
 from app.services.records import TableRecord, hash_invite, load_record, seed_commitment
@@ -530,7 +531,8 @@ async def start(session: AsyncSession, rec: TableRecord, user: User) -> Events:
 async def rematch(rt: Runtime, table_id: str, user: User) -> TableRecord:
     """Play again: the first player of a finished game to ask opens a table like it (game, options,
     visibility, bots in their seats, themselves in their own seat, as its host), and the finished table
-    points to it; every other player who asks takes their old seat there (no invite needed)."""
+    points to it, its chat's mutes carried (chat.carry_mutes); every other player who asks takes their old seat there
+    (no invite needed)."""
     async with rt.table_lock(table_id), rt.sessions() as session:
         old = await load_record(session, table_id, for_update=True)
         seat = old.seat_of(user.id)
@@ -554,6 +556,7 @@ async def _open_rematch(
     # A bot that stood in for a player leaves the seat to them.
     seating = [(user.id if s.seat == seat else None, s.bot and s.user_id is None) for s in old.seats]
     new_id = await _add_table(rt, session, get_game(old.game), old.name, user, old.visibility, old.options, seating)
+    await chat.carry_mutes(session, old.id, new_id, user.id)  # the host's moderation stands at the rematch
     await session.execute(
         update(GameTable).where(GameTable.id == old.id)
         .values(rematch_id=new_id, version=old.version + 1, updated_at=datetime.now(UTC))

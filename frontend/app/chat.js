@@ -4,6 +4,7 @@ import { h, mount } from "../lib/dom.js";
 import { api, query } from "./api.js";
 import { t, getLang, onLangChange, errorText } from "./i18n.js";
 import { me } from "./session.js";
+import { personLink } from "./ui.js";
 
 const MAX_CHARS = 300; // the server's limit, in code points after trimming
 const COUNT_FROM = 250; // the counter shows from here on
@@ -46,11 +47,12 @@ function timeOf(iso) {
  * `jump` is the "new in chat" button: the page puts it where it covers nothing (its turn bar).
  */
 export class ChatPanel {
-  constructor({ tableId, invite, socket, signIn = null }) {
+  constructor({ tableId, invite, socket, signIn = null, onMutes = null }) {
     this.tableId = tableId;
     this.invite = invite;
     this.socket = socket;
     this.signIn = signIn; // opens the page's sign-in form
+    this.onMutes = onMutes; // told whenever the host's list of the muted may have changed (the page's watchers)
     this.isHost = false;
     this.muted = false; // the host muted this person
     this.mutes = new Map(); // for the host: user id -> name of the people muted here
@@ -160,13 +162,18 @@ export class ChatPanel {
     }
   }
 
-  /** A host's call on a line or a person; a refusal is shown where a send's would be. */
-  async moderate(method, path, doneText) {
+  /**
+   * A host's call on a line or a person; whether it was done. A refusal is shown where a send's would be, or told
+   * to `report` (a call made from elsewhere on the page, where the chat's error line may be out of sight).
+   */
+  async moderate(method, path, doneText, report = null) {
     try {
       await api(method, `/api/tables/${encodeURIComponent(this.tableId)}/chat/${path}`);
       if (doneText) this.announcer.append(h("p", null, doneText));
+      return true;
     } catch (error) {
-      this.showError(errorText(error.code, error.message) || t("errors.generic"));
+      (report ?? ((text) => this.showError(text)))(errorText(error.code, error.message) || t("errors.generic"));
+      return false;
     }
   }
 
@@ -177,10 +184,18 @@ export class ChatPanel {
     this.moderate("DELETE", String(line.id), t("chat.removed_done"));
   }
 
-  toggleMute(user) {
+  /** Whether the host muted this person here (known to the host only). */
+  isMuted(userId) {
+    return this.mutes.has(userId);
+  }
+
+  /** Mute or unmute a person ({id, name}): from their line, the list of the muted, or the page's watchers. */
+  async toggleMute(user, report = null) {
     const muted = this.mutes.has(user.id);
-    this.moderate(muted ? "DELETE" : "PUT", `mutes/${encodeURIComponent(user.id)}`,
-      t(muted ? "chat.unmuted_done" : "chat.muted_done", { name: user.name }));
+    const done = await this.moderate(muted ? "DELETE" : "PUT", `mutes/${encodeURIComponent(user.id)}`,
+      t(muted ? "chat.unmuted_done" : "chat.muted_done", { name: user.name }), report);
+    // The socket's chat_mute says it too, but not while it reconnects: the buttons change now.
+    if (done) this.muteChanged(user, !muted);
   }
 
   async reload() {
@@ -362,7 +377,8 @@ export class ChatPanel {
         "aria-label": t("chat.remove_label", { name }), onclick: () => this.removeLine(line) }, t("chat.remove"))) : null;
     return h("li", { class: ["chat-line", mine && "mine"], "data-id": String(line.id), "data-testid": "chat-line" },
       h("div", { class: "chat-by" },
-        h("span", { class: "chat-name" }, name),
+        // The author's name leads to their profile, beside the page (the game stays open).
+        h("span", { class: "chat-name" }, line.user ? personLink(line.user, name, { newTab: true }) : name),
         spectator ? h("span", { class: "tag chat-spectator" }, t("chat.spectator")) : null,
         mine ? h("span", { class: "tag you" }, t("chat.you")) : null,
         muted ? h("span", { class: "tag chat-muted-tag" }, t("chat.muted_tag")) : null,
@@ -405,15 +421,19 @@ export class ChatPanel {
     this.drawSendable();
   }
 
-  /** For the host: the people muted here, each with Unmute (one muted before posting here shows here only). */
+  /**
+   * For the host: the people muted here, each with Unmute (one muted before posting here shows here only); the page
+   * is told, for the Mute buttons beside its watchers.
+   */
   drawMutes() {
     const people = this.isHost ? [...this.mutes.entries()] : [];
     this.mutedList.hidden = !people.length;
     mount(this.mutedList, people.length ? [h("span", { class: "muted" }, t("chat.muted_list")), " ",
-      people.map(([id, name]) => h("span", { class: "chat-mutes-person" }, name, " ",
+      people.map(([id, name]) => h("span", { class: "chat-mutes-person" }, personLink({ id, name }, name, { newTab: true }), " ",
         h("button", { type: "button", class: "ghost chat-tool", "data-testid": "chat-unmute",
           "aria-label": t("chat.unmute_label", { name }), onclick: () => this.toggleMute({ id, name }) },
         t("chat.unmute"))))] : []);
+    if (this.onMutes) this.onMutes();
   }
 
   drawCounter() {

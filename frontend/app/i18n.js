@@ -108,6 +108,9 @@ const STRINGS = {
     "table.online": "online",
     "table.away": "away",
     "table.watching": "{n} watching",
+    "table.watchers": "Watching:",
+    "table.watchers_more": "and {n} more",
+    "table.watchers_more_one": "and 1 more",
     "table.join_seat": "Join here",
     "table.add_bot": "Add bot",
     "table.kick": "Remove",
@@ -358,6 +361,9 @@ const STRINGS = {
     "table.online": "conectado",
     "table.away": "ausente",
     "table.watching": "{n} mirando",
+    "table.watchers": "Mirando:",
+    "table.watchers_more": "y {n} más",
+    "table.watchers_more_one": "y 1 más",
     "table.join_seat": "Sentarse aquí",
     "table.add_bot": "Añadir bot",
     "table.kick": "Quitar",
@@ -551,7 +557,7 @@ const STRINGS = {
     "table.access_lost": "Ya no puedes ver esta mesa privada.",
     "errors.code.muted": "El anfitrión te ha silenciado en el chat de esta mesa.",
     "errors.code.cannot_mute_host": "Nadie puede silenciar al anfitrión de la mesa.",
-    "errors.code.not_at_table": "Esa persona no tiene asiento en esta mesa ni ha escrito en su chat.",
+    "errors.code.not_at_table": "Esa persona no está en esta mesa: no tiene asiento, no ha escrito en su chat y no la está mirando ahora.",
     "errors.code.no_such_message": "Ese mensaje ya no está en el chat de esta mesa.",
     "errors.code.chat_removed": "El anfitrión quitó este mensaje.",
     "errors.code.access_lost": "Ya no puedes ver esta mesa privada.",
@@ -602,6 +608,18 @@ export function onLangChange(listener) {
 export function t(key, params = {}) {
   const text = STRINGS[lang][key] ?? STRINGS.en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (match, name) => (name in params ? String(params[name]) : match));
+}
+
+/**
+ * Like t(), for h(): an array of the text's pieces with each placeholder replaced by its param as it is, so a param
+ * may be a node ("Host: " and a link to the host's profile, in the page's language and word order).
+ */
+export function tParts(key, params = {}) {
+  const text = STRINGS[lang][key] ?? STRINGS.en[key] ?? key;
+  return text.split(/(\{\w+\})/).filter(Boolean).map((piece) => {
+    const name = /^\{(\w+)\}$/.exec(piece)?.[1];
+    return name !== undefined && name in params ? params[name] : piece;
+  });
 }
 
 /**

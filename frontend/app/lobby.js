@@ -2,11 +2,11 @@
 
 import { h, mount } from "../lib/dom.js";
 import { api, query } from "./api.js";
-import { t, getLang, onLangChange } from "./i18n.js";
+import { t, tParts, getLang, onLangChange } from "./i18n.js";
 import { me, loadMe } from "./session.js";
 import {
   toast, errorMessage, renderHeader, signInForm, inviteBox, seatNames, seatPeople, listNames, statusLabel, statusBadge,
-  rulesLink, gameText,
+  rulesLink, gameText, personLink,
 } from "./ui.js";
 
 const POLL_MS = 3000;
@@ -228,7 +228,8 @@ function tableRow(table, { mine }) {
       h("div", { class: "table-meta small" },
         statusBadge(table),
         h("span", null, t("lobby.seats_taken", { taken: seatsTaken(table), total: table.seat_count ?? table.seats.length })),
-        table.host ? h("span", { class: "muted" }, t("lobby.host", { name: table.host.name })) : null,
+        // The host's name leads to their profile, as the seated players' names below do.
+        table.host ? h("span", { class: "muted table-host" }, tParts("lobby.host", { name: personLink(table.host) })) : null,
         turn),
       h("div", { class: "table-players small muted", "data-testid": "table-players" }, seatPeople(table)),
       mine && table.invite_code && table.status === "open" ? inviteBox(table.id, table.invite_code) : null),

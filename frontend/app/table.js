@@ -32,7 +32,7 @@ const S = {
   renderer: null, // {module, missing, error?} once loaded
   conn: { status: "connecting", info: {} },
   idleSince: Date.now(), // when the running table last changed, by this browser's clock
-  presence: null, // {online: [seat], watching: n} from the server, while the socket is open
+  presence: null, // {online: [seat], watching: n, watchers: [{id, name}]} from the server, while the socket is open
 };
 
 const els = {};
@@ -263,10 +263,45 @@ function drawSeats() {
   scheduleIdleRedraw();
 }
 
+/** "N watching" by the Seats heading, and who under the seats: in every status, as the chat is open in every one. */
 function drawWatching() {
-  const watching = S.presence && ["open", "playing"].includes(S.table.status) ? S.presence.watching : 0;
+  const watching = S.presence ? S.presence.watching : 0;
   els.watching.hidden = !watching;
   els.watching.textContent = watching ? t("table.watching", { n: watching }) : "";
+  drawWatchers();
+}
+
+/**
+ * "Watching: Cy, Dee and 2 more" under the seats: the signed-in watchers the server names, each leading to their
+ * profile, and for the host a Mute (or Unmute) beside each, the way to silence someone who has not written.
+ */
+function drawWatchers() {
+  const people = S.presence ? S.presence.watchers : [];
+  if (!people.length) {
+    els.watchers.replaceChildren();
+    els.watchers.hidden = true;
+    return;
+  }
+  const host = S.table.is_host === true;
+  const more = Math.max(0, S.presence.watching - people.length); // signed out, or past the names sent
+  mountIfChanged(els.watchers, h("div", { class: "watchers-inner" },
+    h("span", { class: "watchers-label muted", id: "watchers-label" }, t("table.watchers")),
+    h("ul", { class: "watchers-list", "aria-labelledby": "watchers-label" }, people.map((person) => {
+      // Only the host knows who is muted (the others are never told).
+      const muted = host && Boolean(chatPanel?.isMuted(person.id));
+      const mine = person.id === me()?.id;
+      return h("li", { class: "watcher", "data-user-id": person.id },
+        personLink(person, person.name, { newTab: true }),
+        mine ? h("span", { class: "tag you" }, t("table.you")) : null,
+        muted ? h("span", { class: "tag chat-muted-tag" }, t("chat.muted_tag")) : null,
+        host && !mine ? h("button", {
+          type: "button", class: "ghost chat-tool", "data-testid": "watcher-mute",
+          "aria-label": t(muted ? "chat.unmute_label" : "chat.mute_label", { name: person.name }),
+          onclick: () => chatPanel.toggleMute(person, (text) => toast(text, "error")),
+        }, t(muted ? "chat.unmute" : "chat.mute")) : null);
+    })),
+    more ? h("span", { class: "muted" }, t(more === 1 ? "table.watchers_more_one" : "table.watchers_more", { n: more })) : null));
+  els.watchers.hidden = false;
 }
 
 function drawHead() {
@@ -686,7 +721,8 @@ function onMessage(message) {
       const online = message.online.map(String);
       // Watchers coming and going leave the seat rows (and a button under the pointer) as they are.
       const seatsChanged = !S.presence || S.presence.online.join() !== online.join();
-      S.presence = { online, watching: message.watching };
+      const watchers = Array.isArray(message.watchers) ? message.watchers.filter((w) => w && w.id && w.name) : [];
+      S.presence = { online, watching: message.watching, watchers };
       if (S.table && seatsChanged) {
         // Who is connected decides how long a waited-on seat must wait before others may call a bot.
         drawSeats();
@@ -734,9 +770,12 @@ function skeleton() {
   els.seats = h("ul", { class: "seats", "data-testid": "seats" });
   els.seatsTitle = h("h2", null, t("table.seats"));
   els.watching = h("span", { class: "watching muted small", "data-testid": "watching", hidden: true });
+  els.watchers = h("div", { class: "watchers small", "data-testid": "watchers", hidden: true });
   logPanel = new LogPanel();
   els.logTitle = h("h2", null, t("table.log"));
-  chatPanel = new ChatPanel({ tableId, invite, socket: () => socket, signIn: openSignIn });
+  // A change of the host's muted list redraws the Mute buttons by the watchers.
+  chatPanel = new ChatPanel({ tableId, invite, socket: () => socket, signIn: openSignIn,
+    onMutes: () => { if (S.table && els.watchers) drawWatchers(); } });
   mount(els.main,
     // The turn line and the chat's "new in chat" button share the bar that stays in sight: the button covers
     // nothing of the game (on a phone a corner button sat on the board until the chat was read).
@@ -746,7 +785,7 @@ function skeleton() {
       els.game,
       h("aside", { class: "sidebar" },
         h("section", { class: "panel" }, h("div", { class: "seats-head" }, els.seatsTitle, els.watching), els.seats,
-          els.abandonOffer),
+          els.watchers, els.abandonOffer),
         chatPanel.el,
         h("section", { class: "panel log" }, els.logTitle, logPanel.el))));
 }

@@ -79,7 +79,9 @@ async def test_the_host_mutes_a_player_and_a_spectator_and_unmutes_them(server: 
     _refused(await cy.http.put(f"{mutes}/{dee.user['id']}"), 403, "not_host")
     _refused(await ben.http.get(mutes), 403, "not_host")
     _refused(await ben.http.delete(f"{mutes}/{ben.user['id']}"), 403, "not_host")
-    _refused(await ana.http.put(f"{mutes}/{dee.user['id']}"), 404, "not_at_table")
+    eve = await Player.guest(server.url, "Eve")  # never came to the table (Dee watches: she may be muted)
+    _refused(await ana.http.put(f"{mutes}/{eve.user['id']}"), 404, "not_at_table")
+    await eve.close()
     _refused(await ana.http.put(f"{mutes}/nobody"), 404, "not_at_table")
     _refused(await ana.http.put(f"{mutes}/{'x' * 65}"), 422, "invalid_request")
     _refused(await httpx.AsyncClient(base_url=server.url).put(f"{mutes}/{ben.user['id']}"), 401, "not_signed_in")
@@ -95,6 +97,47 @@ async def test_the_host_mutes_a_player_and_a_spectator_and_unmutes_them(server: 
     for s in sockets.values():
         await s.close()
     for p in (ana, ben, cy, dee):
+        await p.close()
+
+
+async def test_the_host_mutes_someone_watching_who_never_wrote(server: Server) -> None:
+    ana, ben, tid = await _started(server)
+    cy = await Player.guest(server.url, "Cy")
+    chat, mutes = f"/api/tables/{tid}/chat", f"/api/tables/{tid}/chat/mutes"
+    # Before Cy comes, she is not at the table: refused, and the refusal says what "at the table" means.
+    r = await ana.http.put(f"{mutes}/{cy.user['id']}")
+    _refused(r, 404, "not_at_table")
+    assert "watching" in r.json()["error"]["message"]
+
+    sa = await Socket.open(server.ws_url, tid, ana.token)
+    await sa.expect("snapshot")
+    sc = await Socket.open(server.ws_url, tid, cy.token)  # Cy watches, and writes nothing
+    await sc.expect("snapshot")
+    # The host sees her among the people watching, by name: the way to her Mute.
+    await sa.expect("presence", watching=1, watchers=[{"id": cy.user["id"], "name": "Cy"}])
+
+    r = await ana.http.put(f"{mutes}/{cy.user['id']}")
+    assert r.status_code == 200, r.text
+    assert r.json()["user"] == {"id": cy.user["id"], "name": "Cy"}
+    assert (await sc.expect("chat_mute"))["muted"] is True
+    _refused(await cy.post(chat, {"text": "first words"}, ok=False), 403, "muted")
+    refused = await sc.chat("over the socket")
+    assert refused["type"] == "error" and refused["code"] == "muted"
+    assert (await cy.http.get(chat)).json()["muted"] is True
+    assert [m["user"]["id"] for m in (await ana.http.get(mutes)).json()["mutes"]] == [cy.user["id"]]
+
+    # Gone, she stays muted: muting again answers the same, and she still cannot write.
+    await sc.close()
+    await sa.expect("presence", watching=0, watchers=[])
+    again = await ana.http.put(f"{mutes}/{cy.user['id']}")
+    assert again.status_code == 200 and again.json() == r.json()
+    _refused(await cy.post(chat, {"text": "back"}, ok=False), 403, "muted")
+    # Unmuted once gone, she is no longer at the table: a new mute waits for her return.
+    assert (await ana.http.delete(f"{mutes}/{cy.user['id']}")).status_code == 200
+    _refused(await ana.http.put(f"{mutes}/{cy.user['id']}"), 404, "not_at_table")
+    assert await _texts(ana, tid) == []
+    await sa.close()
+    for p in (ana, ben, cy):
         await p.close()
 
 

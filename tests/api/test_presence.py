@@ -16,7 +16,7 @@ async def test_players_see_each_other_come_and_go_and_spectators_counted(server:
 
     sa = await Socket.open(server.ws_url, tid, ana.token)
     version = (await sa.expect("snapshot"))["version"]
-    assert await sa.recv() == {"type": "presence", "online": ["0"], "watching": 0}  # right after the snapshot
+    assert await sa.recv() == {"type": "presence", "online": ["0"], "watching": 0, "watchers": []}  # after the snapshot
 
     sb = await Socket.open(server.ws_url, tid, ben.token)
     await sb.expect("snapshot")
@@ -53,4 +53,34 @@ async def test_players_see_each_other_come_and_go_and_spectators_counted(server:
     for s in (sa, watchers[1], watchers[2]):
         await s.close()
     for p in (ana, ben, cy):
+        await p.close()
+
+
+async def test_the_people_watching_are_named_to_everyone_at_the_table(server: Server) -> None:
+    ana, ben, cy, ada = [await Player.guest(server.url, n) for n in ("Ana", "Ben", "Cy", "ada")]
+    t = await ana.table(seats=3)
+    tid = t["id"]
+    await ben.post(f"/api/tables/{tid}/join", {})
+    sa = await Socket.open(server.ws_url, tid, ana.token)
+    await sa.expect("snapshot")
+    sb = await Socket.open(server.ws_url, tid, ben.token)
+    await sb.expect("snapshot")
+    await sa.expect("presence", online=["0", "1"], watchers=[])  # players are named by their seats, not here
+
+    anon = await Socket.open(server.ws_url, tid)  # signed out: counted, never named
+    sc = await Socket.open(server.ws_url, tid, cy.token)
+    sd = await Socket.open(server.ws_url, tid, ada.token)
+    for s in (anon, sc, sd):
+        await s.expect("snapshot")
+    named = [{"id": ada.user["id"], "name": "ada"}, {"id": cy.user["id"], "name": "Cy"}]  # by name, case aside
+    for s in (sa, anon, sc):  # everyone sees them, a watcher and someone signed out too
+        await s.expect("presence", watching=3, watchers=named)
+
+    await cy.post(f"/api/tables/{tid}/join", {})  # Cy takes a seat: a player now, no longer watching
+    await sa.expect("presence", online=["0", "1", "2"], watching=2, watchers=named[:1])
+    await sd.close()
+    await sa.expect("presence", watching=1, watchers=[])
+    for s in (sa, sb, anon, sc):
+        await s.close()
+    for p in (ana, ben, cy, ada):
         await p.close()

@@ -12,6 +12,8 @@ import orjson
 from app.realtime.hub import Connection, Hub
 from app.realtime.presence import (
     MAX_IDS,
+    NAME_CHARS,
+    NAMED,
     NOTICE_BYTES,
     Part,
     Presence,
@@ -19,6 +21,7 @@ from app.realtime.presence import (
     local_part,
     merge,
     notices,
+    watchers,
 )
 from tests.realtime.test_hub import FakeSocket, two_versions
 
@@ -91,6 +94,46 @@ def test_notices_fit_a_postgres_notify_and_never_split_a_table() -> None:
         {"t": {"users": [], "more": 0, "anon": 1}}]
 
 
+def test_a_part_names_the_first_watchers_to_come_and_never_the_seated() -> None:
+    people = {"u0": 1, **{f"w{i}": 1 for i in range(NAMED + 5)}, "anon_name": 1}
+    names = {"u0": "Ana", **{f"w{i}": f"Watcher {i}" for i in range(NAMED + 5)}}
+    part = local_part(people, 1, SEATS, names)
+    assert part.names == {(f"w{i}", f"Watcher {i}") for i in range(NAMED)}  # the first to come; no seated u0
+    assert Part.from_json(orjson.loads(orjson.dumps(part.to_json()))) == part
+    assert "names" not in local_part({"u0": 1}, 0, SEATS, names).to_json()  # nobody named: nothing sent
+    # Past MAX_IDS, a watcher named must be one of the ids sent.
+    crowd = {f"x{i}": 1 for i in range(MAX_IDS + 10)}
+    big = local_part(crowd, 0, SEATS, {user: "X" for user in crowd})
+    assert all(user in big.users for user, _name in big.names) and len(big.names) == NAMED
+
+
+def test_a_malformed_name_is_dropped_or_cut() -> None:
+    doc = {"users": ["w1", "w2", "w3"], "names": {"w1": "Cy", "w2": 7, "w9": "not sent as an id", "w3": "x" * 500}}
+    assert Part.from_json(doc).names == {("w1", "Cy"), ("w3", "x" * NAME_CHARS)}
+    assert Part.from_json({"users": ["w1"], "names": ["w1"]}).names == frozenset()
+
+
+def test_the_watchers_shown_are_everyones_named_once_in_the_order_of_their_names() -> None:
+    here = {"u0": 1, "w1": 1, "w2": 1}
+    names = {"u0": "Ana", "w1": "dee", "w2": "Cy"}
+    other = Part(frozenset({"w1", "w3", "u1"}), 0, 2, frozenset({("w1", "Dee"), ("w3", "Bo"), ("u1", "Ben")}))
+    assert watchers(SEATS, here, names, [other]) == [
+        {"id": "w3", "name": "Bo"}, {"id": "w2", "name": "Cy"}, {"id": "w1", "name": "dee"}]  # w1 once, u1 seated
+    crowd = {f"w{i:03d}": 1 for i in range(3 * NAMED)}
+    shown = watchers(SEATS, crowd, {u: u for u in crowd}, [])
+    assert [w["id"] for w in shown] == sorted(crowd)[:NAMED]
+
+
+def test_a_notice_with_every_id_and_the_longest_names_fits_a_postgres_notify() -> None:
+    people = {f"{i:016x}": 1 for i in range(MAX_IDS + 5)}
+    names = {user: "🍔" * NAME_CHARS for user in people}  # four bytes a character
+    part = local_part(people, 3, {}, names)
+    assert len(part.names) == NAMED
+    (text,) = notices("p" * 16, {"t" * 16: part})
+    assert len(text.encode()) <= NOTICE_BYTES
+    assert Part.from_json(orjson.loads(text)["tables"]["t" * 16]) == part
+
+
 class FakeBroker:
     shared = True
 
@@ -117,13 +160,13 @@ async def test_a_burst_of_sockets_gives_each_socket_one_message_and_the_others_o
         hub.attach(conn)
         hub.snapshot(rec, conn)
         sockets.append((sock, conn))
-    assert sockets[0][0].sent[1] == {"type": "presence", "online": ["0"], "watching": 0}  # right after the snapshot
-    assert sockets[-1][0].sent[1] == {"type": "presence", "online": ["0"], "watching": 199}
+    assert sockets[0][0].sent[1] == {"type": "presence", "online": ["0"], "watching": 0, "watchers": []}  # right after
+    assert sockets[-1][0].sent[1] == {"type": "presence", "online": ["0"], "watching": 199, "watchers": []}
     await asyncio.sleep(0.1)
     await asyncio.gather(*tasks)
     for sock, _conn in sockets:
         got = [m for m in sock.sent if m["type"] == "presence"]
-        assert got[-1] == {"type": "presence", "online": ["0"], "watching": 199}
+        assert got[-1] == {"type": "presence", "online": ["0"], "watching": 199, "watchers": []}
         assert len(got) == 2  # its own, after its snapshot, and the one for everyone
     assert len(broker.sent) == 1
     assert broker.sent[0]["tables"]["t1"]["anon"] == 99 and len(broker.sent[0]["tables"]["t1"]["users"]) == 100
@@ -131,10 +174,10 @@ async def test_a_burst_of_sockets_gives_each_socket_one_message_and_the_others_o
     # Another process's sockets join the count; a process that stops takes its own away.
     hub.presence.on_notice({"kind": "presence", "origin": "other", "tables": {"t1": {"users": ["u1", "w0"], "anon": 1}}})
     await asyncio.sleep(0.1)
-    assert sockets[0][0].sent[-1] == {"type": "presence", "online": ["0", "1"], "watching": 200}
+    assert sockets[0][0].sent[-1] == {"type": "presence", "online": ["0", "1"], "watching": 200, "watchers": []}
     hub.presence.on_notice({"kind": "presence", "origin": "other", "gone": True})
     await asyncio.sleep(0.1)
-    assert sockets[0][0].sent[-1] == {"type": "presence", "online": ["0"], "watching": 199}
+    assert sockets[0][0].sent[-1] == {"type": "presence", "online": ["0"], "watching": 199, "watchers": []}
 
     # The last socket gone, the others hear this process holds nothing of the table.
     for _sock, conn in sockets:

@@ -133,7 +133,8 @@ async def presence_crosses_processes(one: Server, two: Server) -> None:
     cy_two = await Socket.open(two.ws_url, t["id"], cy.token)
     for s in (sa, sb, cy_one, cy_two):
         await s.expect("snapshot")
-    both = {"online": ["0", "1"], "watching": 2}  # Cy once, and the signed-out watcher
+    # Cy once, by name, and the signed-out watcher counted.
+    both = {"online": ["0", "1"], "watching": 2, "watchers": [{"id": cy.user["id"], "name": "Cy"}]}
     for s in (sa, cy_one, watcher, sb):
         await s.expect("presence", **both)
     await sb.close()  # Ben leaves process two: process one hears of it
@@ -155,6 +156,34 @@ async def test_presence_on_one_process_reaches_sockets_on_another(fresh_db: Data
     two = Server(fresh_db, tmp_path, RUN_MIGRATIONS="false", **FAST_PRESENCE).start()
     try:
         await presence_crosses_processes(one, two)
+    finally:
+        one.stop()
+        two.stop()
+
+
+async def test_the_host_mutes_a_watcher_connected_to_another_process(fresh_db: Database, tmp_path: Path) -> None:
+    """Dee watches through process two and has written nothing: the host, on process one, sees her named among the
+    watchers and mutes her there; process two then refuses her lines."""
+    requires_postgres()
+    one = Server(fresh_db, tmp_path, **FAST_PRESENCE).start()
+    two = Server(fresh_db, tmp_path, RUN_MIGRATIONS="false", **FAST_PRESENCE).start()
+    try:
+        ana, ben, t, watcher, _version = await watched_from_two(one, two)
+        dee = await Player.guest(two.url, "Dee")
+        sa = await Socket.open(one.ws_url, t["id"], ana.token)
+        sd = await Socket.open(two.ws_url, t["id"], dee.token)
+        for s in (sa, sd):
+            await s.expect("snapshot")
+        await sa.expect("presence", watchers=[{"id": dee.user["id"], "name": "Dee"}])
+        r = await ana.http.put(f"/api/tables/{t['id']}/chat/mutes/{dee.user['id']}")  # on process one
+        assert r.status_code == 200, r.text
+        assert (await sd.expect("chat_mute"))["muted"] is True
+        refused = await sd.chat("hello?")
+        assert refused["type"] == "error" and refused["code"] == "muted"
+        for s in (sa, sd, watcher):
+            await s.close()
+        for p in (ana, ben, dee):
+            await p.close()
     finally:
         one.stop()
         two.stop()
