@@ -136,7 +136,13 @@ async def test_every_process_racing_to_rate_each_game_rates_it_once(fresh_db: Da
             for who in (ana, ben):
                 who.http.base_url = where.url
             finished = await _tiny(ana, ben, (3, 0), where)
-            await rated_table(where, finished["id"])
+            # A spectator on the other process (on Postgres) is told of the rating too, by the broker.
+            other = servers[(i + 1) % len(servers)]
+            watcher = await Socket.open(other.ws_url, finished["id"])
+            table = await rated_table(where, finished["id"])
+            seen = await watcher.until_version(table["version"])
+            assert seen["table"]["ratings"] == table["ratings"] is not None
+            await watcher.close()
         assert await db_rows(servers[0], "SELECT count(*) FROM rating_changes") == [(6,)]
         a, b = elo.START, elo.START
         for _ in range(3):
