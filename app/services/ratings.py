@@ -74,7 +74,7 @@ async def settle(rt: Runtime, table_id: str) -> TableRecord | None:
                 continue  # changed since it was read (one process on SQLite cannot hold the row): read again
             with rt.own_write(rec.id, version):
                 try:
-                    events = await _rate(session, rec, version)
+                    events = await _rate(session, rec)
                     await keep_events(session, rec.id, version, events)
                     await rt.notify_in_tx(session, rec.id, version)
                     await session.commit()
@@ -89,7 +89,7 @@ async def settle(rt: Runtime, table_id: str) -> TableRecord | None:
     return None  # left for the sweep
 
 
-async def _rate(session: AsyncSession, rec: TableRecord, version: int) -> list[dict[str, Any]]:
+async def _rate(session: AsyncSession, rec: TableRecord) -> list[dict[str, Any]]:
     """Store what the game does to each person's rating (in the claiming transaction); the `rated` event."""
     people = rec.rated_people()
     users = sorted(people.values())
