@@ -64,7 +64,7 @@ def _record(seats: list[tuple[str | None, bool]], ranking: list[list[str]]) -> T
     """A finished public table with these seats (user id or None, bot) and this ranking."""
     now = datetime.now(UTC)
     return TableRecord(
-        id="t" * 16, game="tiny", name="t", host_id="h", host_name="H", visibility="public", invite_hash=None,
+        id="t" * 16, game="food-truck", name="t", host_id="h", host_name="H", visibility="public", invite_hash=None,
         status="finished", seat_count=len(seats), options={}, seed=1, seed_commitment="c", state={}, version=9,
         state_seq=0, move_count=0, awaiting=[], created_at=now, updated_at=now,
         outcome={"scores": {}, "ranking": ranking, "winners": ranking[0], "details": {}},

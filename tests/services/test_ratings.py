@@ -20,9 +20,6 @@ from app.runtime import Runtime
 from app.services import elo
 from app.services.ratings import settle, sweep
 from tests.conftest import SECRET, Database
-from tests.platform.tiny_game import install
-
-install()
 
 
 @pytest.fixture
@@ -47,14 +44,14 @@ _count = 0
 
 async def finished(rt: Runtime, seats: list[tuple[str | None, bool]], ranking: list[list[str]],
                    visibility: str = "public", abandoned: bool = False, ago: float = 0.0) -> str:
-    """A finished tiny table with these seats (user id or None, bot) and this final ranking, not rated yet."""
+    """A finished Food Truck table (its state is never read here) with these seats (user id or None, bot) and this final ranking, not rated yet."""
     global _count
     _count += 1
     table_id = f"{_count:016x}"
     at = datetime.now(UTC) - timedelta(seconds=ago)
     async with rt.sessions() as session:
         session.add(GameTable(
-            id=table_id, game="tiny", name="t", host_id="ana", visibility=visibility, status="finished",
+            id=table_id, game="food-truck", name="t", host_id="ana", visibility=visibility, status="finished",
             seat_count=len(seats), options={}, seed=1, seed_commitment="c", state={"over": True}, version=7,
             state_seq=0, move_count=0, awaiting=[], abandoned=abandoned,
             outcome=None if abandoned else {"scores": {}, "ranking": ranking, "winners": ranking[0], "details": {}},
@@ -68,9 +65,9 @@ async def finished(rt: Runtime, seats: list[tuple[str | None, bool]], ranking: l
 
 
 async def ratings(rt: Runtime) -> dict[str, tuple[int, int, int | None]]:
-    """Everyone's tiny rating: user -> (rating, rated games, last change)."""
+    """Everyone's Food Truck rating: user -> (rating, rated games, last change)."""
     async with rt.reads() as session:
-        rows = await session.scalars(select(PlayerRating).where(PlayerRating.game == "tiny"))
+        rows = await session.scalars(select(PlayerRating).where(PlayerRating.game == "food-truck"))
         return {r.user_id: (r.rating, r.games, r.last_change) for r in rows}
 
 
