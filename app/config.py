@@ -34,6 +34,8 @@ class Settings(BaseSettings):
     stand_in_after: float = 300.0
     stand_in_after_online: float = 900.0
     bot_sweep_seconds: float = 20.0  # how often a process looks for bots left waiting by a dead process
+    # How often a process looks for finished games left unrated by a dead process (services/ratings.py).
+    rating_sweep_seconds: float = 30.0
     ws_max_message: int = 64 * 1024
     ws_idle_timeout: float = 120.0  # a socket silent this long (no message, no ping) is closed
     # uvicorn's websocket implementation: framed (ours, app.realtime.protocol) | websockets-sansio | websockets

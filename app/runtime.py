@@ -26,6 +26,8 @@ from app.realtime.presence import Presence
 from app.services.auth import TokenSigner
 from app.services.bots import BotRunner
 from app.services.errors import ServiceError
+from app.services.ratings import settle as settle_rating
+from app.services.ratings import sweep as sweep_ratings
 from app.services.records import TableCache, TableRecord, advance, catch_up, load_record, moves_after
 from app.services.writer import PostgresBatchWriter, SessionWriter
 
@@ -75,6 +77,7 @@ class Runtime:
         await self.writer.start()
         self.spawn(self.hub.sweep_idle(self.settings.ws_idle_timeout))
         self.spawn(self.sweep_bots(self.settings.bot_sweep_seconds))
+        self.spawn(self.sweep_ratings(self.settings.rating_sweep_seconds))
         await self.broker.start(self.on_remote_change, self.on_broker_back, self.on_side_notice)
         self.spawn(self.presence.run())
         await self.bots.resume_all()
@@ -255,6 +258,15 @@ class Runtime:
                 published = False
             if not published:
                 self.spawn(self.hub.publish(rec.id, rec.version))
+            if rec.status == "finished" and rec.rated is None:
+                # Once per game, after its end is published: the final move waits for none of it.
+                self.spawn(self._settle_rating(rec.id))
+
+    async def _settle_rating(self, table_id: str) -> None:
+        try:
+            await settle_rating(self, table_id)
+        except Exception:  # noqa: BLE001 - the sweep tries again
+            log.exception("rating failed", extra={"table_id": table_id})
 
     def spawn(self, coro: Any) -> asyncio.Task[Any]:
         """Run a coroutine in the background, cancelled when the runtime stops."""
@@ -287,6 +299,15 @@ class Runtime:
                     self.bots.poke(rec)
             except Exception:  # noqa: BLE001 - try again next round
                 log.exception("bot sweep failed")
+
+    async def sweep_ratings(self, every: float = 30.0) -> None:
+        """Rate the finished games whose process died (or failed) before it rated them; at the start too."""
+        while True:
+            try:
+                await sweep_ratings(self, idle_for=every / 2)
+            except Exception:  # noqa: BLE001 - try again next round
+                log.exception("rating sweep failed")
+            await asyncio.sleep(every)
 
     def check_invite_rate(self, key: str) -> None:
         """Refuse further invite attempts from someone who failed too often in the last minute."""

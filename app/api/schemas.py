@@ -111,6 +111,12 @@ class SeatOut(BaseModel):
     bot: bool
 
 
+class RatingChangeOut(BaseModel):
+    before: int
+    after: int
+    change: int  # after - before
+
+
 class TableOut(BaseModel):
     id: str
     game: str
@@ -133,6 +139,8 @@ class TableOut(BaseModel):
     rematch_id: str | None = None  # once the game is over: the table its players opened to play again
     abandoned: bool = False  # finished because its players agreed to abandon it (no outcome)
     abandon: AbandonOut | None = None  # a running game: the open proposal to abandon it
+    rated: bool = False  # the game changes (a finished one: changed) its people's ratings
+    ratings: dict[str, RatingChangeOut] | None = None  # by seat, once the finished game is rated
     created_at: str
     updated_at: str
     waited: float | None = None  # a running game: seconds since the table last changed
@@ -239,6 +247,14 @@ class ProfileGameOut(BaseModel):
     shared: int  # wins shared with other winners (a tie for first)
 
 
+class ProfileRatingOut(BaseModel):
+    game: str
+    title: str
+    rating: int  # 1500 until the first rated game
+    games: int  # rated games played
+    last_change: int | None  # what the last of them did to the rating
+
+
 class ProfileTotalsOut(BaseModel):
     played: int
     won: int
@@ -249,6 +265,7 @@ class ProfileSeatOut(SeatOut):
     place: int | None
     score: int | float | None
     won: bool
+    rating: RatingChangeOut | None = None  # what the game did to this person's rating (null: not rated)
 
 
 class ProfileEntryOut(BaseModel):
@@ -265,6 +282,7 @@ class ProfileEntryOut(BaseModel):
     won: bool
     shared: bool
     winners: list[str]
+    rating: RatingChangeOut | None = None  # what the game did to the player's rating (null: not rated)
     seats: list[ProfileSeatOut]
 
 
@@ -272,5 +290,6 @@ class ProfileOut(BaseModel):
     user: ProfileUserOut
     games: list[ProfileGameOut]
     totals: ProfileTotalsOut
+    ratings: list[ProfileRatingOut]  # one per game, in the order of GET /api/games
     recent: list[ProfileEntryOut]
     next_before: str | None  # pass as ?before= for the next page; null on the last one

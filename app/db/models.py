@@ -1,4 +1,4 @@
-"""SQLAlchemy models: users, game tables, seats, moves, the tables' lobby log and table chat."""
+"""SQLAlchemy models: users, game tables, seats, moves, the tables' lobby log, table chat and ratings."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     false,
+    text,
 )
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -83,8 +84,22 @@ class GameTable(Base):
     # The events of the last lobby change (a seat taken, a vote …), `{"version": v, "events": [...]}`: they are not
     # moves, and a process that did not make the change reads them here to tell its sockets (migration 0006).
     lobby_events: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
+    # Whether the finished game changed its people's ratings (services/ratings.py; migration 0012): null until that
+    # is settled (right after the end, by the process that finished it, or by any process's sweep), then true
+    # (its `rating_changes` are stored) or false (not rated: abandoned, private, fewer than two people, or
+    # finished before ratings existed). Setting it is how a table is claimed for rating, so it is rated once.
+    rated: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+# The finished tables whose rating is not settled yet: the sweep's list, which stays about empty.
+Index(
+    "ix_game_tables_unrated",
+    GameTable.updated_at,
+    postgresql_where=text("status = 'finished' AND rated IS NULL"),
+    sqlite_where=text("status = 'finished' AND rated IS NULL"),
+)
 
 
 class Seat(Base):
@@ -175,4 +190,36 @@ class ChatMute(Base):
     table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
     user_id: Mapped[str] = mapped_column(ForeignKey("users.id"), primary_key=True)
     muted_by: Mapped[str] = mapped_column(String(32))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class PlayerRating(Base):
+    """A person's rating in one game (services/ratings.py; migration 0012). No row: 1500, never rated."""
+
+    __tablename__ = "player_ratings"
+
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(40), primary_key=True)
+    rating: Mapped[int] = mapped_column(Integer)
+    games: Mapped[int] = mapped_column(Integer, default=0)  # rated games played
+    last_change: Mapped[int | None] = mapped_column(Integer, nullable=True)  # what the last of them did
+    last_table_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class RatingChange(Base):
+    """What one rated game did to one person's rating (services/ratings.py; migration 0012).
+
+    Its key, (table_id, user_id), is the guarantee that a table is rated once: a second attempt to rate it, from
+    another process or a retry, fails on it and changes nothing."""
+
+    __tablename__ = "rating_changes"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(40))
+    seat: Mapped[str] = mapped_column(String(4))
+    before: Mapped[int] = mapped_column(Integer)
+    after: Mapped[int] = mapped_column(Integer)
+    change: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

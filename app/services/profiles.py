@@ -6,7 +6,7 @@ table gives away nothing, not even that a game was played then (docs/api.md says
 
 Wins are read from each table's stored `outcome` in SQL (JSON functions of each database), so the summary is
 one grouped query whatever the number of games; the recent games are one page query and one query for the
-seats of that page.
+seats of that page. The ratings are one read of the person's rating rows, and a page's rating changes one query.
 """
 
 from __future__ import annotations
@@ -19,8 +19,9 @@ from sqlalchemy import Boolean, ColumnElement, and_, case, exists, func, literal
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
-from app.db.models import GameTable, Move, Seat, User
+from app.db.models import GameTable, Move, PlayerRating, RatingChange, Seat, User
 from app.games import GAMES
+from app.services import elo
 from app.services.errors import ServiceError, not_found
 from app.services.records import valid_id
 
@@ -114,6 +115,7 @@ async def profile(
         key=lambda g: (order.get(g["game"], len(order)), g["game"]),
     )
     recent, next_before = await _recent(session, user_id, viewer_id, before, limit)
+    rated = (await session.scalars(select(PlayerRating).where(PlayerRating.user_id == user_id))).all()
     return {
         "user": {
             "id": user.id,
@@ -123,9 +125,27 @@ async def profile(
         },
         "games": games,
         "totals": {key: sum(g[key] for g in games) for key in ("played", "won", "shared")},
+        # Every rated game is public, so a rating tells every viewer nothing they may not see in `recent`.
+        "ratings": ratings_json(rated),
         "recent": recent,
         "next_before": next_before,
     }
+
+
+def ratings_json(rows: Sequence[PlayerRating]) -> list[dict[str, Any]]:
+    """A person's rating in every game, in the order of `GET /api/games` (1500 and no games where never rated)."""
+    by_game = {row.game: row for row in rows}
+    out = []
+    for game_id in GAMES:
+        row = by_game.get(game_id)
+        out.append({
+            "game": game_id,
+            "title": _title(game_id),
+            "rating": row.rating if row else elo.START,
+            "games": row.games if row else 0,
+            "last_change": row.last_change if row else None,
+        })
+    return out
 
 
 def _title(game_id: str) -> str:
@@ -154,9 +174,10 @@ async def _recent(
     more = len(rows) > limit
     rows = rows[:limit]
     seats = await _seats(session, [r.id for r in rows])
+    rated = await _rating_changes(session, [r.id for r in rows])
     page = [
         _entry(r.id, r.game, r.name, r.visibility, r.outcome or {}, r.seat, r.finished_at, seats.get(r.id, []),
-               bool(r.abandoned))
+               bool(r.abandoned), rated.get(r.id, {}))
         for r in rows
     ]
     return page, (rows[-1].id if more else None)
@@ -198,6 +219,20 @@ async def _seats(session: AsyncSession, table_ids: Sequence[str]) -> dict[str, l
     return out
 
 
+async def _rating_changes(session: AsyncSession, table_ids: Sequence[str]) -> dict[str, dict[str, dict[str, int]]]:
+    """What these tables did to their people's ratings: table id -> seat -> {before, after, change}, one query."""
+    if not table_ids:
+        return {}
+    rows = await session.execute(
+        select(RatingChange.table_id, RatingChange.seat, RatingChange.before, RatingChange.after, RatingChange.change)
+        .where(RatingChange.table_id.in_(table_ids))
+    )
+    out: dict[str, dict[str, dict[str, int]]] = {}
+    for r in rows:
+        out.setdefault(r.table_id, {})[r.seat] = {"before": r.before, "after": r.after, "change": r.change}
+    return out
+
+
 def places(ranking: Sequence[Sequence[str]]) -> dict[str, int]:
     """Each seat's place from an outcome's ranking (groups of tied seats, best first): 1, 1, 3 …"""
     out: dict[str, int] = {}
@@ -219,9 +254,11 @@ def _entry(
     finished_at: datetime,
     seats: list[dict[str, Any]],
     abandoned: bool = False,
+    rated: dict[str, dict[str, int]] | None = None,
 ) -> dict[str, Any]:
-    """One finished game on the profile: the table, everyone's place and score, and how this player did (an
-    abandoned game has no outcome: no places, scores or winners)."""
+    """One finished game on the profile: the table, everyone's place, score and rating change, and how this player
+    did (an abandoned game has no outcome: no places, scores or winners)."""
+    rated = rated or {}
     place = places(outcome.get("ranking") or [])
     scores = outcome.get("scores") or {}
     winners = [str(s) for s in outcome.get("winners") or []]
@@ -229,6 +266,7 @@ def _entry(
         s["place"] = place.get(s["seat"])
         s["score"] = scores.get(s["seat"])
         s["won"] = s["seat"] in winners
+        s["rating"] = rated.get(s["seat"])
     won = seat in winners
     return {
         "table_id": table_id,
@@ -244,5 +282,6 @@ def _entry(
         "won": won,
         "shared": won and len(winners) > 1,
         "winners": winners,
+        "rating": rated.get(seat),
         "seats": seats,
     }

@@ -18,7 +18,7 @@ import orjson
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import GameTable, Move, Seat, User
+from app.db.models import GameTable, Move, RatingChange, Seat, User
 from app.games import GAMES
 from app.services.errors import not_found
 
@@ -69,6 +69,10 @@ class TableRecord:
     # The seat that may take back the last move: it made it, and the engine marked it undoable (it revealed
     # nothing, drew nothing and closed no one's window). Known from the move's own apply or its replay.
     undo_seat: str | None = None
+    # `game_tables.rated`: null until the finished game's rating is settled, then whether it was rated; and once it
+    # was, what it did to each person's rating, by seat: {"before", "after", "change"} (services/ratings.py).
+    rated: bool | None = None
+    ratings: dict[str, dict[str, int]] | None = None
     # Derived once, on first use, for the hot path (a move and its updates look these up a dozen times).
     _seat_by_user: dict[str, str] | None = field(default=None, repr=False, compare=False)
     _bots: frozenset[str] | None = field(default=None, repr=False, compare=False)
@@ -96,6 +100,18 @@ class TableRecord:
             assert self.state is not None
             listed = self._actions[seat] = GAMES[self.game].actions(self.state, seat)
         return listed
+
+    def rated_people(self) -> dict[str, str]:
+        """The seats rated for their person, seat -> user id: every person's seat, a seat a bot finished for them
+        included (it is theirs; a stand-in is no way out of a losing game); a bot's own seat is left out."""
+        return {s.seat: s.user_id for s in self.seats if s.user_id is not None}
+
+    def counts_for_ratings(self) -> bool:
+        """Whether the game changes ratings (a running one: when it finishes normally): a public table with two
+        people or more, not abandoned, and not one finished before ratings existed. A private table's result is
+        its players' business, and a rating anyone can watch change would tell of it (docs/api.md)."""
+        return (self.visibility == "public" and not self.abandoned and self.rated is not False
+                and len(self.rated_people()) >= 2)
 
     def abandon_voters(self) -> list[str]:
         """The seats whose say an abandon needs: those played by their person. A bot from the start has none, nor
@@ -210,7 +226,14 @@ async def load_record(session: AsyncSession, table_id: str, *, for_update: bool 
         abandon=row.abandon_vote if row.status == "playing" else None,
         abandoned=bool(row.abandoned),
         undo_seat=undo_seat,
+        rated=row.rated,
     )
+    if row.rated:
+        changes = await session.execute(
+            select(RatingChange.seat, RatingChange.before, RatingChange.after, RatingChange.change)
+            .where(RatingChange.table_id == table_id)
+        )
+        rec.ratings = {c.seat: {"before": c.before, "after": c.after, "change": c.change} for c in changes}
     lobby = row.lobby_events
     if lobby and lobby.get("version") == row.version:
         # The events of the lobby change that made this version, which another process may have made.

@@ -128,6 +128,8 @@ def public_table_json(rec: TableRecord) -> dict[str, Any]:
         "rematch_id": rec.rematch_id,
         "abandoned": rec.abandoned,
         "abandon": abandon_json(rec),
+        "rated": rec.counts_for_ratings(),
+        "ratings": rec.ratings,
         "created_at": rec.created_at.isoformat(),
         "updated_at": rec.updated_at.isoformat(),
     }
@@ -140,7 +142,8 @@ def table_key(rec: TableRecord) -> tuple[Any, ...]:
     vote = rec.abandon
     return (rec.status, rec.name, rec.visibility, rec.host_id, rec.host_name, rec.invite_hash,
             rec.outcome is not None, rec.rematch_id, tuple((s.seat, s.user_id, s.user_name, s.bot) for s in rec.seats),
-            rec.abandoned, (vote["since"], tuple(vote["yes"])) if vote is not None else None)
+            rec.abandoned, (vote["since"], tuple(vote["yes"])) if vote is not None else None,
+            rec.rated, rec.ratings is not None)
 
 
 def abandon_json(rec: TableRecord) -> dict[str, Any] | None:
@@ -492,7 +495,7 @@ async def _abandon(session: AsyncSession, rec: TableRecord) -> None:
     final snapshot (what `verify` replays to, and what the replay's last step shows)."""
     assert rec.state is not None
     await _bump(session, rec, status="finished", abandoned=True, abandon_vote=None, outcome=None, awaiting=[],
-                state=rec.state, state_seq=rec.move_count)
+                state=rec.state, state_seq=rec.move_count, rated=False)  # no result, so nothing to rate
 
 
 async def start(session: AsyncSession, rec: TableRecord, user: User) -> Events:
@@ -562,7 +565,7 @@ async def _open_rematch(
         .values(rematch_id=new_id, version=old.version + 1, updated_at=datetime.now(UTC))
     )
     events: Events = [{"type": "rematch", "seat": seat, "table_id": new_id, "visible_to": None}]
-    await _keep_events(session, old.id, old.version + 1, events)
+    await keep_events(session, old.id, old.version + 1, events)
     with rt.own_write(old.id, old.version + 1):
         await rt.notify_in_tx(session, old.id, old.version + 1)
         await session.commit()
@@ -584,7 +587,7 @@ async def _join_rematch(rt: Runtime, rematch_id: str, user: User, seat: str) -> 
 Change = Callable[[AsyncSession, TableRecord], Awaitable[Events]]
 
 
-async def _keep_events(session: AsyncSession, table_id: str, version: int, events: Events) -> None:
+async def keep_events(session: AsyncSession, table_id: str, version: int, events: Events) -> None:
     """Store a lobby change's events with the version it makes (in its transaction): they are no move. The other
     server processes, told only that the table changed, read the last change's on the table row for their
     sockets; the lobby log keeps them all for a log rebuilt from the moves."""
@@ -602,7 +605,7 @@ async def lobby_change(rt: Runtime, table_id: str, user: User, invite: str | Non
         if not rec.can_see(user.id, invite) and invite is None:
             raise not_found()
         events = await change(session, rec)
-        await _keep_events(session, rec.id, rec.version + 1, events)
+        await keep_events(session, rec.id, rec.version + 1, events)
         with rt.own_write(rec.id, rec.version + 1):
             await rt.notify_in_tx(session, rec.id, rec.version + 1)
             await session.commit()

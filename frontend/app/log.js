@@ -2,6 +2,7 @@
 
 import { h } from "../lib/dom.js";
 import { t } from "./i18n.js";
+import { signedChange } from "./ui.js";
 
 // Table-level events the server may emit besides the engine's own.
 const SHELL_EVENTS = {
@@ -22,6 +23,7 @@ const SHELL_EVENTS = {
   abandon_declined: "log.abandon_declined",
   abandoned: "log.abandoned",
   renamed: "log.renamed",
+  rated: "log.rated",
 };
 
 function actorOf(event) {
@@ -58,6 +60,11 @@ export function describe(renderer, event, ctx) {
     const bot = event.bot && actor !== null ? t("table.bot_named", { n: Number(actor) + 1 || actor }) : null;
     const name = bot ?? event.name ?? (actor !== null ? ctx.names[actor] : null) ?? "";
     if (event.type === "renamed") return t(key, { old: event.old ?? "", name: event.name ?? "" });
+    if (event.type === "rated") {
+      // "Ratings: Ana 1516 (+16), Bo 1484 (−16)."
+      const changes = (event.changes || []).map((c) => `${c.name ?? ctx.names[c.seat] ?? c.seat} ${c.after} (${signedChange(c.change)})`);
+      return t(key, { changes: changes.join(", ") });
+    }
     if (event.type === "stand_in" && event.by) return t("log.stand_in_by", { name, by: event.by });
     if (event.type === "abandon_declined" && event.withdrawn) return t("log.abandon_withdrawn", { name });
     return t(event.kicked && SHELL_EVENTS[event.type] === "log.left" ? "log.kicked" : key, { name });

@@ -4,7 +4,9 @@ import { h, mount } from "../lib/dom.js";
 import { api, query, ApiError } from "./api.js";
 import { t, getLang, onLangChange } from "./i18n.js";
 import { me, loadMe, rename, changePassword } from "./session.js";
-import { errorMessage, renderHeader, personLink, listParts, toast, openAccountDialog } from "./ui.js";
+import {
+  errorMessage, renderHeader, personLink, listParts, toast, openAccountDialog, ratingBadge, signedChange,
+} from "./ui.js";
 
 const userId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 
@@ -79,6 +81,27 @@ function drawSummary() {
     isMe() ? null : h("p", { class: "muted small" }, t("profile.privacy")));
 }
 
+/** Each game's rating, rated games and last change (every game: one not played yet shows the starting 1500). */
+function drawRatings() {
+  const ratings = S.profile.ratings || [];
+  return h("section", { class: "panel", "aria-labelledby": "profile-ratings-title" },
+    h("h2", { id: "profile-ratings-title" }, t("profile.ratings")),
+    h("div", { class: "profile-summary-wrap" }, h("table", { class: "ranking profile-summary profile-ratings", "data-testid": "profile-ratings" },
+      h("thead", null, h("tr", null,
+        h("th", { scope: "col" }, t("profile.game")),
+        h("th", { scope: "col", class: "num" }, t("profile.rating")),
+        h("th", { scope: "col", class: "num" }, t("profile.rated_games")),
+        h("th", { scope: "col", class: "num" }, t("profile.last_change")))),
+      h("tbody", null, ratings.map((r) => h("tr", { "data-game": r.game, class: r.games ? null : "unrated" },
+        h("th", { scope: "row" }, r.title),
+        h("td", { class: "num rating-value", "data-testid": "profile-rating" }, String(r.rating)),
+        h("td", { class: "num" }, String(r.games)),
+        h("td", { class: "num" }, r.last_change === null || r.last_change === undefined ? "—"
+          : h("span", { class: ["rating-change", r.last_change > 0 ? "up" : r.last_change < 0 ? "down" : "same"] },
+            signedChange(r.last_change)))))))),
+    h("p", { class: "muted small" }, t("profile.ratings_note")));
+}
+
 function resultBadge(entry) {
   if (entry.abandoned) return h("span", { class: "tag" }, t("status.abandoned"));
   if (entry.shared) return h("span", { class: "tag win" }, t("profile.result_shared"));
@@ -112,6 +135,7 @@ function entryItem(entry) {
         entry.visibility === "private" ? h("span", { class: "tag" }, t("profile.private")) : null),
       h("div", { class: "table-meta small" },
         resultBadge(entry),
+        entry.rating ? ratingBadge(entry.rating, { "data-testid": "profile-rating-change" }) : null,
         entry.score !== null && entry.score !== undefined ? h("span", null, t("profile.score", { score: entry.score })) : null,
         h("span", { class: "muted" }, t("profile.finished_at", { date: formatDate(entry.finished_at, true) }))),
       seatsLine(entry)),
@@ -220,7 +244,8 @@ function drawPage() {
     mount(els.main, h("p", { class: "muted" }, t("profile.loading")));
     return;
   }
-  mount(els.main, drawHead(), isMe() ? drawAccount() : null, h("div", { class: "profile-layout" }, drawSummary(), drawRecent()));
+  mount(els.main, drawHead(), isMe() ? drawAccount() : null,
+    h("div", { class: "profile-layout" }, h("div", { class: "profile-side" }, drawRatings(), drawSummary()), drawRecent()));
 }
 
 // ---- loading -------------------------------------------------------------------

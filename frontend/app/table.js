@@ -6,7 +6,7 @@ import { t, getLang, onLangChange, errorText } from "./i18n.js";
 import { me, loadMe } from "./session.js";
 import {
   toast, errorMessage, renderHeader, signInForm, inviteBox, seatNames, listNames, statusBadge, rulesLink, optionsText,
-  confirmDialog, personLink,
+  confirmDialog, personLink, ratingBadge,
 } from "./ui.js";
 import { TableSocket } from "./socket.js";
 import { LogPanel, linesForEvents, linesForMove } from "./log.js";
@@ -523,16 +523,22 @@ function drawResult() {
   const nameMap = names();
   const scores = outcome.scores || {};
   const winners = outcome.winners || [];
+  // Each person's rating change beside their result, once the server has rated the game (just after its end).
+  const ratings = table.ratings || null;
   const rows = [];
   let place = 0;
   for (const group of outcome.ranking || []) {
     for (const seat of group) {
+      const rating = ratings && ratings[seat];
       rows.push(h("tr", { class: winners.includes(seat) ? "winner" : null, "data-seat": seat },
         h("td", null, placeLabel(place)),
         h("td", null, personOf(table, seat) ? personLink(personOf(table, seat), nameMap[seat] ?? seat, { newTab: true }) : nameMap[seat] ?? seat,
           winners.includes(seat) ? h("span", { class: "tag win" }, t("table.winner")) : null,
           detailRows(outcome.details, seat)),
-        h("td", { class: "num" }, scores[seat] !== undefined ? String(scores[seat]) : "")));
+        h("td", { class: "num" }, scores[seat] !== undefined ? String(scores[seat]) : ""),
+        // Not "num" (what a score cell is found by), though aligned the same.
+        ratings ? h("td", { class: "rating-cell", "data-testid": "rating-change" },
+          rating ? [ratingBadge(rating), h("span", { class: "rating-after muted small" }, String(rating.after))] : "") : null));
     }
     place += group.length;
   }
@@ -541,9 +547,21 @@ function drawResult() {
     winners.length ? h("p", { class: "winners" }, `${t(winners.length > 1 ? "table.winners" : "table.winner")}: `,
       h("strong", null, listNames(winners.map((s) => nameMap[s] ?? s)))) : null,
     h("table", { class: "ranking", "data-testid": "ranking" },
-      h("thead", null, h("tr", null, h("th", null, t("table.place")), h("th", null, t("table.player")), h("th", { class: "num" }, t("table.score")))),
+      h("thead", null, h("tr", null, h("th", null, t("table.place")), h("th", null, t("table.player")), h("th", { class: "num" }, t("table.score")),
+        ratings ? h("th", { class: "rating-cell" }, t("table.rating")) : null)),
       h("tbody", null, rows)),
+    ratings ? null : ratingNote(table),
     resultActions(table));
+}
+
+/** Why a finished game has no rating changes (yet): the server rates it just after the end, or it is not rated. */
+function ratingNote(table) {
+  let key = "table.rating_pending";
+  if (!table.rated) {
+    const people = table.seats.filter((s) => s.user).length;
+    key = table.visibility === "private" ? "table.unrated_private" : people < 2 ? "table.unrated_few" : "table.unrated_old";
+  }
+  return h("p", { class: "muted small rating-note", "data-testid": "rating-note" }, t(key));
 }
 
 /** The end of a game its players agreed to abandon: no winner, no ranking; they may still play again or watch it. */

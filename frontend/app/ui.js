@@ -281,6 +281,24 @@ export function listNames(names) {
   return `${names.slice(0, -1).join(", ")}${and}${names[names.length - 1]}`;
 }
 
+/** A rating change as players read it: "+16", "−8" (a true minus sign), "±0". */
+export function signedChange(change) {
+  if (change > 0) return `+${change}`;
+  if (change < 0) return `\u2212${-change}`;
+  return "\u00b10";
+}
+
+/**
+ * A rating change ({before, after, change}) as a small badge, green up and red down, that says the whole of it in
+ * words to assistive technology and on hover ("Rating 1500 → 1516 (+16)").
+ */
+export function ratingBadge(rating, props = {}) {
+  const signed = signedChange(rating.change);
+  const words = t("rating.change_words", { before: rating.before, after: rating.after, change: signed });
+  const direction = rating.change > 0 ? "up" : rating.change < 0 ? "down" : "same";
+  return h("span", { class: ["rating-change", direction], title: words, "aria-label": words, ...props }, signed);
+}
+
 /** Human status label of a table. */
 export function statusLabel(status) {
   return t(`status.${status}`);

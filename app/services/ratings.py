@@ -1,0 +1,159 @@
+"""Ratings: a finished game changes its people's ratings, once, right after its end (the maths: services/elo.py).
+
+Which games are rated (`TableRecord.counts_for_ratings`): public tables that finished normally with two people or
+more. Bots' own seats are left out of the comparison; a seat a bot finished for its person (a stand-in) is still
+that person's and counts at the place the bot reached. Places come from the outcome's `ranking`, as on the profile.
+
+When: not on the move path. The process that wrote the final move settles the table's rating once the move is
+published (`Runtime.after_change` spawns `settle`); one whose process died meanwhile is found by every process's
+sweep (`sweep`, through the partial index of finished tables not yet settled).
+
+Exactly once: settling is one transaction that claims the table (`game_tables.rated` from null to true, at the
+version it read, with the row locked on Postgres), locks the people's rating rows in id order (so two tables
+sharing people wait for each other instead of deadlocking), stores a `rating_changes` row per person (its key,
+(table_id, user_id), refuses a second rating of the table whatever happened before), updates the ratings and
+bumps the table's version with a `rated` event, like a lobby change: every process's sockets get the new table
+with the changes, and the log tells them. A table that is not rated is only marked so (no new version).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import GameTable, PlayerRating, RatingChange
+from app.services import elo
+from app.services.profiles import places
+from app.services.records import TableRecord, load_record
+from app.services.tables import keep_events
+
+if TYPE_CHECKING:
+    from app.runtime import Runtime
+
+log = logging.getLogger("app.ratings")
+ATTEMPTS = 3  # a claim lost to a change made meanwhile (a rematch) is tried again from a fresh read
+
+
+def final_places(rec: TableRecord) -> dict[str, int]:
+    """Each rated seat's place in the outcome's ranking (1, 1, 3 …); a seat the ranking forgot comes last."""
+    ranked = places((rec.outcome or {}).get("ranking") or [])
+    last = len(rec.seats) + 1
+    return {seat: ranked.get(seat, last) for seat in rec.rated_people()}
+
+
+async def settle(rt: Runtime, table_id: str) -> TableRecord | None:
+    """Rate a finished table, or mark it not rated; the new record when this call rated it, else None (not
+    finished, settled already, by this process or another, or not rated)."""
+    for _attempt in range(ATTEMPTS):
+        async with rt.table_lock(table_id), rt.sessions() as session:
+            rec = await load_record(session, table_id, for_update=True)
+            if rec.status != "finished" or rec.rated is not None:
+                return None
+            if not rec.counts_for_ratings():
+                await session.execute(
+                    update(GameTable).where(GameTable.id == rec.id, GameTable.rated.is_(None)).values(rated=False)
+                )
+                await session.commit()
+                return None
+            version = rec.version + 1
+            claimed = await session.execute(
+                update(GameTable)
+                .where(GameTable.id == rec.id, GameTable.version == rec.version, GameTable.rated.is_(None))
+                .values(rated=True, version=version, updated_at=datetime.now(UTC))
+            )
+            if claimed.rowcount != 1:  # type: ignore[attr-defined]
+                await session.rollback()
+                continue  # changed since it was read (one process on SQLite cannot hold the row): read again
+            with rt.own_write(rec.id, version):
+                try:
+                    events = await _rate(session, rec)
+                    await keep_events(session, rec.id, version, events)
+                    await rt.notify_in_tx(session, rec.id, version)
+                    await session.commit()
+                except IntegrityError:
+                    # Its rating_changes are stored already: rated before, whatever the flag said.
+                    log.warning("table rated already", extra={"table_id": table_id})
+                    return None
+                fresh = rt.cache.put(await load_record(session, table_id))
+                fresh.remember_events(version, events)
+        await rt.after_change(fresh)
+        return fresh
+    return None  # left for the sweep
+
+
+async def _rate(session: AsyncSession, rec: TableRecord) -> list[dict[str, Any]]:
+    """Store what the game does to each person's rating (in the claiming transaction); the `rated` event."""
+    people = rec.rated_people()
+    users = sorted(people.values())
+    now = datetime.now(UTC)
+    insert = pg_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
+    # A person's first rated game of this kind makes their row; in id order, as the locks below are taken.
+    await session.execute(
+        insert(PlayerRating)
+        .values([{"user_id": u, "game": rec.game, "rating": elo.START, "games": 0, "updated_at": now} for u in users])
+        .on_conflict_do_nothing(index_elements=["user_id", "game"])
+    )
+    rows = (
+        await session.scalars(
+            select(PlayerRating)
+            .where(PlayerRating.user_id.in_(users), PlayerRating.game == rec.game)
+            .order_by(PlayerRating.user_id)
+            .with_for_update()
+            .execution_options(populate_existing=True)
+        )
+    ).all()
+    by_user = {row.user_id: row for row in rows}
+    now = datetime.now(UTC)  # taken under the locks: one person's changes are stored in the order they were made
+    before = {seat: by_user[user].rating for seat, user in people.items()}
+    deltas = elo.changes(before, final_places(rec))
+    names = {s.seat: s.user_name for s in rec.seats}
+    changes = []
+    for seat, user in people.items():
+        row, change = by_user[user], deltas[seat]
+        session.add(RatingChange(table_id=rec.id, user_id=user, game=rec.game, seat=seat, before=row.rating,
+                                 after=row.rating + change, change=change, created_at=now))
+        row.rating += change
+        row.games += 1
+        row.last_change = change
+        row.last_table_id = rec.id
+        row.updated_at = now
+        changes.append({"seat": seat, "name": names.get(seat), "before": before[seat], "after": row.rating,
+                        "change": change})
+    await session.flush()
+    return [{"type": "rated", "changes": changes, "visible_to": None}]
+
+
+async def unsettled(rt: Runtime, idle_for: float, limit: int = 100) -> list[str]:
+    """Finished tables whose rating is not settled, unchanged for `idle_for` seconds (oldest first)."""
+    since = datetime.now(UTC) - timedelta(seconds=idle_for)
+    async with rt.reads() as session:
+        ids = await session.scalars(
+            select(GameTable.id)
+            .where(GameTable.status == "finished", GameTable.rated.is_(None), GameTable.updated_at < since)
+            .order_by(GameTable.updated_at)
+            .limit(limit)
+        )
+        return list(ids)
+
+
+async def sweep(rt: Runtime, idle_for: float = 0.0) -> int:
+    """Settle the tables left unsettled (their process died before it could, or failed); how many were rated.
+
+    `idle_for` leaves the newest ones to the process that finished them, which is about to."""
+    rated = 0
+    for table_id in await unsettled(rt, idle_for):
+        try:
+            rated += await settle(rt, table_id) is not None
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - one table's failure must not hold up the others; tried next round
+            log.exception("rating failed", extra={"table_id": table_id})
+    return rated

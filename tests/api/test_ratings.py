@@ -1,0 +1,157 @@
+"""Ratings through the real server: a finished game changes its people's ratings once, the table and its sockets
+show each change, the profile shows each game's rating; abandoned, private and one-person games are not rated."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from app.services import elo
+from tests.api.test_profiles import _profile, _tiny
+from tests.conftest import IS_POSTGRES, Database, Server
+from tests.hardening.helpers import close_all, db_rows, guests, table_state, wait_for
+from tests.platform.client import Player, Socket
+
+
+async def rated_table(server: Server, tid: str, token: str | None = None) -> dict[str, Any]:
+    """The table once its rating is settled (right after the end, in the background)."""
+
+    async def settled() -> dict[str, Any] | None:
+        table = await table_state(server, tid, token)
+        return table if table["ratings"] is not None or not table["rated"] else None
+
+    return dict(await wait_for(settled))
+
+
+def tiny_rating(profile: dict[str, Any]) -> tuple[int, int, int | None]:
+    (row,) = [r for r in profile["ratings"] if r["game"] == "tiny"]
+    return row["rating"], row["games"], row["last_change"]
+
+
+async def test_a_finished_game_changes_both_ratings_once_and_everyone_sees_it(server: Server) -> None:
+    ana, ben, cy = await guests(server, "Ana", "Ben", "Cy")
+    assert tiny_rating(await _profile(server, ana.user["id"])) == (1500, 0, None)
+    t = await ana.table(seats=2, options={"target": 1})
+    assert t["rated"] is False and t["ratings"] is None  # one person so far
+    await ben.post(f"/api/tables/{t['id']}/join", {})
+    assert (await table_state(server, t["id"]))["rated"] is True  # public, two people: it will count
+    await ben.post(f"/api/tables/{t['id']}/leave")
+
+    won = await _tiny(ana, ben, (3, 0), server)
+    tid = won["id"]
+    watcher = await Socket.open(server.ws_url, tid, cy.token)
+    table = await rated_table(server, tid)
+    assert table["rated"] is True
+    assert table["ratings"] == {"0": {"before": 1500, "after": 1516, "change": 16},
+                                "1": {"before": 1500, "after": 1484, "change": -16}}
+    seen = await watcher.until_version(table["version"])
+    assert seen["table"]["ratings"] == table["ratings"]
+    # The log says so, live and rebuilt: the rating is a lobby change of the finished table.
+    lobby = (await cy.http.get(f"/api/tables/{tid}/moves")).json()["lobby"]
+    rated = [e for entry in lobby for e in entry["events"] if e["type"] == "rated"]
+    assert rated == [{"type": "rated", "visible_to": None, "changes": [
+        {"seat": "0", "name": "Ana", "before": 1500, "after": 1516, "change": 16},
+        {"seat": "1", "name": "Ben", "before": 1500, "after": 1484, "change": -16}]}]
+
+    # The profiles, seen by anyone: each game's rating, rated games and last change, and each listed game's change.
+    for who, rating in ((ana, (1516, 1, 16)), (ben, (1484, 1, -16))):
+        profile = await _profile(server, who.user["id"])
+        assert tiny_rating(profile) == rating
+        assert [r["game"] for r in profile["ratings"]][:4] == [
+            "food-truck", "food-truck-champion", "foodies", "food-chain-magnate"]
+        assert {r["rating"] for r in profile["ratings"] if r["game"] != "tiny"} == {1500}
+        (entry,) = profile["recent"]
+        assert entry["rating"] == table["ratings"][entry["seat"]]
+        assert [s["rating"] for s in entry["seats"]] == [table["ratings"]["0"], table["ratings"]["1"]]
+
+    # Anything else the finished table goes through rates it no more: a rematch bumps its version.
+    await ben.post(f"/api/tables/{tid}/rematch")
+    assert (await table_state(server, tid))["ratings"] == table["ratings"]
+    # A tie next: Ana, ahead now, gives a point back.
+    tie = await rated_table(server, (await _tiny(ana, ben, (1, 1), server))["id"])
+    assert tie["ratings"]["0"] == {"before": 1516, "after": 1515, "change": -1}
+    assert tiny_rating(await _profile(server, ana.user["id"])) == (1515, 2, -1)
+    assert tiny_rating(await _profile(server, ben.user["id"])) == (1485, 2, 1)
+    assert await db_rows(server, "SELECT count(*) FROM rating_changes WHERE table_id = :t", t=tid) == [(2,)]
+    await watcher.close()
+    await close_all(ana, ben, cy)
+
+
+async def _alone_with_a_bot(ana: Player, server: Server) -> dict[str, Any]:
+    """A finished tiny game of Ana and a bot."""
+    t = await ana.table(seats=2, options={"target": 1})
+    await ana.post(f"/api/tables/{t['id']}/bots", {"seat": "1"})
+    await ana.post(f"/api/tables/{t['id']}/start")
+    sock = await Socket.open(server.ws_url, t["id"], ana.token)
+    latest = await sock.expect("snapshot")
+    while latest["table"]["status"] != "finished":
+        if "0" in latest["awaiting"] and latest["actions"]:
+            assert (await sock.act(latest["actions"][0]))["type"] == "ack"
+        latest = await sock.until_version(latest["version"] + 1)
+    await sock.close()
+    return await table_state(server, t["id"])
+
+
+async def test_abandoned_private_and_one_person_games_are_not_rated(server: Server) -> None:
+    ana, bo = await guests(server, "Ana", "Bo")
+    private = await _tiny(ana, bo, (3, 0), server, visibility="private")
+    alone = await _alone_with_a_bot(ana, server)
+    t = await ana.table(seats=2, options={"target": 1000})
+    await bo.post(f"/api/tables/{t['id']}/join", {})
+    await ana.post(f"/api/tables/{t['id']}/start")
+    proposal = (await ana.post(f"/api/tables/{t['id']}/abandon", {"vote": "yes"})).json()["abandon"]
+    abandoned = (await bo.post(f"/api/tables/{t['id']}/abandon", {"vote": "yes", "proposal": proposal["id"]})).json()
+    assert abandoned["abandoned"] is True
+
+    for table in (private, alone, abandoned):
+        seen = await table_state(server, table["id"], ana.token)
+        assert seen["rated"] is False and seen["ratings"] is None
+
+    async def all_settled() -> bool:
+        flags = await db_rows(server, "SELECT rated FROM game_tables WHERE id IN (:a, :b, :c)",
+                              a=private["id"], b=alone["id"], c=abandoned["id"])
+        return all(flag is not None and not flag for (flag,) in flags)
+
+    await wait_for(all_settled)
+    for who in (ana, bo):
+        profile = await _profile(server, who.user["id"], who)
+        assert tiny_rating(profile) == (1500, 0, None)
+        assert all(entry["rating"] is None for entry in profile["recent"])
+    assert await db_rows(server, "SELECT count(*) FROM player_ratings WHERE user_id IN (:a, :b)",
+                         a=ana.user["id"], b=bo.user["id"]) == [(0,)]
+    await close_all(ana, bo)
+
+
+async def test_every_process_racing_to_rate_each_game_rates_it_once(fresh_db: Database, tmp_path: Path) -> None:
+    """Each process's sweep runs every 0.2 s, racing the process that finished the game (on Postgres, two
+    processes; SQLite is served by one): three games, each rated once."""
+    fast = {"RATING_SWEEP_SECONDS": "0.2"}
+    servers = [Server(fresh_db, tmp_path, **fast).start()]
+    if IS_POSTGRES:
+        servers.append(Server(fresh_db, tmp_path, **fast).start())
+    try:
+        ana, ben = await guests(servers[0], "Ana", "Ben")
+        for i in range(3):
+            where = servers[i % len(servers)]
+            for who in (ana, ben):
+                who.http.base_url = where.url
+            finished = await _tiny(ana, ben, (3, 0), where)
+            # A spectator on the other process (on Postgres) is told of the rating too, by the broker.
+            other = servers[(i + 1) % len(servers)]
+            watcher = await Socket.open(other.ws_url, finished["id"])
+            table = await rated_table(where, finished["id"])
+            seen = await watcher.until_version(table["version"])
+            assert seen["table"]["ratings"] == table["ratings"] is not None
+            await watcher.close()
+        assert await db_rows(servers[0], "SELECT count(*) FROM rating_changes") == [(6,)]
+        a, b = elo.START, elo.START
+        for _ in range(3):
+            change = elo.changes({"a": a, "b": b}, {"a": 1, "b": 2})
+            a, b = a + change["a"], b + change["b"]
+        assert await db_rows(servers[0], "SELECT rating, games FROM player_ratings ORDER BY rating") == [(b, 3), (a, 3)]
+        await close_all(ana, ben)
+        for server in servers:
+            assert "rating failed" not in server.log.read_text()  # no attempt broke on another (a deadlock …)
+    finally:
+        for server in servers:
+            server.stop()

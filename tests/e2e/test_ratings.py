@@ -1,0 +1,84 @@
+"""Two people finish a public Food Truck game and both see their rating change: on the table, live, and on their
+profiles (one of them on a phone, in Spanish too)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import Person
+from tests.e2e.helpers import create_table, seat_row
+
+pytestmark = pytest.mark.e2e
+
+
+def signed(change: int) -> str:
+    """A change as the pages write it."""
+    return f"+{change}" if change > 0 else f"\u2212{-change}" if change < 0 else "\u00b10"
+
+
+def test_two_people_finish_a_game_and_both_see_their_rating_change(person: Callable[..., Person]) -> None:
+    ana = person("Ana")
+    # A public table of two people is rated: the lobby said so when Ana made it.
+    ana.page.locator(".game-card[data-game='food-truck']").get_by_role("button", name="New table").click()
+    expect(ana.page.get_by_test_id("create-form")).to_contain_text("Public games of two or more people change their ratings")
+    ana.goto("/")
+    table_id = create_table(ana, "food-truck", seats=2, name="Rated lunch")
+    bo = person("Bo", width=390, height=844)  # on a phone
+    bo.goto(f"/t/{table_id}")
+    seat_row(bo.page, "1").get_by_role("button", name="Join here").click()
+    ana.page.get_by_test_id("start").click()
+    expect(bo.page.get_by_test_id("table-status")).to_have_text("In progress")
+
+    # Each lets a bot finish the game for them: their seat, and its result, stay theirs.
+    for who, seat in ((ana, "0"), (bo, "1")):
+        seat_row(who.page, seat).get_by_test_id("stand-in").click()
+        expect(seat_row(who.page, seat)).to_contain_text("Bot")
+    for who in (ana, bo):
+        expect(who.page.locator("main")).to_have_attribute("data-status", "finished", timeout=120_000)
+
+    table: dict[str, Any] = ana.page.request.get(f"{ana.base}/api/tables/{table_id}").json()
+    for _ in range(100):  # rated just after the end
+        if table["ratings"]:
+            break
+        ana.page.wait_for_timeout(100)
+        table = ana.page.request.get(f"{ana.base}/api/tables/{table_id}").json()
+    ratings = table["ratings"]
+    assert set(ratings) == {"0", "1"} and ratings["0"]["change"] == -ratings["1"]["change"]
+    assert {r["before"] for r in ratings.values()} == {1500}
+
+    # Both tables show each person's change beside the result, without a reload, and the log says it.
+    for who in (ana, bo):
+        ranking = who.page.get_by_test_id("ranking")
+        expect(ranking.locator("th").last).to_have_text("Rating")
+        for seat, rating in ratings.items():
+            cell = ranking.locator(f"tr[data-seat='{seat}']").get_by_test_id("rating-change")
+            expect(cell).to_contain_text(signed(rating["change"]))
+            expect(cell).to_contain_text(str(rating["after"]))
+            expect(cell.locator(".rating-change")).to_have_attribute(
+                "aria-label", f"Rating 1500 → {rating['after']} ({signed(rating['change'])})")
+        expect(who.page.get_by_test_id("rating-note")).to_have_count(0)
+        expect(who.page.get_by_test_id("log")).to_contain_text(
+            f"Ratings: Ana {ratings['0']['after']} ({signed(ratings['0']['change'])}), "
+            f"Bo {ratings['1']['after']} ({signed(ratings['1']['change'])}).")
+
+    # Each one's profile: the game's rating, one rated game and the last change; the game listed with its change.
+    for who, seat in ((ana, "0"), (bo, "1")):
+        who.page.get_by_test_id("my-profile").click()
+        who.page.wait_for_url(re.compile(r"/p/[0-9a-f]{16}$"))
+        row = who.page.get_by_test_id("profile-ratings").locator("tr[data-game='food-truck']")
+        expect(row.locator("td")).to_have_text([str(ratings[seat]["after"]), "1", signed(ratings[seat]["change"])])
+        untouched = who.page.get_by_test_id("profile-ratings").locator("tr[data-game='foodies'] td")
+        expect(untouched).to_have_text(["1500", "0", "—"])
+        entry = who.page.locator(f"[data-testid=profile-game][data-table-id='{table_id}']")
+        expect(entry.get_by_test_id("profile-rating-change")).to_have_text(signed(ratings[seat]["change"]))
+
+    # On the phone, in Spanish, the page fits the screen.
+    bo.page.get_by_role("button", name=re.compile("Cambiar a español")).click()
+    expect(bo.page.get_by_role("heading", name="Elo", exact=True)).to_be_visible()
+    expect(bo.page.get_by_test_id("profile-ratings").locator("th").nth(2)).to_have_text("Partidas con Elo")
+    assert bo.page.evaluate("document.documentElement.scrollWidth") <= 390
