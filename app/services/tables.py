@@ -385,9 +385,11 @@ async def stand_in(
     idle_after_online: float | None = None,
     connected: Callable[[str], bool] = lambda _user_id: False,
 ) -> Events:
-    """A bot plays a player's seat in a running game while they are away: the player's choice, the host's, or
-    any other player's once the table has waited `idle_after` seconds on that seat, or `idle_after_online` if
-    the seat's player is `connected` to the table (thinking, perhaps, rather than gone).
+    """A bot plays a player's seat in a running game while they are away: the player's choice, the host's at an
+    unrated table, or any other player's once the table has waited `idle_after` seconds on that seat, or
+    `idle_after_online` if the seat's player is `connected` to the table (thinking, perhaps, rather than gone).
+    At a rated table the host waits like everyone: a bot's place is rated as its player's (`rated_people`), so an
+    immediate stand-in would let a host take a rival's game out of their hands.
 
     The player keeps the seat: they see it as before and take it back when they return (`reclaim`)."""
     if rec.status != "playing":
@@ -398,7 +400,8 @@ async def stand_in(
         raise ServiceError("not_a_player", "A bot already plays that seat.", 409)
     if info.bot:
         raise ServiceError("already_standing_in", "A bot is already playing for that player.", 409)
-    if user.id not in (info.user_id, rec.host_id):
+    host_may = user.id == rec.host_id and not rec.counts_for_ratings()
+    if user.id != info.user_id and not host_may:
         if idle_after_online is not None and connected(info.user_id):
             _require_idle(rec, user, target, info.user_name, idle_after_online, online=True)
         else:

@@ -153,7 +153,8 @@ function seatEntry(entry) {
   } else if (table.status === "playing" && entry.user) {
     // A player away for a while: a bot plays their seat until they take it back.
     if (entry.bot && mine) controls.push(reclaimButton());
-    else if (!entry.bot && (mine || table.is_host || mayCallBotFor(entry, 0))) {
+    else if (!entry.bot && (mine || (table.is_host && !table.rated) || mayCallBotFor(entry, 0))) {
+      // At a rated table the host waits like everyone (a bot's place is rated as its player's).
       controls.push(h("button", {
         type: "button", class: "ghost small-btn", "data-testid": "stand-in", onclick: () => hostCall("stand_in", { seat: entry.seat }),
         // Every seat may have one: the name says whose.

@@ -12,14 +12,15 @@ from tests.conftest import Database, Server
 from tests.platform.client import Player, Socket
 
 
-async def _started(server: Server, names: tuple[str, ...] = ("Ana", "Ben", "Cy"), **options: Any) -> tuple[
-    list[Player], str
-]:
+async def _started(
+    server: Server, names: tuple[str, ...] = ("Ana", "Ben", "Cy"), visibility: str = "public", **options: Any
+) -> tuple[list[Player], str]:
     """The first player hosts a tiny game for all of them, started; a long one unless `options` say otherwise."""
     players = [await Player.guest(server.url, n) for n in names]
-    t = await players[0].table(seats=len(players), options={"target": 1000, **options})
+    t = await players[0].table(seats=len(players), visibility=visibility, options={"target": 1000, **options})
+    code = {"invite_code": t["invite_code"]} if visibility == "private" else {}
     for who in players[1:]:
-        await who.post(f"/api/tables/{t['id']}/join", {})
+        await who.post(f"/api/tables/{t['id']}/join", code)
     refused = await players[0].post(f"/api/tables/{t['id']}/abandon", {"vote": "yes"}, ok=False)
     assert refused.status_code == 409 and refused.json()["error"]["code"] == "not_playing"  # not started yet
     await players[0].post(f"/api/tables/{t['id']}/start")
@@ -141,7 +142,8 @@ async def test_a_seat_a_bot_plays_for_its_player_needs_no_say_until_they_return(
 ) -> None:
     server = Server(fresh_db, tmp_path, BOT_DELAY="0.05").start()
     try:
-        (ana, ben, cy), tid = await _started(server)
+        # Unrated, so the host may hand a seat to a bot at once (at a rated table they wait like anyone).
+        (ana, ben, cy), tid = await _started(server, visibility="private")
         await ana.post(f"/api/tables/{tid}/stand_in", {"seat": "1"})  # Ben is away
         proposed = await vote(ana, tid, "yes")
         assert proposed["abandon"]["waiting"] == ["2"]

@@ -9,12 +9,13 @@ from tests.conftest import Database, Server
 from tests.platform.client import Player, Socket
 
 
-async def _started(server: Server) -> tuple[Player, Player, Player, str]:
-    """Ana hosts, Ben and Cy play a tiny game that goes on for a while."""
+async def _started(server: Server, visibility: str = "public") -> tuple[Player, Player, Player, str]:
+    """Ana hosts, Ben and Cy play a tiny game that goes on for a while (rated if the table is public)."""
     ana, ben, cy = [await Player.guest(server.url, n) for n in ("Ana", "Ben", "Cy")]
-    t = await ana.table(seats=3, options={"target": 1000})
+    t = await ana.table(seats=3, visibility=visibility, options={"target": 1000})
+    code = {"invite_code": t["invite_code"]} if visibility == "private" else {}
     for who in (ben, cy):
-        await who.post(f"/api/tables/{t['id']}/join", {})
+        await who.post(f"/api/tables/{t['id']}/join", code)
     early = await ben.post(f"/api/tables/{t['id']}/stand_in", {"seat": "1"}, ok=False)
     assert early.status_code == 409 and early.json()["error"]["code"] == "not_playing"
     await ana.post(f"/api/tables/{t['id']}/start")
@@ -26,7 +27,7 @@ async def test_the_host_lets_a_bot_play_for_an_absent_player_until_they_return(
 ) -> None:
     server = Server(fresh_db, tmp_path, BOT_DELAY="0.05").start()
     try:
-        ana, ben, cy, tid = await _started(server)
+        ana, ben, cy, tid = await _started(server, "private")  # unrated: the host's call
         sb = await Socket.open(server.ws_url, tid, ben.token)
         v = (await sb.expect("snapshot"))["version"]
         refused = await cy.post(f"/api/tables/{tid}/stand_in", {"seat": "1"}, ok=False)
@@ -174,7 +175,7 @@ async def connected_player_gets_longer(one: Server, two: Server) -> None:
 async def test_the_log_keeps_the_lobby_changes_between_the_moves(server: Server) -> None:
     """Seats taken, the start, a stand-in and a reclaim are no moves, but `GET /moves` tells them, each with the
     version it made, so a reloaded log reads as the live one did."""
-    ana, ben, cy, tid = await _started(server)
+    ana, ben, cy, tid = await _started(server, "private")  # unrated: the host may hand a seat over at once
     sb = await Socket.open(server.ws_url, tid, ben.token)
     await sb.expect("snapshot")
     assert (await sb.act({"type": "pick", "n": 1}))["type"] == "ack"
@@ -192,3 +193,20 @@ async def test_the_log_keeps_the_lobby_changes_between_the_moves(server: Server)
     assert versions[2] < moved[0] < versions[3] and len(set(versions + moved)) == max(versions + moved) - 1
     for who in (ana, ben, cy):
         await who.close()
+
+
+async def test_at_a_rated_table_the_host_waits_like_any_player(fresh_db: Database, tmp_path: Path) -> None:
+    """A bot's place is rated as its player's: a host handing a rival's seat over at once would decide their game."""
+    server = Server(fresh_db, tmp_path, STAND_IN_AFTER="1.5").start()
+    try:
+        ana, ben, cy, tid = await _started(server)
+        assert (await ana.http.get(f"/api/tables/{tid}")).json()["rated"] is True
+        early = await ana.post(f"/api/tables/{tid}/stand_in", {"seat": "1"}, ok=False)
+        assert early.status_code == 409 and early.json()["error"]["code"] == "not_idle_yet"
+        await asyncio.sleep(1.6)
+        table = (await ana.post(f"/api/tables/{tid}/stand_in", {"seat": "1"})).json()
+        assert table["seats"][1]["bot"] is True
+        for who in (ana, ben, cy):
+            await who.close()
+    finally:
+        server.stop()

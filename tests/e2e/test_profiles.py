@@ -20,9 +20,11 @@ def _finished_by_bots(ana: Person, bo: Person) -> str:
     table = post(ana.base + "/api/tables", data={"game": "food-truck", "seats": 3, "name": "Lunch rush"}).json()
     tid = table["id"]
     assert bo.page.request.post(f"{bo.base}/api/tables/{tid}/join", data={}).ok
-    for path, body in (("bots", {"seat": "2"}), ("start", {}), ("stand_in", {"seat": "0"}), ("stand_in", {"seat": "1"})):
+    for path, body in (("bots", {"seat": "2"}), ("start", {}), ("stand_in", {"seat": "0"})):
         answer = post(f"{ana.base}/api/tables/{tid}/{path}", data=body)
         assert answer.ok, answer.text()
+    # Bo's own call: at a rated table the host may not hand his seat over at once.
+    assert bo.page.request.post(f"{bo.base}/api/tables/{tid}/stand_in", data={"seat": "1"}).ok
     deadline = time.monotonic() + 120
     while ana.page.request.get(f"{ana.base}/api/tables/{tid}").json()["status"] != "finished":
         assert time.monotonic() < deadline, "the bots did not finish the game"
