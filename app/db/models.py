@@ -1,4 +1,4 @@
-"""SQLAlchemy models: users, game tables, seats, moves, the tables' lobby log and table chat."""
+"""SQLAlchemy models: users and their renames, game tables, seats, moves, the tables' lobby log and table chat."""
 
 from __future__ import annotations
 
@@ -43,6 +43,20 @@ class User(Base):
     # Bumped by a password change: a session token carries the epoch it was issued under, and one of an older
     # epoch is refused, which signs out every other session (migration 0008; services/auth.py).
     token_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class RenameLog(Base):
+    """One change of a person's display name (services/account.py; migration 0010): the rename limit is counted from
+    these rows, so it holds across every server process."""
+
+    __tablename__ = "rename_log"
+    __table_args__ = (Index("ix_rename_log_user", "user_id", "created_at"),)
+
+    id: Mapped[int] = mapped_column(
+        BigInteger().with_variant(Integer(), "sqlite"), primary_key=True, autoincrement=True
+    )
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

@@ -17,13 +17,13 @@ Where a new name shows:
 from __future__ import annotations
 
 import contextlib
-import time
-from collections import deque
+import math
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 
-from app.db.models import GameTable, Seat, User
+from app.db.models import GameTable, RenameLog, Seat, User
 from app.services.auth import clean_name
 from app.services.errors import ServiceError
 from app.services.records import TableRecord
@@ -34,27 +34,39 @@ if TYPE_CHECKING:
 
     from app.runtime import Runtime
 
-# Each rename is announced at every live table of the person: at most this many in RENAME_WINDOW seconds (counted
-# per server process), so nobody can flood the tables' logs with it.
+# Each rename is announced at every live table of the person: at most this many in RENAME_WINDOW seconds, so nobody
+# can flood the tables' logs with it. Counted from `rename_log` (migration 0010), so the limit holds however many
+# server processes the requests are spread over.
 RENAME_LIMIT = 5
 RENAME_WINDOW = 600.0
 
-_renames: dict[str, deque[float]] = {}
+
+def _aware(at: datetime) -> datetime:
+    # SQLite gives back the stored UTC time without its zone.
+    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)
 
 
-def _check_rename_rate(user_id: str) -> None:
-    now = time.monotonic()
-    window = _renames.setdefault(user_id, deque())
-    while window and now - window[0] > RENAME_WINDOW:
-        window.popleft()
-    if len(window) >= RENAME_LIMIT:
-        wait = int(RENAME_WINDOW - (now - window[0])) + 1
+async def _count_rename(session: AsyncSession, user_id: str) -> None:
+    """Store one rename of this person, or refuse it when they made RENAME_LIMIT in the last RENAME_WINDOW seconds.
+
+    Called with the person's row locked (Postgres) or under the single writer (SQLite), so two renames sent at once,
+    through two processes, cannot both take the last place."""
+    now = datetime.now(UTC)
+    cutoff = now - timedelta(seconds=RENAME_WINDOW)
+    # The rows that no longer count go as the next one comes: a person keeps at most RENAME_LIMIT of them.
+    await session.execute(delete(RenameLog).where(RenameLog.user_id == user_id, RenameLog.created_at <= cutoff))
+    recent = (
+        await session.scalars(
+            select(RenameLog.created_at).where(RenameLog.user_id == user_id).order_by(RenameLog.created_at)
+        )
+    ).all()
+    if len(recent) >= RENAME_LIMIT:
+        oldest = _aware(recent[-RENAME_LIMIT])
+        wait = max(1, math.ceil(RENAME_WINDOW - (now - oldest).total_seconds()))
         raise ServiceError(
             "too_many_renames", f"You changed your name {RENAME_LIMIT} times lately; try again in {wait} s.", 429
         )
-    window.append(now)
-    if len(_renames) > 100_000:
-        _renames.clear()
+    session.add(RenameLog(user_id=user_id, created_at=now))
 
 
 async def rename(rt: Runtime, user: User, name: str) -> User:
@@ -67,7 +79,7 @@ async def rename(rt: Runtime, user: User, name: str) -> User:
         old = row.name
         if new == old:
             return row  # nothing changes, so no table needs telling (and no rename is counted)
-        _check_rename_rate(user.id)
+        await _count_rename(session, user.id)
         row.name = new
         await session.commit()
         live, finished = await _tables_of(session, user.id)
@@ -109,3 +121,4 @@ async def _announce(rt: Runtime, user: User, table_id: str, old: str, new: str) 
     # Left meanwhile, or the table is gone: it no longer shows this person.
     with contextlib.suppress(_NotThere, ServiceError):
         await lobby_change(rt, table_id, user, None, change)
+
