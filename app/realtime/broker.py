@@ -8,9 +8,9 @@ pairs separated by commas.
 
 Everything else travels on a side channel (`SIDE_CHANNEL`), one JSON document per
 notice naming its `kind` and the process that sent it (`origin`): a chat line posted
-(services/chat.py: NOTIFY in the transaction that stores it, or a PUBLISH after it)
-and who is at a table now (realtime/presence.py: soft state, announced as it changes,
-with no transaction). The moves' channel, payload and parsing stay as they were: a
+(services/chat.py: NOTIFY in the transaction that stores it, or a PUBLISH after it),
+a person's sessions ended (services/account.py, sent the same way), and who is at a
+table now (realtime/presence.py: soft state, announced as it changes, with no transaction). The moves' channel, payload and parsing stay as they were: a
 process that listens to moves only never sees a side notice.
 """
 

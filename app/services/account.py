@@ -1,4 +1,4 @@
-"""A person manages their own account: their display name (guests too) and their password (accounts).
+"""A person manages their own account: their display name (guests too), their password and their sessions (accounts).
 
 Where a new name shows:
 - Tables name their people by a join with `users` when a record is loaded (`records.load_record`), and each server
@@ -12,6 +12,13 @@ Where a new name shows:
 - Chat lines keep the name they were posted under (`chat_messages.name`), so a history reads as it did live;
   events of the game's log keep theirs too.
 - Profiles (`services/profiles.py`) read the name from `users` and so show the new one at once.
+
+Ending sessions: a token carries the account's `token_epoch`, which a password change or "sign out everywhere" bumps;
+REST refuses an older token at once (`api/deps.user_for_token`). A socket is checked only when it connects, so the
+change also closes the person's sockets opened under an older epoch: this process's at once, the others' through
+the broker's side channel (a `session_ended` notice, sent like a chat line: NOTIFY in the transaction that bumps
+the epoch on Postgres, a PUBLISH after it on Redis). A process whose broker connection was away checks its sockets'
+epochs against the database when it comes back (`Hub.recheck_sessions`).
 """
 
 from __future__ import annotations
@@ -21,9 +28,11 @@ import math
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
+import orjson
 from sqlalchemy import delete, select, update
 
 from app.db.models import GameTable, RenameLog, Seat, User
+from app.services import auth
 from app.services.auth import clean_name
 from app.services.errors import ServiceError
 from app.services.records import TableRecord
@@ -122,3 +131,30 @@ async def _announce(rt: Runtime, user: User, table_id: str, old: str, new: str) 
     with contextlib.suppress(_NotThere, ServiceError):
         await lobby_change(rt, table_id, user, None, change)
 
+
+async def change_password(rt: Runtime, user_id: str, current: str, new: str) -> User:
+    """Change the account's password; every session of it but the caller's (which gets a new token) ends."""
+    async with rt.single_writer(), rt.sessions() as session:
+        user = await auth.change_password(session, user_id, current, new)
+        await _end_sessions(rt, session, user)
+    return user
+
+
+async def sign_out_everywhere(rt: Runtime, user_id: str) -> User:
+    """End every session of the account, the caller's included. A guest is refused (`not_registered`): with no
+    password, a guest signed out could never sign back in, and their tables would be lost to them."""
+    async with rt.single_writer(), rt.sessions() as session:
+        user = await auth.registered_user(session, user_id)
+        user.token_epoch = (user.token_epoch or 0) + 1
+        await _end_sessions(rt, session, user)
+    return user
+
+
+async def _end_sessions(rt: Runtime, session: AsyncSession, user: User) -> None:
+    """Commit the account's bumped token epoch and close its sockets opened under an older one, on every process."""
+    epoch = user.token_epoch or 0
+    notice = orjson.dumps({"kind": "session_ended", "origin": rt.origin, "user_id": user.id, "epoch": epoch}).decode()
+    await rt.broker.side_in_tx(session, notice)
+    await session.commit()
+    rt.hub.end_sessions(user.id, epoch)
+    await rt.broker.side_after_commit(notice)
