@@ -3,7 +3,7 @@
 import { h, mount } from "../lib/dom.js";
 import { api, query } from "./api.js";
 import { t, getLang, onLangChange } from "./i18n.js";
-import { me, loadMe } from "./session.js";
+import { me, loadMe, onSignedOut } from "./session.js";
 import {
   toast, errorMessage, renderHeader, signInForm, inviteBox, seatNames, seatPeople, listNames, statusLabel, statusBadge,
   rulesLink, gameText,
@@ -404,6 +404,12 @@ function init() {
   els.filter = document.getElementById("public-filter");
   els.publicTitle = document.getElementById("public-tables-title");
   onLangChange(drawPage);
+  // The session ended elsewhere (a password change, a sign-out everywhere), found by a refused poll: say so, and
+  // show the lobby as a visitor's.
+  onSignedOut(() => {
+    toast(t("session.ended_text"), "error");
+    start();
+  });
   document.addEventListener("visibilitychange", () => {
     if (!document.hidden) refreshLists().catch(() => {});
   });
