@@ -34,8 +34,8 @@ export function setToken(token) {
 export const SESSION_REFUSALS = new Set(["session_revoked", "bad_token", "token_expired"]);
 let sessionRefused = null;
 
-/** Call `handler(token)` whenever the server refuses the session a request was sent with (`token`: its bearer
- * token, null when only the cookie went); session.js decides whether it really ended. */
+/** Call `handler(token, refusal)` whenever the server refuses the session a request was sent with (`token`: its
+ * bearer token, null when only the cookie went; `refusal`: {code, message}); session.js decides whether it ended. */
 export function onSessionRefused(handler) {
   sessionRefused = handler;
 }
@@ -69,7 +69,9 @@ export async function api(method, path, body, { sessionCheck = true } = {}) {
   }
   if (!response.ok) {
     const error = (data && data.error) || {};
-    if (response.status === 401 && sessionCheck && SESSION_REFUSALS.has(error.code) && sessionRefused) sessionRefused(token);
+    if (response.status === 401 && sessionCheck && SESSION_REFUSALS.has(error.code) && sessionRefused) {
+      sessionRefused(token, { code: error.code, message: error.message });
+    }
     const detail = data && typeof data.detail === "string" ? data.detail : "";
     throw new ApiError(
       response.status,

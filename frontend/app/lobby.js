@@ -6,7 +6,7 @@ import { t, getLang, onLangChange } from "./i18n.js";
 import { me, loadMe, onSignedOut } from "./session.js";
 import {
   toast, errorMessage, renderHeader, signInForm, inviteBox, seatNames, seatPeople, listNames, statusLabel, statusBadge,
-  rulesLink, gameText,
+  rulesLink, gameText, signedOutText,
 } from "./ui.js";
 
 const POLL_MS = 3000;
@@ -406,8 +406,8 @@ function init() {
   onLangChange(drawPage);
   // The session ended elsewhere (a password change, a sign-out everywhere), found by a refused poll: say so, and
   // show the lobby as a visitor's.
-  onSignedOut(() => {
-    toast(t("session.ended_text"), "error");
+  onSignedOut((refusal) => {
+    toast(signedOutText(refusal), "error");
     start();
   });
   document.addEventListener("visibilitychange", () => {

@@ -4,7 +4,7 @@ import { h, mount } from "../lib/dom.js";
 import { api, query, ApiError } from "./api.js";
 import { t, getLang, onLangChange } from "./i18n.js";
 import { me, loadMe, rename, changePassword, signOutEverywhere, onSignedOut } from "./session.js";
-import { errorMessage, renderHeader, personLink, listParts, toast, openAccountDialog, confirmDialog } from "./ui.js";
+import { errorMessage, renderHeader, personLink, listParts, toast, openAccountDialog, confirmDialog, signedOutText } from "./ui.js";
 
 const userId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 
@@ -309,8 +309,8 @@ function init() {
   }
   onLangChange(drawPage);
   // The session ended elsewhere (found by a refused call): say so, and draw the page as a visitor sees it.
-  onSignedOut(() => {
-    toast(t("session.ended_text"), "error");
+  onSignedOut((refusal) => {
+    toast(signedOutText(refusal), "error");
     start();
   });
   start();

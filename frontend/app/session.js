@@ -42,7 +42,8 @@ export async function loadMe() {
   return current;
 }
 
-/** Call `listener()` when the session this page was signed in with has ended (it is signed out by then). */
+/** Call `listener(refusal)` when the session this page was signed in with has ended (it is signed out by then);
+ * `refusal` is the server's {code, message}, or null when another tab found out. */
 export function onSignedOut(listener) {
   signedOutListeners.add(listener);
 }
@@ -57,16 +58,16 @@ function announceEnded() {
 }
 
 /** The session ended: tell this page's listeners and the other tabs. */
-function ended() {
+function ended(refusal) {
   announceEnded();
-  for (const listener of signedOutListeners) listener();
+  for (const listener of signedOutListeners) listener(refusal);
 }
 
 window.addEventListener("storage", (event) => {
   // Another tab found the session ended (or signed out everywhere): its token and cookie are gone for this page too.
   if (event.key === ENDED_KEY && current) {
     current = null;
-    for (const listener of signedOutListeners) listener();
+    for (const listener of signedOutListeners) listener(null);
   }
 });
 
@@ -83,7 +84,7 @@ async function newerToken(oldToken) {
   }
 }
 
-async function runCheck(oldToken) {
+async function runCheck(oldToken, refusal) {
   if (await newerToken(oldToken)) return true;
   let refused = true;
   try {
@@ -101,26 +102,27 @@ async function runCheck(oldToken) {
     setToken(null);
     current = null;
   }
-  ended();
+  ended(refusal);
   return false;
 }
 
 /**
- * The server refused the session `oldToken` (null: the cookie's), or closed a socket opened with it: resolves true
- * when this browser holds a newer session (this page or another tab changed the password), else signs out here,
- * tells the `onSignedOut` listeners and resolves false. Checks at the same time share one answer.
+ * The server refused the session `oldToken` (null: the cookie's) with `refusal` ({code, message}), or closed a socket
+ * opened with it: resolves true when this browser holds a newer session (this page or another tab changed the
+ * password), else signs out here, tells the `onSignedOut` listeners and resolves false. Checks at the same time
+ * share one answer.
  */
-export function checkSession(oldToken) {
+export function checkSession(oldToken, refusal = null) {
   if (!checking) {
-    checking = runCheck(oldToken).finally(() => {
+    checking = runCheck(oldToken, refusal).finally(() => {
       checking = null;
     });
   }
   return checking;
 }
 
-onSessionRefused((token) => {
-  checkSession(token);
+onSessionRefused((token, refusal) => {
+  checkSession(token, refusal);
 });
 
 function signedIn(answer) {

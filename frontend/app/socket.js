@@ -30,8 +30,9 @@ function newClientId() {
  * it); a type it does not know it should ignore.
  * onStatus(status, info) gets
  * "connecting" | "online" | "reconnecting" (info.delay ms) | "closed" (info.code, info.reason, info.signedOut).
- * checkSession(token) resolves whether this browser holds a newer session than `token`, whose session ended: then
- * the socket reconnects with it; otherwise it closes with `signedOut` true.
+ * checkSession(token, refusal) resolves whether this browser holds a newer session than `token`, whose session ended
+ * (`refusal`: the server's {code, message}, or null): then the socket reconnects with it; otherwise it closes with
+ * `signedOut` true and `refusal`.
  */
 export class TableSocket {
   constructor({ tableId, invite, onMessage, onStatus, checkSession = async () => false }) {
@@ -41,6 +42,7 @@ export class TableSocket {
     this.onStatus = onStatus;
     this.checkSession = checkSession;
     this.checking = false; // finding out whether an ended session has a newer one here
+    this.refusal = null; // what the server said of the session it ended, just before closing the socket
     this.version = null; // last version seen, for resync
     this.ws = null;
     this.attempts = 0;
@@ -144,9 +146,11 @@ export class TableSocket {
   async sessionEnded(token, event) {
     this.checking = true;
     this.setStatus("connecting", { delay: 0 });
+    const refusal = this.refusal;
+    this.refusal = null;
     let renewed = false;
     try {
-      renewed = await this.checkSession(token);
+      renewed = await this.checkSession(token, refusal);
     } finally {
       this.checking = false;
     }
@@ -157,12 +161,14 @@ export class TableSocket {
       return;
     }
     this.failPending({ code: "closed", message: "" });
-    this.setStatus("closed", { code: event.code, reason: event.reason, signedOut: true });
+    this.setStatus("closed", { code: event.code, reason: event.reason, signedOut: true, refusal });
   }
 
   receive(message) {
     if (message.type === "error" && !message.client_id && SESSION_REFUSALS.has(message.code)) {
-      return; // the close that follows says it, and decides whether we carry on with a newer session
+      // The close that follows says it, and decides whether we carry on with a newer session.
+      this.refusal = { code: message.code, message: message.message };
+      return;
     }
     if (message.type === "pong") {
       // The server knows a newer version than we have seen: an update went missing; fetch the picture again.

@@ -6,7 +6,7 @@ import { t, getLang, onLangChange, errorText } from "./i18n.js";
 import { me, loadMe, checkSession, onSignedOut } from "./session.js";
 import {
   toast, errorMessage, renderHeader, signInForm, inviteBox, seatNames, listNames, statusBadge, rulesLink, optionsText,
-  confirmDialog, personLink,
+  confirmDialog, personLink, signedOutText,
 } from "./ui.js";
 import { TableSocket } from "./socket.js";
 import { LogPanel, linesForEvents, linesForMove } from "./log.js";
@@ -44,7 +44,7 @@ let logEpoch = 0;
 let chatPanel = null;
 let idleTimer = null;
 let signedInHere = false; // the page was opened signed in: its session ending signs it out (showSignedOut)
-let signedOutShown = false;
+let signedOutShown = null; // {refusal} once the page said its session ended
 
 function tablePath() {
   return `/api/tables/${encodeURIComponent(tableId)}`;
@@ -709,7 +709,7 @@ function onMessage(message) {
 
 function onStatus(status, info) {
   if (status === "closed" && info.signedOut && signedInHere) {
-    showSignedOut();
+    showSignedOut(info.refusal);
     return;
   }
   S.conn = { status, info };
@@ -779,9 +779,9 @@ function openSignIn() {
 
 /** The session this page was signed in with ended (the password changed elsewhere, or a sign-out everywhere): the page
  * stops its socket and says so; signing in again (the page reloads as a visitor's) brings the person back to their seat. */
-function showSignedOut() {
+function showSignedOut(refusal) {
   if (signedOutShown || !signedInHere) return;
-  signedOutShown = true;
+  signedOutShown = { refusal };
   socket?.stop();
   drawSignedOut();
 }
@@ -790,7 +790,7 @@ function drawSignedOut() {
   renderHeader(els.header, { onChange: () => location.reload() });
   mount(els.main, h("section", { class: "panel", "data-testid": "signed-out", role: "alert" },
     h("h1", null, t("session.ended_title")),
-    h("p", null, t("session.ended_text")),
+    h("p", null, signedOutText(signedOutShown.refusal)),
     h("div", { class: "row" },
       h("button", { type: "button", class: "primary", onclick: () => location.reload() }, t("session.sign_in_again")),
       h("a", { class: "button secondary", href: "/" }, t("table.back")))));
