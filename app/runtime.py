@@ -197,7 +197,8 @@ class Runtime:
 
     def on_side_notice(self, payload: str) -> None:
         """A notice on the broker's side channel, unless this process sent it: a chat line, a line removed or a
-        person muted, to this process's sockets of its table, or another process's presence."""
+        person muted, to this process's sockets of its table, another process's presence, or a person's sessions
+        ended (services/account.py: their sockets here opened with an older token are closed)."""
         try:
             notice = orjson.loads(payload)
             if notice["origin"] == self.origin:
@@ -212,12 +213,16 @@ class Runtime:
                                    str(notice["host_id"]))
             elif kind == "presence":
                 self.presence.on_notice(notice)
+            elif kind == "session_ended":
+                self.hub.end_sessions(str(notice["user_id"]), int(notice["epoch"]))
         except Exception:  # noqa: BLE001 - a bad notice must not stop the broker's listener
             log.exception("side notice failed")
 
     async def on_broker_back(self) -> None:
-        """After a broker reconnect: what this process missed meanwhile (moves, chat, the others' presence)."""
+        """After a broker reconnect: what this process missed meanwhile (moves, chat, the others' presence, sessions
+        ended)."""
         self.spawn(self.presence.announce_all(ask=True))
+        self.spawn(self.hub.recheck_sessions())
         await self.hub.resync_all()
 
     def publish_later(self, table_id: str, version: int) -> None:

@@ -64,6 +64,14 @@ async def logout(response: Response) -> OkOut:
     return OkOut(ok=True)
 
 
+@router.post("/auth/logout_all", response_model=OkOut)
+async def logout_all(response: Response, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)) -> OkOut:
+    """Sign my account out everywhere, here too: every token of it is refused and its open sockets close."""
+    await account.sign_out_everywhere(rt, user.id)
+    response.delete_cookie(COOKIE, path="/")
+    return OkOut(ok=True)
+
+
 @router.get("/me", response_model=UserOut)
 async def me(user: User = Depends(current_user)) -> UserOut:
     """The signed-in user."""
@@ -82,10 +90,9 @@ async def change_password(
     body: PasswordIn,
     response: Response,
     rt: Runtime = Depends(get_rt),
-    session: AsyncSession = Depends(get_session),
     user: User = Depends(current_user),
 ) -> AuthOut:
-    """Change my account's password: my other sessions are signed out, this one gets a new token."""
-    async with rt.single_writer():
-        changed = await auth.change_password(session, user.id, body.current, body.new)
+    """Change my account's password: my other sessions are signed out (their sockets close), this one gets a new
+    token."""
+    changed = await account.change_password(rt, user.id, body.current, body.new)
     return _signed_in(rt, response, changed)

@@ -9,6 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import User
 from app.runtime import Runtime
+from app.services.auth import SESSION_ENDED_MESSAGE
 from app.services.errors import ServiceError
 from app.services.records import valid_id
 
@@ -51,9 +52,9 @@ async def user_for_token(rt: Runtime, session: AsyncSession, token: str | None) 
     user = await session.get(User, user_id)
     if user is None:
         raise ServiceError("bad_token", "Your session is not valid; sign in again.", 401)
-    # The row is read anyway, so checking the epoch costs nothing: a password change bumps it.
+    # The row is read anyway, so checking the epoch costs nothing: a password change or a sign-out everywhere bumps it.
     if epoch != (user.token_epoch or 0):
-        raise ServiceError("session_revoked", "You were signed out because the password changed; sign in again.", 401)
+        raise ServiceError("session_revoked", SESSION_ENDED_MESSAGE, 401)
     return user
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import re
 import time
@@ -14,7 +16,7 @@ from sqlalchemy.exc import DBAPIError
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.api.deps import token_from, user_for_token
-from app.realtime.hub import Connection, lose_access
+from app.realtime.hub import SESSION_ENDED, SESSION_ENDED_ERROR, Connection, lose_access
 from app.realtime.protocol import FRAME_READER
 from app.runtime import Runtime
 from app.services import chat
@@ -114,7 +116,15 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     await ws.accept()
     # The code is kept only where it is what lets the socket in, to check again when the table changes.
     kept_invite = invite if rec.visibility == "private" and rec.invite_ok(invite) else None
-    conn = Connection.open(ws, table_id, user.id if user else None, kept_invite, user.name if user else None)
+    conn = Connection.open(
+        ws, table_id, user.id if user else None, kept_invite, user.name if user else None,
+        (user.token_epoch or 0) if user else 0,
+    )
+    if rt.hub.outdated(conn):
+        # The person's session ended between the token's check and now (that change's notice came meanwhile).
+        await ws.send_text(orjson.dumps(SESSION_ENDED_ERROR).decode())
+        await ws.close(code=SESSION_ENDED)
+        return
     rt.hub.attach(conn)
     rt.hub.snapshot(rec, conn)
     limiter = RateLimiter(rt.settings.ws_rate_per_second, rt.settings.ws_rate_burst)
@@ -137,6 +147,11 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
                 _error(conn, "rate_limited", "Too many messages; slow down.", _client_id_of(raw))
                 continue
             await handle_message(rt, conn, raw)
+        # Closed by the server while it handled a message (access lost, session ended): the writer task holds the
+        # close with its code, and detaching cancels it, so let it send the close first.
+        if conn.writer is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(conn.writer), 2)
     except WebSocketDisconnect:
         return
     finally:

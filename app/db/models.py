@@ -1,4 +1,5 @@
-"""SQLAlchemy models: users, game tables, seats, moves, the tables' lobby log, table chat and ratings."""
+"""SQLAlchemy models: users and their renames, game tables, seats, moves, the tables' lobby log, table chat and
+ratings."""
 
 from __future__ import annotations
 
@@ -47,6 +48,20 @@ class User(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+class RenameLog(Base):
+    """One change of a person's display name (services/account.py; migration 0010): the rename limit is counted from
+    these rows, so it holds across every server process."""
+
+    __tablename__ = "rename_log"
+    __table_args__ = (Index("ix_rename_log_user", "user_id", "created_at"),)
+
+    id: Mapped[int] = mapped_column(
+        BigInteger().with_variant(Integer(), "sqlite"), primary_key=True, autoincrement=True
+    )
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
 class GameTable(Base):
     """A table and its game. On Postgres (migration 0003) it is stored with fillfactor 90 and
     toast_tuple_target 128, and `state` is lz4-compressed: the snapshot lives out of line, so the update
@@ -84,7 +99,7 @@ class GameTable(Base):
     # The events of the last lobby change (a seat taken, a vote …), `{"version": v, "events": [...]}`: they are not
     # moves, and a process that did not make the change reads them here to tell its sockets (migration 0006).
     lobby_events: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
-    # Whether the finished game changed its people's ratings (services/ratings.py; migration 0012): null until that
+    # Whether the finished game changed its people's ratings (services/ratings.py; migration 0011): null until that
     # is settled (right after the end, by the process that finished it, or by any process's sweep), then true
     # (its `rating_changes` are stored) or false (not rated: abandoned, private, fewer than two people, or
     # finished before ratings existed). Setting it is how a table is claimed for rating, so it is rated once.
@@ -194,7 +209,7 @@ class ChatMute(Base):
 
 
 class PlayerRating(Base):
-    """A person's rating in one game (services/ratings.py; migration 0012). No row: 1500, never rated."""
+    """A person's rating in one game (services/ratings.py; migration 0011). No row: 1500, never rated."""
 
     __tablename__ = "player_ratings"
 
@@ -208,7 +223,7 @@ class PlayerRating(Base):
 
 
 class RatingChange(Base):
-    """What one rated game did to one person's rating (services/ratings.py; migration 0012).
+    """What one rated game did to one person's rating (services/ratings.py; migration 0011).
 
     Its key, (table_id, user_id), is the guarantee that a table is rated once: a second attempt to rate it, from
     another process or a retry, fails on it and changes nothing."""

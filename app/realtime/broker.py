@@ -8,9 +8,9 @@ pairs separated by commas.
 
 Everything else travels on a side channel (`SIDE_CHANNEL`), one JSON document per
 notice naming its `kind` and the process that sent it (`origin`): a chat line posted
-(services/chat.py: NOTIFY in the transaction that stores it, or a PUBLISH after it)
-and who is at a table now (realtime/presence.py: soft state, announced as it changes,
-with no transaction). The moves' channel, payload and parsing stay as they were: a
+(services/chat.py: NOTIFY in the transaction that stores it, or a PUBLISH after it),
+a person's sessions ended (services/account.py, sent the same way), and who is at a
+table now (realtime/presence.py: soft state, announced as it changes, with no transaction). The moves' channel, payload and parsing stay as they were: a
 process that listens to moves only never sees a side notice.
 """
 
@@ -188,6 +188,8 @@ class RedisBroker(Broker):
         self._redis: Any = None
         self._pending: list[str] = []
         self._flusher: asyncio.Task[None] | None = None
+        self._reconnected: Reconnected | None = None
+        self._catching_up: set[asyncio.Task[None]] = set()
 
     async def start(self, handler: Handler, reconnected: Reconnected, side: SideHandler | None = None) -> None:
         import redis.asyncio as aioredis
@@ -215,6 +217,10 @@ class RedisBroker(Broker):
                     log.info("redis broker reconnected")
                     await reconnected()
                 first = False
+                # redis-py reconnects a subscription's connection by itself (and subscribes again), so a lost
+                # connection need not reach this loop; the notices published meanwhile are lost all the same.
+                self._reconnected = reconnected
+                pubsub.connection.register_connect_callback(self._on_reconnect)
                 async for message in pubsub.listen():
                     if message.get("type") != "message":
                         continue
@@ -226,8 +232,19 @@ class RedisBroker(Broker):
             except Exception as exc:  # noqa: BLE001
                 log.warning("redis broker connection failed: %s", exc)
             with contextlib.suppress(Exception):
+                if pubsub.connection is not None:  # it goes back to the pool, where it must not call us
+                    pubsub.connection.deregister_connect_callback(self._on_reconnect)
                 await pubsub.aclose()
             await asyncio.sleep(1)
+
+    def _on_reconnect(self, _connection: Any) -> None:
+        """redis-py connected the subscription again by itself: catch up as after any broker reconnect."""
+        if self._reconnected is None:
+            return
+        log.info("redis broker reconnected")
+        task = asyncio.get_running_loop().create_task(self._reconnected())
+        self._catching_up.add(task)
+        task.add_done_callback(self._catching_up.discard)
 
     async def after_commit(self, table_id: str, version: int) -> None:
         self._pending.append(f"{table_id}:{version}")
@@ -256,7 +273,7 @@ class RedisBroker(Broker):
             self._flusher = None
 
     async def stop(self) -> None:
-        for task in (self._task, self._flusher):
+        for task in (self._task, self._flusher, *self._catching_up):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(BaseException):

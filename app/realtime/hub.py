@@ -24,13 +24,14 @@ import orjson
 from sqlalchemy import select
 from starlette.websockets import WebSocket
 
-from app.db.models import Move
+from app.db.models import Move, User
 from app.games import GAMES
 from app.games.base import views_of
 from app.metrics import SOCKETS_OPEN
 from app.realtime.presence import Presence, Shown, seats_by_user
 from app.realtime.protocol import FRAME_WRITER, text_frame
 from app.services import chat
+from app.services.auth import SESSION_ENDED_MESSAGE
 from app.services.records import EVENT_WINDOW, TableRecord
 from app.services.tables import public_table_json, table_json_for, table_key
 
@@ -51,6 +52,19 @@ def lose_access(conn: Connection, client_id: Any = None) -> None:
         doc["client_id"] = client_id
     conn.send_json(doc)
     conn.close_soon(ACCESS_LOST)
+
+
+# The close code of a socket whose session ended (a password change, or "sign out everywhere"): 4000 + 401, the code a
+# socket opened with a refused token gets, so a client treats both alike (refused for good, unless it now holds a
+# newer token: docs/api.md).
+SESSION_ENDED = 4401
+SESSION_ENDED_ERROR = {"type": "error", "code": "session_revoked", "message": SESSION_ENDED_MESSAGE}
+
+
+def end_session(conn: Connection) -> None:
+    """Tell a socket its session ended, then close it: it gets nothing more."""
+    conn.send_json(SESSION_ENDED_ERROR)
+    conn.close_soon(SESSION_ENDED)
 
 
 class Message:
@@ -92,14 +106,24 @@ class Connection:
     # again, with it, whenever the table changes (`Hub.drop_unseeing`).
     invite: str | None = None
     user_name: str | None = None  # the person's name as they connected: presence names the people watching
+    # The token epoch of the session it was opened with: a newer one ends it (`Hub.end_sessions`).
+    epoch: int = 0
 
     @classmethod
     def open(
-        cls, ws: WebSocket, table_id: str, user_id: str | None, invite: str | None = None, user_name: str | None = None
+        cls,
+        ws: WebSocket,
+        table_id: str,
+        user_id: str | None,
+        invite: str | None = None,
+        user_name: str | None = None,
+        epoch: int = 0,
     ) -> Connection:
         """A connection for an accepted socket, using the frame writer when the protocol offers one."""
         writer = ws.scope.get("extensions", {}).get(FRAME_WRITER)
-        return cls(ws=ws, table_id=table_id, user_id=user_id, write_frame=writer, invite=invite, user_name=user_name)
+        return cls(
+            ws=ws, table_id=table_id, user_id=user_id, write_frame=writer, invite=invite, user_name=user_name, epoch=epoch
+        )
 
     def may_see(self, rec: TableRecord) -> bool:
         """Whether this socket's person may still see the table (a seat, the host, or the code it came with)."""
@@ -247,6 +271,10 @@ class Hub:
         self.rt = rt
         self.rooms: dict[str, Room] = {}
         self.presence: Presence | None = None  # set by the runtime
+        # Per person, the newest token epoch whose older sessions were ended: a socket let in with an older token
+        # just before the change committed is refused as it joins (`outdated`). Epochs only grow, so an entry is
+        # never wrong, only spent; the dict is emptied past a size rather than aged.
+        self.ended: dict[str, int] = {}
 
     def attach(self, conn: Connection) -> None:
         room = self.rooms.setdefault(conn.table_id, Room())
@@ -281,6 +309,44 @@ class Hub:
         if conn.writer is not None:
             conn.writer.cancel()
         SOCKETS_OPEN.dec()
+
+    def end_sessions(self, user_id: str, epoch: int) -> int:
+        """Close this process's sockets of `user_id` opened with a token older than `epoch`; how many."""
+        if len(self.ended) > 100_000:
+            self.ended.clear()
+        self.ended[user_id] = max(epoch, self.ended.get(user_id, 0))
+        closed = 0
+        for room in list(self.rooms.values()):
+            if user_id not in room.people:
+                continue
+            for conn in list(room.conns):
+                if conn.user_id == user_id and conn.epoch < epoch and not conn.closed:
+                    end_session(conn)
+                    closed += 1
+        return closed
+
+    def outdated(self, conn: Connection) -> bool:
+        """Whether the socket's session ended after its token was checked (it must not join its room)."""
+        return conn.user_id is not None and conn.epoch < self.ended.get(conn.user_id, -1)
+
+    async def recheck_sessions(self) -> None:
+        """After a broker reconnect: end the sockets whose session ended meanwhile (that notice was lost here)."""
+        held: dict[str, int] = {}
+        for room in list(self.rooms.values()):
+            for conn in room.conns:
+                if conn.user_id is not None:
+                    held[conn.user_id] = min(conn.epoch, held.get(conn.user_id, conn.epoch))
+        ids = sorted(held)
+        try:
+            for start in range(0, len(ids), 500):
+                chunk = ids[start : start + 500]
+                async with self.rt.reads() as session:
+                    rows = (await session.execute(select(User.id, User.token_epoch).where(User.id.in_(chunk)))).all()
+                for user_id, epoch in rows:
+                    if (epoch or 0) > held[user_id]:
+                        self.end_sessions(user_id, epoch or 0)
+        except Exception:  # noqa: BLE001 - such a socket is refused anyway the next time it connects
+            log.exception("session recheck failed")
 
     def snapshot(self, rec: TableRecord, conn: Connection) -> None:
         """Send one connection the full current picture: `rec`, or a newer record this process knows.

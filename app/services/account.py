@@ -1,4 +1,4 @@
-"""A person manages their own account: their display name (guests too) and their password (accounts).
+"""A person manages their own account: their display name (guests too), their password and their sessions (accounts).
 
 Where a new name shows:
 - Tables name their people by a join with `users` when a record is loaded (`records.load_record`), and each server
@@ -12,18 +12,27 @@ Where a new name shows:
 - Chat lines keep the name they were posted under (`chat_messages.name`), so a history reads as it did live;
   events of the game's log keep theirs too.
 - Profiles (`services/profiles.py`) read the name from `users` and so show the new one at once.
+
+Ending sessions: a token carries the account's `token_epoch`, which a password change or "sign out everywhere" bumps;
+REST refuses an older token at once (`api/deps.user_for_token`). A socket is checked only when it connects, so the
+change also closes the person's sockets opened under an older epoch: this process's at once, the others' through
+the broker's side channel (a `session_ended` notice, sent like a chat line: NOTIFY in the transaction that bumps
+the epoch on Postgres, a PUBLISH after it on Redis). A process whose broker connection was away checks its sockets'
+epochs against the database when it comes back (`Hub.recheck_sessions`).
 """
 
 from __future__ import annotations
 
 import contextlib
-import time
-from collections import deque
+import math
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
-from sqlalchemy import select, update
+import orjson
+from sqlalchemy import delete, select, update
 
-from app.db.models import GameTable, Seat, User
+from app.db.models import GameTable, RenameLog, Seat, User
+from app.services import auth
 from app.services.auth import clean_name
 from app.services.errors import ServiceError
 from app.services.records import TableRecord
@@ -34,27 +43,39 @@ if TYPE_CHECKING:
 
     from app.runtime import Runtime
 
-# Each rename is announced at every live table of the person: at most this many in RENAME_WINDOW seconds (counted
-# per server process), so nobody can flood the tables' logs with it.
+# Each rename is announced at every live table of the person: at most this many in RENAME_WINDOW seconds, so nobody
+# can flood the tables' logs with it. Counted from `rename_log` (migration 0010), so the limit holds however many
+# server processes the requests are spread over.
 RENAME_LIMIT = 5
 RENAME_WINDOW = 600.0
 
-_renames: dict[str, deque[float]] = {}
+
+def _aware(at: datetime) -> datetime:
+    # SQLite gives back the stored UTC time without its zone.
+    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)
 
 
-def _check_rename_rate(user_id: str) -> None:
-    now = time.monotonic()
-    window = _renames.setdefault(user_id, deque())
-    while window and now - window[0] > RENAME_WINDOW:
-        window.popleft()
-    if len(window) >= RENAME_LIMIT:
-        wait = int(RENAME_WINDOW - (now - window[0])) + 1
+async def _count_rename(session: AsyncSession, user_id: str) -> None:
+    """Store one rename of this person, or refuse it when they made RENAME_LIMIT in the last RENAME_WINDOW seconds.
+
+    Called with the person's row locked (Postgres) or under the single writer (SQLite), so two renames sent at once,
+    through two processes, cannot both take the last place."""
+    now = datetime.now(UTC)
+    cutoff = now - timedelta(seconds=RENAME_WINDOW)
+    # The rows that no longer count go as the next one comes: a person keeps at most RENAME_LIMIT of them.
+    await session.execute(delete(RenameLog).where(RenameLog.user_id == user_id, RenameLog.created_at <= cutoff))
+    recent = (
+        await session.scalars(
+            select(RenameLog.created_at).where(RenameLog.user_id == user_id).order_by(RenameLog.created_at)
+        )
+    ).all()
+    if len(recent) >= RENAME_LIMIT:
+        oldest = _aware(recent[-RENAME_LIMIT])
+        wait = max(1, math.ceil(RENAME_WINDOW - (now - oldest).total_seconds()))
         raise ServiceError(
             "too_many_renames", f"You changed your name {RENAME_LIMIT} times lately; try again in {wait} s.", 429
         )
-    window.append(now)
-    if len(_renames) > 100_000:
-        _renames.clear()
+    session.add(RenameLog(user_id=user_id, created_at=now))
 
 
 async def rename(rt: Runtime, user: User, name: str) -> User:
@@ -67,7 +88,7 @@ async def rename(rt: Runtime, user: User, name: str) -> User:
         old = row.name
         if new == old:
             return row  # nothing changes, so no table needs telling (and no rename is counted)
-        _check_rename_rate(user.id)
+        await _count_rename(session, user.id)
         row.name = new
         await session.commit()
         live, finished = await _tables_of(session, user.id)
@@ -109,3 +130,31 @@ async def _announce(rt: Runtime, user: User, table_id: str, old: str, new: str) 
     # Left meanwhile, or the table is gone: it no longer shows this person.
     with contextlib.suppress(_NotThere, ServiceError):
         await lobby_change(rt, table_id, user, None, change)
+
+
+async def change_password(rt: Runtime, user_id: str, current: str, new: str) -> User:
+    """Change the account's password; every session of it but the caller's (which gets a new token) ends."""
+    async with rt.single_writer(), rt.sessions() as session:
+        user = await auth.change_password(session, user_id, current, new)
+        await _end_sessions(rt, session, user)
+    return user
+
+
+async def sign_out_everywhere(rt: Runtime, user_id: str) -> User:
+    """End every session of the account, the caller's included. A guest is refused (`not_registered`): with no
+    password, a guest signed out could never sign back in, and their tables would be lost to them."""
+    async with rt.single_writer(), rt.sessions() as session:
+        user = await auth.registered_user(session, user_id)
+        user.token_epoch = (user.token_epoch or 0) + 1
+        await _end_sessions(rt, session, user)
+    return user
+
+
+async def _end_sessions(rt: Runtime, session: AsyncSession, user: User) -> None:
+    """Commit the account's bumped token epoch and close its sockets opened under an older one, on every process."""
+    epoch = user.token_epoch or 0
+    notice = orjson.dumps({"kind": "session_ended", "origin": rt.origin, "user_id": user.id, "epoch": epoch}).decode()
+    await rt.broker.side_in_tx(session, notice)
+    await session.commit()
+    rt.hub.end_sessions(user.id, epoch)
+    await rt.broker.side_after_commit(notice)

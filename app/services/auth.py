@@ -16,6 +16,8 @@ from app.services.errors import ServiceError
 
 _hasher = PasswordHasher()
 _TOKEN_SALT = "session-v1"
+# Said to a session whose token epoch is past (`session_revoked`), on REST and on its sockets.
+SESSION_ENDED_MESSAGE = "You were signed out: your password changed, or you signed out everywhere. Sign in again."
 
 
 class TokenSigner:
@@ -129,26 +131,32 @@ async def login(session: AsyncSession, username: str, password: str) -> User:
     return user
 
 
-async def change_password(session: AsyncSession, user_id: str, current: str, new: str) -> User:
-    """Change an account's password after checking the current one, and bump its token epoch so that every
-    session signed in before (every other device) is signed out; the caller issues the asking session a new
-    token. A guest has no password to change (`not_registered`)."""
+async def registered_user(session: AsyncSession, user_id: str) -> User:
+    """The account's row, locked for a change of its password or token epoch; a guest has neither to change."""
     user = await session.get(User, user_id, with_for_update=True, populate_existing=True)
     if user is None:
         raise ServiceError("bad_token", "Your session is not valid; sign in again.", 401)
     if not user.username or not user.password_hash:
         raise ServiceError("not_registered", "A guest has no password: create an account first.", 409)
+    return user
+
+
+async def change_password(session: AsyncSession, user_id: str, current: str, new: str) -> User:
+    """Change an account's password after checking the current one, and bump its token epoch so that every
+    session signed in before (every other device) is signed out. Not committed: the caller commits with the notice
+    that closes those sessions' sockets (services/account.py) and issues the asking session a new token. A guest
+    has no password to change (`not_registered`)."""
+    user = await registered_user(session, user_id)
     if not isinstance(current, str) or not current or len(current) > 256:
         _hasher.hash("-" * 8)  # same cost either way, so timing reveals nothing
         raise ServiceError("wrong_password", "The current password is not right.", 403)
     try:
-        _hasher.verify(user.password_hash, current)
+        _hasher.verify(user.password_hash or "", current)  # never empty: registered_user refused a guest
     except (VerificationError, InvalidHashError) as exc:
         raise ServiceError("wrong_password", "The current password is not right.", 403) from exc
     check_password(new)
     user.password_hash = _hasher.hash(new)
     user.token_epoch = (user.token_epoch or 0) + 1
-    await session.commit()
     return user
 
 

@@ -30,8 +30,19 @@ export function setToken(token) {
   }
 }
 
-/** Call the API; resolves with the parsed body, rejects with ApiError. */
-export async function api(method, path, body) {
+// Refusals that say the session itself is over (a password change, a sign-out everywhere, an expired or bad token).
+export const SESSION_REFUSALS = new Set(["session_revoked", "bad_token", "token_expired"]);
+let sessionRefused = null;
+
+/** Call `handler(token, refusal)` whenever the server refuses the session a request was sent with (`token`: its
+ * bearer token, null when only the cookie went; `refusal`: {code, message}); session.js decides whether it ended. */
+export function onSessionRefused(handler) {
+  sessionRefused = handler;
+}
+
+/** Call the API; resolves with the parsed body, rejects with ApiError. `sessionCheck: false` keeps a refused
+ * session from calling the handler of `onSessionRefused` (for the calls that check the session themselves). */
+export async function api(method, path, body, { sessionCheck = true } = {}) {
   const headers = { Accept: "application/json" };
   const token = getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -58,6 +69,9 @@ export async function api(method, path, body) {
   }
   if (!response.ok) {
     const error = (data && data.error) || {};
+    if (response.status === 401 && sessionCheck && SESSION_REFUSALS.has(error.code) && sessionRefused) {
+      sessionRefused(token, { code: error.code, message: error.message });
+    }
     const detail = data && typeof data.detail === "string" ? data.detail : "";
     throw new ApiError(
       response.status,

@@ -3,10 +3,10 @@
 import { h, mount } from "../lib/dom.js";
 import { api, query } from "./api.js";
 import { t, tParts, getLang, onLangChange } from "./i18n.js";
-import { me, loadMe } from "./session.js";
+import { me, loadMe, onSignedOut } from "./session.js";
 import {
   toast, errorMessage, renderHeader, signInForm, inviteBox, seatNames, seatPeople, listNames, statusLabel, statusBadge,
-  rulesLink, gameText, personLink,
+  rulesLink, gameText, personLink, signedOutText,
 } from "./ui.js";
 
 const POLL_MS = 3000;
@@ -406,6 +406,12 @@ function init() {
   els.filter = document.getElementById("public-filter");
   els.publicTitle = document.getElementById("public-tables-title");
   onLangChange(drawPage);
+  // The session ended elsewhere (a password change, a sign-out everywhere), found by a refused poll: say so, and
+  // show the lobby as a visitor's.
+  onSignedOut((refusal) => {
+    toast(signedOutText(refusal), "error");
+    start();
+  });
   document.addEventListener("visibilitychange", () => {
     if (!document.hidden) refreshLists().catch(() => {});
   });

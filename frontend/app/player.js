@@ -3,9 +3,10 @@
 import { h, mount } from "../lib/dom.js";
 import { api, query, ApiError } from "./api.js";
 import { t, getLang, onLangChange } from "./i18n.js";
-import { me, loadMe, rename, changePassword } from "./session.js";
+import { me, loadMe, rename, changePassword, signOutEverywhere, onSignedOut } from "./session.js";
 import {
-  errorMessage, renderHeader, personLink, listParts, toast, openAccountDialog, ratingBadge, signedChange,
+  errorMessage, renderHeader, personLink, listParts, toast, openAccountDialog, confirmDialog, signedOutText, ratingBadge,
+  signedChange,
 } from "./ui.js";
 
 const userId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
@@ -194,6 +195,40 @@ async function submitPassword(data, form) {
   toast(t("account.password_done"));
 }
 
+/** "Sign out everywhere", after a confirmation: every session of the account ends, this one too (docs/api.md says
+ * why), so the page is then drawn as a visitor sees it. */
+function everywhereBox() {
+  const errorLine = h("p", { class: "form-error", role: "alert", "data-testid": "account-everywhere-error" });
+  const button = h("button", {
+    type: "button", class: "secondary", "data-testid": "account-everywhere-submit",
+    onclick: async () => {
+      errorLine.textContent = "";
+      const sure = await confirmDialog({
+        title: t("account.everywhere_confirm_title"),
+        text: t("account.everywhere_confirm_text"),
+        confirm: t("account.everywhere_submit"),
+        cancel: t("lobby.cancel"),
+      });
+      if (!sure) return;
+      button.disabled = true;
+      try {
+        await signOutEverywhere();
+      } catch (error) {
+        errorLine.textContent = errorMessage(error);
+        button.disabled = false;
+        return;
+      }
+      toast(t("account.everywhere_done"));
+      start();
+    },
+  }, t("account.everywhere_submit"));
+  return h("div", { class: "account-everywhere", "data-testid": "account-everywhere" },
+    h("h3", null, t("account.everywhere_title")),
+    h("p", { class: "muted small" }, t("account.everywhere_hint")),
+    button,
+    errorLine);
+}
+
 function drawAccount() {
   const user = me();
   const nameForm = accountForm("account-name", submitName,
@@ -228,7 +263,8 @@ function drawAccount() {
     h("h2", { id: "account-title" }, t("account.title")),
     user.username ? h("p", { class: "muted small" }, t("account.username", { username: user.username })) : null,
     nameForm,
-    second);
+    second,
+    user.username ? everywhereBox() : null);
 }
 
 function drawPage() {
@@ -298,6 +334,11 @@ function init() {
     return;
   }
   onLangChange(drawPage);
+  // The session ended elsewhere (found by a refused call): say so, and draw the page as a visitor sees it.
+  onSignedOut((refusal) => {
+    toast(signedOutText(refusal), "error");
+    start();
+  });
   start();
 }
 

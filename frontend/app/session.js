@@ -1,20 +1,38 @@
-// Who is signed in: guest, account login/registration, sign-out.
+// Who is signed in: guest, account login/registration, sign-out, and a session the server ended.
 
-import { api, ApiError, setToken } from "./api.js";
+import { api, ApiError, getToken, onSessionRefused, setToken, SESSION_REFUSALS } from "./api.js";
+
+// How long a refused session waits for a newer token to be stored before it counts as ended: the page (or another
+// tab of this browser) that changed the password gets the new token in the answer, which may land just after the
+// refusal or the socket's close.
+const RENEWAL_GRACE_MS = 1000;
+// Written when this browser's session ends, so its other tabs (which get a storage event) sign out too.
+const ENDED_KEY = "fg.session_ended";
 
 let current = null;
+let checking = null;
+const signedOutListeners = new Set();
 
 /** The signed-in user ({id, name, username}) or null. */
 export function me() {
   return current;
 }
 
+/** Forget the session here: the stored token, and the cookie (which holds the same one, or nothing valid). */
+async function forget() {
+  setToken(null);
+  current = null;
+  await api("POST", "/api/auth/logout", undefined, { sessionCheck: false }).catch(() => {});
+}
+
 /** Ask the server who we are; null when not signed in. */
 export async function loadMe() {
   try {
-    current = await api("GET", "/api/me");
+    current = await api("GET", "/api/me", undefined, { sessionCheck: false });
   } catch (error) {
     if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
+      // A refused token (the password changed, a sign-out everywhere): its cookie would refuse every later call.
+      if (SESSION_REFUSALS.has(error.code)) await forget();
       setToken(null);
       current = null;
     } else {
@@ -23,6 +41,89 @@ export async function loadMe() {
   }
   return current;
 }
+
+/** Call `listener(refusal)` when the session this page was signed in with has ended (it is signed out by then);
+ * `refusal` is the server's {code, message}, or null when another tab found out. */
+export function onSignedOut(listener) {
+  signedOutListeners.add(listener);
+}
+
+/** Tell the other tabs of this browser (a storage event) that its session ended. */
+function announceEnded() {
+  try {
+    localStorage.setItem(ENDED_KEY, String(Date.now()));
+  } catch {
+    // Storage refused: the other tabs find out at their next call or socket close.
+  }
+}
+
+/** The session ended: tell this page's listeners and the other tabs. */
+function ended(refusal) {
+  announceEnded();
+  for (const listener of signedOutListeners) listener(refusal);
+}
+
+window.addEventListener("storage", (event) => {
+  // Another tab found the session ended (or signed out everywhere): its token and cookie are gone for this page too.
+  if (event.key === ENDED_KEY && current) {
+    current = null;
+    for (const listener of signedOutListeners) listener(null);
+  }
+});
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Whether a token other than `oldToken` is stored, or comes within the grace. */
+async function newerToken(oldToken) {
+  const deadline = Date.now() + RENEWAL_GRACE_MS;
+  for (;;) {
+    const token = getToken();
+    if (token && token !== oldToken) return true;
+    if (Date.now() >= deadline) return false;
+    await sleep(100);
+  }
+}
+
+async function runCheck(oldToken, refusal) {
+  if (await newerToken(oldToken)) return true;
+  let refused = true;
+  try {
+    // Without a newer stored token, the cookie may still hold one (a browser that refuses storage).
+    current = await api("GET", "/api/me", undefined, { sessionCheck: false });
+    return true;
+  } catch (error) {
+    refused = error instanceof ApiError && error.status === 401;
+  }
+  const token = getToken();
+  if (token && token !== oldToken) return true;
+  if (refused) await forget();
+  else {
+    // The server is out of reach: `oldToken` was refused by it, so it is gone for good; the cookie is left alone.
+    setToken(null);
+    current = null;
+  }
+  ended(refusal);
+  return false;
+}
+
+/**
+ * The server refused the session `oldToken` (null: the cookie's) with `refusal` ({code, message}), or closed a socket
+ * opened with it: resolves true when this browser holds a newer session (this page or another tab changed the
+ * password), else signs out here, tells the `onSignedOut` listeners and resolves false. Checks at the same time
+ * share one answer.
+ */
+export function checkSession(oldToken, refusal = null) {
+  if (!checking) {
+    checking = runCheck(oldToken, refusal).finally(() => {
+      checking = null;
+    });
+  }
+  return checking;
+}
+
+onSessionRefused((token, refusal) => {
+  checkSession(token, refusal);
+});
 
 function signedIn(answer) {
   setToken(answer.token);
@@ -56,6 +157,14 @@ export async function rename(name) {
 /** Change my account's password: my other sessions are signed out, this one gets a new token. */
 export async function changePassword(currentPassword, newPassword) {
   return signedIn(await api("POST", "/api/me/password", { current: currentPassword, new: newPassword }));
+}
+
+/** Sign my account out on every device, this one included (an account only: a guest could not sign back in). */
+export async function signOutEverywhere() {
+  await api("POST", "/api/auth/logout_all");
+  setToken(null);
+  current = null;
+  announceEnded(); // this browser's other tabs are signed out too
 }
 
 /** Sign out and forget the token. */

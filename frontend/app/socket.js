@@ -1,6 +1,6 @@
 // The live connection to one table: reconnects with exponential back-off, resyncs, heartbeats.
 
-import { getToken } from "./api.js";
+import { getToken, SESSION_REFUSALS } from "./api.js";
 
 const PING_MS = 20000;
 const PONG_WAIT_MS = 15000; // a ping unanswered for this long: the link is dead
@@ -13,6 +13,9 @@ function isFatal(code) {
   return code >= 4000 && code < 4500 && code !== 4408;
 }
 
+// The session the socket was opened with ended (a password change, a sign-out everywhere) or its token was refused.
+const SESSION_ENDED = 4401;
+
 let clientSeq = 0;
 
 function newClientId() {
@@ -23,16 +26,23 @@ function newClientId() {
 
 /**
  * A table's websocket.
- * onMessage(msg) gets every message but the answers to chat(); a type it does not know it should ignore.
+ * onMessage(msg) gets every message but the answers to chat() and the refusal of an ended session (its close says
+ * it); a type it does not know it should ignore.
  * onStatus(status, info) gets
- * "connecting" | "online" | "reconnecting" (info.delay ms) | "closed" (info.code, info.reason).
+ * "connecting" | "online" | "reconnecting" (info.delay ms) | "closed" (info.code, info.reason, info.signedOut).
+ * checkSession(token, refusal) resolves whether this browser holds a newer session than `token`, whose session ended
+ * (`refusal`: the server's {code, message}, or null): then the socket reconnects with it; otherwise it closes with
+ * `signedOut` true and `refusal`.
  */
 export class TableSocket {
-  constructor({ tableId, invite, onMessage, onStatus }) {
+  constructor({ tableId, invite, onMessage, onStatus, checkSession = async () => false }) {
     this.tableId = tableId;
     this.invite = invite;
     this.onMessage = onMessage;
     this.onStatus = onStatus;
+    this.checkSession = checkSession;
+    this.checking = false; // finding out whether an ended session has a newer one here
+    this.refusal = null; // what the server said of the session it ended, just before closing the socket
     this.version = null; // last version seen, for resync
     this.ws = null;
     this.attempts = 0;
@@ -63,9 +73,8 @@ export class TableSocket {
     if (this.ws) this.ws.close(1000);
   }
 
-  url() {
+  url(token) {
     const params = new URLSearchParams();
-    const token = getToken();
     if (token) params.set("token", token);
     if (this.invite) params.set("invite", this.invite);
     const scheme = location.protocol === "https:" ? "wss" : "ws";
@@ -83,8 +92,9 @@ export class TableSocket {
     clearTimeout(this.retryTimer);
     this.setStatus(this.attempts ? "reconnecting" : "connecting", { delay: 0 });
     let ws;
+    const token = getToken(); // kept: a session that ends is told apart from a newer one by it
     try {
-      ws = new WebSocket(this.url());
+      ws = new WebSocket(this.url(token));
     } catch {
       this.scheduleReconnect();
       return;
@@ -118,6 +128,10 @@ export class TableSocket {
       this.ws = null;
       clearInterval(this.pingTimer);
       if (this.stopped) return;
+      if (event.code === SESSION_ENDED) {
+        this.sessionEnded(token, event);
+        return;
+      }
       if (isFatal(event.code)) {
         this.failPending({ code: "closed", message: event.reason || "" });
         this.setStatus("closed", { code: event.code, reason: event.reason });
@@ -127,7 +141,35 @@ export class TableSocket {
     };
   }
 
+  /** The session this socket was opened with (`token`) ended: carry on with a newer one if this browser holds one
+   * (the password was changed here), else stay closed, signed out. Moves waiting for an answer wait for the check. */
+  async sessionEnded(token, event) {
+    this.checking = true;
+    this.setStatus("connecting", { delay: 0 });
+    const refusal = this.refusal;
+    this.refusal = null;
+    let renewed = false;
+    try {
+      renewed = await this.checkSession(token, refusal);
+    } finally {
+      this.checking = false;
+    }
+    if (this.stopped) return;
+    if (renewed) {
+      this.attempts = 0;
+      this.connect();
+      return;
+    }
+    this.failPending({ code: "closed", message: "" });
+    this.setStatus("closed", { code: event.code, reason: event.reason, signedOut: true, refusal });
+  }
+
   receive(message) {
+    if (message.type === "error" && !message.client_id && SESSION_REFUSALS.has(message.code)) {
+      // The close that follows says it, and decides whether we carry on with a newer session.
+      this.refusal = { code: message.code, message: message.message };
+      return;
+    }
     if (message.type === "pong") {
       // The server knows a newer version than we have seen: an update went missing; fetch the picture again.
       if (typeof message.version === "number" && this.version !== null && message.version > this.version) this.resync();
@@ -163,13 +205,13 @@ export class TableSocket {
 
   /** Skip the back-off wait (the browser came back online or the tab became visible). */
   reconnectNow() {
-    if (this.stopped || this.ws || this.status === "closed") return;
+    if (this.stopped || this.ws || this.checking || this.status === "closed") return;
     this.connect();
   }
 
   /** Try again after the server refused us for good (e.g. after signing in elsewhere). */
   retry() {
-    if (this.stopped || this.ws) return;
+    if (this.stopped || this.ws || this.checking) return;
     this.attempts = 0;
     this.connect();
   }

@@ -3,10 +3,10 @@
 import { h, mount, mountIfChanged, named } from "../lib/dom.js";
 import { api, query, ApiError } from "./api.js";
 import { t, getLang, onLangChange, errorText } from "./i18n.js";
-import { me, loadMe } from "./session.js";
+import { me, loadMe, checkSession, onSignedOut } from "./session.js";
 import {
   toast, errorMessage, renderHeader, signInForm, inviteBox, seatNames, listNames, statusBadge, rulesLink, optionsText,
-  confirmDialog, personLink, ratingBadge,
+  confirmDialog, personLink, ratingBadge, signedOutText,
 } from "./ui.js";
 import { TableSocket } from "./socket.js";
 import { LogPanel, linesForEvents, linesForMove } from "./log.js";
@@ -43,6 +43,8 @@ let updatesDuringLog = 0;
 let logEpoch = 0;
 let chatPanel = null;
 let idleTimer = null;
+let signedInHere = false; // the page was opened signed in: its session ending signs it out (showSignedOut)
+let signedOutShown = null; // {refusal} once the page said its session ended
 
 function tablePath() {
   return `/api/tables/${encodeURIComponent(tableId)}`;
@@ -761,6 +763,10 @@ function onMessage(message) {
 }
 
 function onStatus(status, info) {
+  if (status === "closed" && info.signedOut && signedInHere) {
+    showSignedOut(info.refusal);
+    return;
+  }
   S.conn = { status, info };
   if (els.conn) drawConn();
   if (status !== "online" && S.presence) {
@@ -829,6 +835,25 @@ function openSignIn() {
   els.signIn.querySelector("input")?.focus({ preventScroll: true });
 }
 
+/** The session this page was signed in with ended (the password changed elsewhere, or a sign-out everywhere): the page
+ * stops its socket and says so; signing in again (the page reloads as a visitor's) brings the person back to their seat. */
+function showSignedOut(refusal) {
+  if (signedOutShown || !signedInHere) return;
+  signedOutShown = { refusal };
+  socket?.stop();
+  drawSignedOut();
+}
+
+function drawSignedOut() {
+  renderHeader(els.header, { onChange: () => location.reload() });
+  mount(els.main, h("section", { class: "panel", "data-testid": "signed-out", role: "alert" },
+    h("h1", null, t("session.ended_title")),
+    h("p", null, signedOutText(signedOutShown.refusal)),
+    h("div", { class: "row" },
+      h("button", { type: "button", class: "primary", onclick: () => location.reload() }, t("session.sign_in_again")),
+      h("a", { class: "button secondary", href: "/" }, t("table.back")))));
+}
+
 function showMessage(text) {
   mount(els.main, h("section", { class: "panel" }, h("p", null, text), h("a", { class: "button secondary", href: "/" }, t("table.back"))));
 }
@@ -876,10 +901,12 @@ async function openTable() {
     els.banner.after(els.signIn);
   }
   drawAll();
-  socket = new TableSocket({ tableId, invite, onMessage, onStatus });
+  socket = new TableSocket({ tableId, invite, onMessage, onStatus, checkSession });
   socket.start();
   // A handle for the console and the browser tests: the same path a renderer's clicks take.
-  window.foodGames = { send, state: () => S, pending: () => socket.pending.size };
+  window.foodGames = {
+    send, state: () => S, pending: () => socket.pending.size, connected: () => socket.ws?.readyState === WebSocket.OPEN,
+  };
 }
 
 async function init() {
@@ -904,11 +931,17 @@ async function init() {
     showMessage(errorMessage(error));
     return;
   }
+  signedInHere = Boolean(user);
+  onSignedOut(showSignedOut);
   renderHeader(els.header, { onChange: () => location.reload() });
   // The turn bar sticks just under the (sticky) header, whose height depends on the width and language.
   new ResizeObserver(() => document.documentElement.style.setProperty("--header-h", `${els.header.offsetHeight}px`))
     .observe(els.header);
   onLangChange(() => {
+    if (signedOutShown) {
+      drawSignedOut();
+      return;
+    }
     renderHeader(els.header, { onChange: () => location.reload() });
     if (els.signIn) fillSignIn();
     drawAll();
@@ -919,6 +952,7 @@ async function init() {
     mount(els.main, h("section", { class: "panel signin-panel" }, h("h1", null, t("auth.title")),
       h("p", { class: "muted" }, t("table.invited")),
       signInForm(() => {
+        signedInHere = true;
         renderHeader(els.header, { onChange: () => location.reload() });
         openTable();
       })));

@@ -23,6 +23,12 @@ export function errorMessage(error) {
   return errorText(error.code, error.message) || t("errors.generic");
 }
 
+/** Why this page was signed out: the server's refusal ({code, message}; null: another tab found the session ended). */
+export function signedOutText(refusal) {
+  if (!refusal || refusal.code === "session_revoked") return t("session.ended_text");
+  return errorText(refusal.code, refusal.message) || t("session.ended_text");
+}
+
 /** Draw the page header: brand, signed-in name, account buttons, language switch. */
 export function renderHeader(container, { onChange }) {
   const user = me();

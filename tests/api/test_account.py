@@ -176,6 +176,110 @@ async def test_a_password_change_signs_out_my_other_sessions(server: Server) -> 
         await p.close()
 
 
+async def session_ended(sock: Socket, within: float = 2.0) -> None:
+    """The socket is told its session ended and closed with 4401, promptly."""
+    told = await sock.expect("error", timeout=within, code="session_revoked")
+    assert "signed out" in told["message"]
+    assert (await sock.recv(timeout=within))["type"] == "closed"
+    assert sock.ws.close_code == 4401
+
+
+async def _login(server: Server, uname: str, password: str = "correct horse") -> Player:
+    """Another session of the same account (another device)."""
+    async with httpx.AsyncClient(base_url=server.url) as c:
+        r = await c.post("/api/auth/login", json={"username": uname, "password": password})
+        assert r.status_code == 200, r.text
+    return Player(server.url, r.json()["token"], r.json()["user"])
+
+
+async def test_a_password_change_closes_the_sockets_of_every_older_session_at_once(server: Server) -> None:
+    ana, uname = await _account(server)
+    phone = await _login(server, uname)
+    ben = await Player.guest(server.url, "Ben")
+    t = await ana.table(seats=2, options={"target": 1000})
+    await ben.post(f"/api/tables/{t['id']}/join", {})
+    await ana.post(f"/api/tables/{t['id']}/start")
+    here = await Socket.open(server.ws_url, t["id"], ana.token)  # the page that changes the password
+    there = await Socket.open(server.ws_url, t["id"], phone.token)  # another device
+    other = await Socket.open(server.ws_url, t["id"], ben.token)
+    watcher = await Socket.open(server.ws_url, t["id"])
+    for s in (here, there, other, watcher):
+        await s.expect("snapshot")
+    # A refused change ends nothing.
+    await _password(ana, "wrong horse", "battery staple", 403)
+    await _password(ana, "correct horse", "short", 422)
+    assert (await there.chat("nothing happened"))["type"] == "ack"
+
+    answer = await _password(ana, "correct horse", "battery staple")
+
+    # Every socket opened under the old password closes, this session's too: its page reconnects with the new token.
+    for s in (here, there):
+        await session_ended(s)
+    again = await Socket.open(server.ws_url, t["id"], answer["token"])
+    assert (await again.expect("snapshot"))["seat"] == "0"
+    line = await again.chat("still here")
+    assert line["type"] == "ack"
+    # Nobody else's socket is touched.
+    for s in (other, watcher):
+        await s.expect("chat", message=line["message"])
+    assert (await other.chat("hello"))["type"] == "ack"
+    for s in (again, other, watcher):
+        await s.close()
+    for p in (ana, phone, ben):
+        await p.close()
+
+
+async def _logout_all(who: Player | httpx.AsyncClient, status: int = 200) -> httpx.Response:
+    r = await (who.http if isinstance(who, Player) else who).post("/api/auth/logout_all")
+    assert r.status_code == status, r.text
+    return r
+
+
+async def test_sign_out_everywhere_ends_every_session_and_socket(server: Server) -> None:
+    ana, uname = await _account(server)
+    phone = await _login(server, uname)
+    t = await ana.table(seats=2)
+    socks = [await Socket.open(server.ws_url, t["id"], p.token) for p in (ana, phone)]
+    for s in socks:
+        await s.expect("snapshot")
+
+    r = await _logout_all(ana)
+    assert r.json() == {"ok": True}
+    # The cookie is forgotten, as at a plain sign-out; this session is signed out too.
+    assert 'session=""' in r.headers["set-cookie"] and "Max-Age=0" in r.headers["set-cookie"]
+    for s in socks:
+        await session_ended(s)
+    for p in (ana, phone):
+        refused = await p.http.get("/api/me")
+        assert refused.status_code == 401 and refused.json()["error"]["code"] == "session_revoked"
+        refused_ws = await Socket.open(server.ws_url, t["id"], p.token)
+        assert (await refused_ws.expect("error"))["code"] == "session_revoked"
+        assert (await refused_ws.recv())["type"] == "closed" and refused_ws.ws.close_code == 4401
+    # Signing in again works, with the same password; a second sign-out everywhere ends that one too.
+    back = await _login(server, uname)
+    assert (await back.http.get("/api/me")).json()["id"] == ana.user["id"]
+    await _logout_all(back)
+    assert (await back.http.get("/api/me")).status_code == 401
+    for p in (ana, phone, back):
+        await p.close()
+
+
+async def test_sign_out_everywhere_refuses_a_guest_and_the_signed_out(server: Server) -> None:
+    gus = await Player.guest(server.url, "Gus")
+    t = await gus.table(seats=2)
+    sock = await Socket.open(server.ws_url, t["id"], gus.token)
+    await sock.expect("snapshot")
+    # A guest has no password to sign back in with: signing out everywhere would lose them their tables for good.
+    refused = await _logout_all(gus, 409)
+    assert refused.json()["error"]["code"] == "not_registered" and "set-cookie" not in refused.headers
+    assert (await gus.http.get("/api/me")).status_code == 200
+    assert (await sock.chat("still me"))["type"] == "ack"
+    async with httpx.AsyncClient(base_url=server.url) as anon:
+        assert (await _logout_all(anon, 401)).json()["error"]["code"] == "not_signed_in"
+    await sock.close()
+    await gus.close()
+
+
 async def test_a_rename_reaches_a_socket_on_another_server_process(database: Database, tmp_path: Path) -> None:
     requires_postgres()
     one, two = Server(database, tmp_path / "one"), Server(database, tmp_path / "two")

@@ -94,3 +94,23 @@ def test_a_snapshot_of_a_table_dropped_for_a_newer_change_elsewhere_brings_the_r
     cache.drop("t1", newer=2)  # the notice came while the socket's read of `old` was under way
     hub.snapshot(old, conn)
     assert sock.sent[-1]["version"] == 1 and later == [("t1", 2)]
+
+
+async def test_ending_a_persons_sessions_closes_only_their_sockets_of_older_tokens() -> None:
+    hub, conn, sock, _cache = hub_with_socket()  # u0's socket, opened with a token of epoch 0
+    others: list[tuple[Connection, FakeSocket]] = []
+    for user, epoch in [("u0", 1), ("u1", 0), (None, 0)]:  # u0 signed in again already, Ben, a watcher
+        other_sock = FakeSocket()
+        other = Connection(ws=None, table_id="t1", user_id=user, write_frame=other_sock.write, epoch=epoch)  # type: ignore[arg-type]
+        hub.attach(other)
+        others.append((other, other_sock))
+
+    assert hub.end_sessions("u0", 1) == 1
+    assert conn.closed and conn.close_code == 4401
+    assert [(m["type"], m["code"]) for m in sock.sent] == [("error", "session_revoked")]
+    assert all(not c.closed and not s.sent for c, s in others)
+    # A socket whose token was checked before the change committed, joining after its notice: refused as it joins.
+    late = Connection(ws=None, table_id="t1", user_id="u0", epoch=0)  # type: ignore[arg-type]
+    assert hub.outdated(late)
+    assert not any(hub.outdated(c) for c, _ in others)
+    assert hub.end_sessions("u0", 1) == 0  # the same notice again (another process's, or a recheck): nothing more

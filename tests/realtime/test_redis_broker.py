@@ -11,8 +11,10 @@ import pytest
 import redis.asyncio as aioredis
 
 from app.realtime.broker import CLIENT_NAME
+from tests.api.test_account import _account, _password, session_ended
 from tests.conftest import Database, Server, requires_redis
 from tests.platform.client import Player, Socket
+from tests.realtime.test_account_processes import sessions_end_across_processes
 from tests.realtime.test_processes import (
     FAST_PRESENCE,
     abandon_crosses_processes,
@@ -47,6 +49,10 @@ async def test_chat_crosses_processes_through_redis(redis_pair: tuple[Server, Se
 
 async def test_abandon_votes_cross_processes_through_redis(redis_pair: tuple[Server, Server]) -> None:
     await abandon_crosses_processes(*redis_pair)
+
+
+async def test_sessions_end_across_processes_through_redis(redis_pair: tuple[Server, Server]) -> None:
+    await sessions_end_across_processes(*redis_pair)
 
 
 async def test_presence_crosses_processes_through_redis(redis_pair: tuple[Server, Server]) -> None:
@@ -138,3 +144,20 @@ async def test_after_losing_redis_a_process_resends_the_chat_it_missed(redis_pai
     await watcher.close()
     await ana.close()
     await ben.close()
+
+
+async def test_after_losing_redis_a_process_ends_the_sessions_it_missed(redis_pair: tuple[Server, Server]) -> None:
+    one, two = redis_pair
+    ana, _ = await _account(one)
+    t = await ana.table(seats=2)
+    sock = await Socket.open(two.ws_url, t["id"], ana.token)
+    await sock.expect("snapshot")
+    admin = aioredis.from_url(requires_redis())
+    for c in await admin.client_list():
+        if c.get("name") == CLIENT_NAME:
+            await admin.client_kill_filter(_id=c["id"])
+    # Changed while process two is away from Redis: the notice may be lost, the epoch is stored.
+    await _password(ana, "correct horse", "battery staple")
+    await session_ended(sock, within=15)
+    await admin.aclose()
+    await ana.close()

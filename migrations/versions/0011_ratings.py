@@ -9,15 +9,14 @@ which games are).
 The games finished before this migration are marked not rated: everyone starts at 1500 from here, rather than
 from a replay of history in an order nobody played it in.
 
-Revision ID: 0012_ratings
-Revises: 0009_table_log
+Revision ID: 0011_ratings
+Revises: 0010_rename_log
 """
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0012_ratings"
-# 0010 and 0011 are being written beside this one; the chain is mended when they meet.
-down_revision = "0009_table_log"
+revision = "0011_ratings"
+down_revision = "0010_rename_log"
 branch_labels = None
 depends_on = None
 
