@@ -227,12 +227,15 @@ async def run_in(folder: str, args: argparse.Namespace) -> dict[str, Any]:
                 raw = orjson.dumps({"type": "act", "action": action, "client_id": f"c{played}"})
                 if args.through == "protocol":
                     feeds[tid][seat].data_received(client_frame(raw))
-                    for _ in range(1000):
-                        if rec.version != (rt.cache.get(tid) or rec).version:
-                            break
-                        await asyncio.sleep(0)
-                    else:
-                        raise RuntimeError(f"move {played} was not applied")
+                    # A few turns of the loop as a rule; longer when it waits on SQLite's one write lock, which a
+                    # finished game's rating (its own transaction, once per game) holds for a real commit.
+                    deadline = time.monotonic() + 10
+                    spins = 0
+                    while rec.version == (rt.cache.get(tid) or rec).version:
+                        if time.monotonic() > deadline:
+                            raise RuntimeError(f"move {played} was not applied")
+                        spins += 1
+                        await asyncio.sleep(0 if spins < 1000 else 0.0005)
                 else:
                     await handle_message(rt, seated[tid][seat], raw.decode())
                 played += 1
