@@ -170,6 +170,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         page = FRONTEND / "player.html"
         return FileResponse(page if page.exists() else FRONTEND / "index.html", headers={"Cache-Control": "no-cache"})
 
+    @app.api_route("/leaders", methods=["GET", "HEAD"], include_in_schema=False)
+    @app.api_route("/leaders/{game_id}", methods=["GET", "HEAD"], include_in_schema=False)
+    async def leaders_page(game_id: str | None = None) -> FileResponse:
+        page = FRONTEND / "leaders.html"
+        return FileResponse(page if page.exists() else FRONTEND / "index.html", headers={"Cache-Control": "no-cache"})
+
     if FRONTEND.exists():
         app.mount("/", Revalidated(directory=FRONTEND, html=True), name="frontend")
     return app

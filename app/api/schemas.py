@@ -293,3 +293,29 @@ class ProfileOut(BaseModel):
     ratings: list[ProfileRatingOut]  # one per game, in the order of GET /api/games
     recent: list[ProfileEntryOut]
     next_before: str | None  # pass as ?before= for the next page; null on the last one
+
+
+class LeaderboardRowOut(BaseModel):
+    rank: int  # the place in the list's order (equal ratings get consecutive ranks)
+    user: SeatUser
+    rating: int
+    games: int  # rated games played in this game
+
+
+class LeaderboardMeOut(BaseModel):
+    rank: int | None  # null: not listed (too few rated games, or a guest)
+    user: SeatUser
+    rating: int
+    games: int
+    guest: bool  # a guest is never listed, whatever their rating
+
+
+class LeaderboardOut(BaseModel):
+    game: str
+    title: str
+    min_games: int  # rated games a person needs to be listed
+    offset: int
+    limit: int
+    rows: list[LeaderboardRowOut]
+    next_offset: int | None  # pass as ?offset= for the next page; null on the last one
+    me: LeaderboardMeOut | None  # the viewer's own row (null: not signed in, or never rated in this game)

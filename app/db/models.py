@@ -222,6 +222,17 @@ class PlayerRating(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+# A game's leaderboard in its order (services/leaderboard.py; migration 0012_leaderboard): a page is read off it in
+# order, stopping at the page's end, instead of sorting every rating of the game.
+Index(
+    "ix_player_ratings_board",
+    PlayerRating.game,
+    PlayerRating.rating.desc(),
+    PlayerRating.games.desc(),
+    PlayerRating.user_id,
+)
+
+
 class RatingChange(Base):
     """What one rated game did to one person's rating (services/ratings.py; migration 0011).
 

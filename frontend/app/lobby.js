@@ -337,7 +337,7 @@ async function refreshLists() {
 let drawnIntro = null;
 
 function drawPage() {
-  renderHeader(els.header, { onChange: () => start() });
+  renderHeader(els.header, { onChange: () => start(), nav: true });
   const user = me();
   // Redraw the intro only when it changes, so a sign-in form being filled in is never replaced.
   const introKey = `${user ? user.id : ""}|${getLang()}`;

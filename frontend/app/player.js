@@ -6,7 +6,7 @@ import { t, getLang, onLangChange } from "./i18n.js";
 import { me, loadMe, rename, changePassword, signOutEverywhere, onSignedOut } from "./session.js";
 import {
   errorMessage, renderHeader, personLink, listParts, toast, openAccountDialog, confirmDialog, signedOutText, ratingBadge,
-  signedChange,
+  signedChange, leadersUrl,
 } from "./ui.js";
 
 const userId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
@@ -94,7 +94,11 @@ function drawRatings() {
         h("th", { scope: "col", class: "num" }, t("profile.rated_games")),
         h("th", { scope: "col", class: "num" }, t("profile.last_change")))),
       h("tbody", null, ratings.map((r) => h("tr", { "data-game": r.game, class: r.games ? null : "unrated" },
-        h("th", { scope: "row" }, r.title),
+        // The game's name leads to its leaderboard, where this rating stands among everyone's.
+        h("th", { scope: "row" }, h("a", {
+          class: "leaders-link", href: leadersUrl(r.game), "data-testid": "profile-leaders-link",
+          "aria-label": t("profile.leaders_link", { game: r.title }), title: t("profile.leaders_link", { game: r.title }),
+        }, r.title)),
         h("td", { class: "num rating-value", "data-testid": "profile-rating" }, String(r.rating)),
         h("td", { class: "num" }, String(r.games)),
         h("td", { class: "num" }, r.last_change === null || r.last_change === undefined ? "—"
@@ -268,7 +272,7 @@ function drawAccount() {
 }
 
 function drawPage() {
-  renderHeader(els.header, { onChange: () => start() });
+  renderHeader(els.header, { onChange: () => start(), nav: true });
   if (S.error) {
     document.title = t("app.name");
     mount(els.main, h("section", { class: "panel" },

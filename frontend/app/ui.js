@@ -29,8 +29,11 @@ export function signedOutText(refusal) {
   return errorText(refusal.code, refusal.message) || t("session.ended_text");
 }
 
-/** Draw the page header: brand, signed-in name, account buttons, language switch. */
-export function renderHeader(container, { onChange }) {
+/**
+ * Draw the page header: brand, the site's links (with `nav`; a table page leaves them out, keeping a phone's room for
+ * the game), signed-in name, account buttons, language switch.
+ */
+export function renderHeader(container, { onChange, nav = false }) {
   const user = me();
   const langButton = h(
     "button",
@@ -67,9 +70,14 @@ export function renderHeader(container, { onChange }) {
     );
   }
   right.push(langButton);
+  const here = location.pathname === "/leaders" || location.pathname.startsWith("/leaders/");
   mount(
     container,
-    h("a", { class: "brand", href: "/" }, h("span", { class: "brand-mark", "aria-hidden": "true" }), t("app.name")),
+    h("div", { class: "header-left" },
+      h("a", { class: "brand", href: "/" }, h("span", { class: "brand-mark", "aria-hidden": "true" }), t("app.name")),
+      nav ? h("nav", { class: "site-nav", "aria-label": t("nav.label") },
+        h("a", { href: leadersUrl(), "data-testid": "nav-leaders", "aria-current": here ? "page" : null }, t("nav.leaders")))
+        : null),
     h("div", { class: "header-right" }, right),
   );
 }
@@ -224,6 +232,11 @@ export function inviteBox(tableId, code) {
   return h("div", { class: "invite" },
     h("span", { class: "invite-label" }, t("invite.label")),
     h("div", { class: "invite-row" }, input, h("button", { type: "button", class: "secondary", onclick: copy }, t("invite.copy"))));
+}
+
+/** The leaderboard page, of one game or (no game) of the first one. */
+export function leadersUrl(gameId) {
+  return gameId ? `/leaders/${encodeURIComponent(gameId)}` : "/leaders";
 }
 
 /** The profile page of a person. */

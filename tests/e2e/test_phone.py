@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import re
+import secrets
 import time
 from collections.abc import Iterator
 
@@ -15,6 +16,8 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 from tests.e2e.conftest import TIMEOUT_MS, AppServer, Person
 from tests.e2e.helpers import click_a_legal_thing, create_table, seat_row, snapshot
 from tests.e2e.test_fcm import arrow_to, focused_cell, restaurant_spot
+from tests.e2e.test_leaders import GAME as RATED_GAME
+from tests.e2e.test_leaders import store as store_ratings
 
 pytestmark = pytest.mark.e2e
 
@@ -321,3 +324,32 @@ def test_food_chain_magnate_map_squares_are_readable_and_tappable_and_names_brea
         problems: list[str] = page.evaluate(CARD_NAME_PROBLEMS, CARD_NAMES["food-chain-magnate"])
         assert not problems, (lang, problems)
         fits_sideways(page)
+
+
+def test_the_leaderboard_fits_a_phone_in_both_languages(phone: Person, app_server: AppServer) -> None:
+    """The leaderboards page, a long name in it: nothing scrolls sideways, not even the list, and the game tabs and
+    page links are a finger high, at 390 px in English and 360 px in Spanish."""
+    tag = secrets.token_hex(3)
+    store_ratings(app_server, [(secrets.token_hex(8), f"Grandmaster{tag}" + "W" * 22, f"long{tag}", 9500, 60)]
+           + [(secrets.token_hex(8), f"Chef {i} {tag}", f"chef{i}{tag}", 9400 - i, 5) for i in range(55)])
+    page = phone.page
+    page.get_by_test_id("nav-leaders").click()
+    page.get_by_test_id("leaders-games").locator(f"[data-game='{RATED_GAME}']").click()
+    expect(page.get_by_test_id("leaders-row").first).to_contain_text(f"Grandmaster{tag}")
+    for lang, size in (("en", PHONE), ("es", NARROW)):
+        if lang == "es":
+            page.locator("#header").get_by_role("button", name=re.compile("español", re.I)).click()
+            expect(page.get_by_test_id("leaders-paging")).to_contain_text("Página 1")
+        page.set_viewport_size(size)
+        page.wait_for_timeout(100)
+        w = page.evaluate(
+            "(() => { const t = document.querySelector('[data-testid=leaders-table]').parentElement;"
+            " return {doc: document.documentElement.scrollWidth, inner: innerWidth,"
+            " list: t.scrollWidth, listInner: t.clientWidth}; })()"
+        )
+        assert w["doc"] <= w["inner"] and w["list"] <= w["listInner"] + 1, (lang, w)
+        heights = page.evaluate(
+            "[...document.querySelectorAll('[data-testid=leaders-games] a, [data-testid=leaders-paging] a')]"
+            ".map((a) => a.getBoundingClientRect().height)"
+        )
+        assert len(heights) == 5 and min(heights) >= TAP, (lang, heights)
