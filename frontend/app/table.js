@@ -13,6 +13,7 @@ import { LogPanel, linesForEvents, linesForMove } from "./log.js";
 import { loadRenderer } from "./renderer.js";
 import { runReplay } from "./replay.js";
 import { ChatPanel } from "./chat.js";
+import { armChime, chimeOn, chimesRung, lookingElsewhere, ring, setChimeOn } from "./chime.js";
 
 const params = new URLSearchParams(location.search);
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || params.get("id") || "");
@@ -307,10 +308,28 @@ function drawWatchers() {
   els.watchers.hidden = false;
 }
 
+function isMyTurn() {
+  return S.table?.status === "playing" && !isSpectator() && S.awaiting.includes(S.seat);
+}
+
+/** The sound switch: only someone seated at a running game has turns to hear of. */
+function chimeSwitch() {
+  if (isSpectator() || S.table.status !== "playing") return null;
+  const on = chimeOn();
+  return h("button", {
+    type: "button", class: "ghost small-btn chime-switch", "data-testid": "chime-switch", "aria-pressed": String(on),
+    title: t("table.chime_hint"),
+    onclick: () => {
+      setChimeOn(!on);
+      drawHead();
+    },
+  }, on ? t("table.chime_on") : t("table.chime_off"));
+}
+
 function drawHead() {
   const table = S.table;
   const title = table.name || S.gameTitle || table.game;
-  const myTurn = table.status === "playing" && !isSpectator() && S.awaiting.includes(S.seat);
+  const myTurn = isMyTurn();
   // Visible in the tab strip while the player looks elsewhere.
   document.title = `${myTurn ? `▶ ${t("table.your_turn")} · ` : ""}${title} · ${t("app.name")}`;
   mount(els.head,
@@ -319,7 +338,7 @@ function drawHead() {
       table.name && S.gameTitle ? h("span", { class: "muted" }, S.gameTitle) : null,
       rulesLink(table.game),
       statusBadge(table, { "data-testid": "table-status" })),
-    els.conn,
+    h("div", { class: "table-head-side" }, chimeSwitch(), els.conn),
     S.game && optionsText(S.game, table.options)
       ? h("p", { class: "table-options muted", "data-testid": "table-options" }, optionsText(S.game, table.options)) : null);
 }
@@ -727,7 +746,9 @@ function onMessage(message) {
     drawAll();
     reloadLog();
   } else if (message.type === "update") {
+    const myTurnBefore = isMyTurn();
     applyMessage(message);
+    if (!myTurnBefore && isMyTurn() && lookingElsewhere()) ring();
     const undone = S.events.find((event) => event && event.type === "undone");
     if (undone) {
       // The step is gone from the game: the log is read again without it.
@@ -906,7 +927,9 @@ async function openTable() {
   // A handle for the console and the browser tests: the same path a renderer's clicks take.
   window.foodGames = {
     send, state: () => S, pending: () => socket.pending.size, connected: () => socket.ws?.readyState === WebSocket.OPEN,
+    chimes: chimesRung,
   };
+  armChime();
 }
 
 async function init() {

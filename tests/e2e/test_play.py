@@ -226,3 +226,59 @@ def test_a_player_may_call_a_bot_for_one_the_game_has_waited_on_too_long(browser
             expect(seat_row(bo.page, "0")).not_to_contain_text("Bot")
     finally:
         server.stop()
+
+
+def test_a_chime_rings_when_the_turn_comes_to_a_player_looking_elsewhere(person: Callable[..., Person]) -> None:
+    """The chime rings when the game comes to a player's turn while they look at another tab or window, never while
+    they look at the table, and not once they switched the sound off (a choice the browser keeps)."""
+    ana, bo = ana_and_bo_start_food_truck(person)
+
+    def awaiting() -> list[str]:
+        return list(ana.page.evaluate("window.foodGames.state().awaiting"))
+
+    def move(who: Person) -> None:
+        """`who` makes their first legal move and both pages hear of it."""
+        before = who.page.evaluate("window.foodGames.state().version")
+        assert who.page.evaluate("window.foodGames.send(window.foodGames.state().actions[0]).then(() => 'sent')") == "sent"
+        for page in (ana.page, bo.page):
+            page.wait_for_function("v => window.foodGames.state().version > v", arg=before)
+
+    def to_anas_turn_alone() -> None:
+        while awaiting() != ["0"]:
+            move(bo if "1" in awaiting() else ana)
+
+    def to_bos_turn() -> None:
+        """Ana moves until the turn comes to Bo."""
+        while "1" not in awaiting():
+            move(ana)
+
+    def chimes(who: Person) -> int:
+        return int(who.page.evaluate("window.foodGames.chimes()"))
+
+    ana.page.wait_for_function("window.foodGames.state().view?.phase === 'trucks'")
+    bo.page.wait_for_function("window.foodGames.state().view?.phase === 'trucks'")
+    chime = bo.page.get_by_test_id("chime-switch")
+    expect(chime).to_have_attribute("aria-pressed", "true")
+
+    # Looking at the table: his turn comes without a sound.
+    to_anas_turn_alone()
+    to_bos_turn()
+    assert chimes(bo) == 0
+
+    # Bo switches to another window: the chime rings when his turn comes, once.
+    bo.page.evaluate("document.hasFocus = () => false")
+    to_anas_turn_alone()
+    to_bos_turn()
+    assert chimes(bo) == 1
+
+    # With the sound off (kept across a reload), it stays silent.
+    chime.click()
+    expect(chime).to_have_attribute("aria-pressed", "false")
+    bo.page.reload()
+    expect(bo.page.get_by_test_id("chime-switch")).to_have_text(re.compile("Sound off"))
+    bo.page.wait_for_function("window.foodGames.state().view !== null")
+    bo.page.evaluate("document.hasFocus = () => false")
+    to_anas_turn_alone()
+    to_bos_turn()
+    assert chimes(bo) == 0
+    assert chimes(ana) == 0  # Ana looked at her table all along
