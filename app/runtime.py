@@ -22,7 +22,7 @@ from app.db.models import GameTable, Seat
 from app.db.session import make_engine, make_sessionmaker
 from app.realtime.broker import make_broker
 from app.realtime.hub import Hub
-from app.realtime.presence import Presence
+from app.realtime.presence import NAME_CHARS, Presence
 from app.services.auth import TokenSigner
 from app.services.bots import BotRunner
 from app.services.errors import ServiceError
@@ -197,8 +197,9 @@ class Runtime:
 
     def on_side_notice(self, payload: str) -> None:
         """A notice on the broker's side channel, unless this process sent it: a chat line, a line removed or a
-        person muted, to this process's sockets of its table, another process's presence, or a person's sessions
-        ended (services/account.py: their sockets here opened with an older token are closed)."""
+        person muted, to this process's sockets of its table, another process's presence, a person's sessions
+        ended (services/account.py: their sockets here opened with an older token are closed), or a person's new
+        name (`renamed`)."""
         try:
             notice = orjson.loads(payload)
             if notice["origin"] == self.origin:
@@ -215,12 +216,23 @@ class Runtime:
                 self.presence.on_notice(notice)
             elif kind == "session_ended":
                 self.hub.end_sessions(str(notice["user_id"]), int(notice["epoch"]))
+            elif kind == "renamed" and isinstance(notice.get("name"), str):
+                self.renamed(str(notice["user_id"]), notice["name"][:NAME_CHARS])
         except Exception:  # noqa: BLE001 - a bad notice must not stop the broker's listener
             log.exception("side notice failed")
 
+    def renamed(self, user_id: str, name: str) -> None:
+        """A person took a new name (services/account.py): the open and running tables that show them are told by a
+        lobby change; here, the watchers' list names them anew and the finished tables naming them are read again
+        (those watched here at once, for their sockets)."""
+        self.hub.rename(user_id, name)
+        for table_id in self.cache.drop_finished_of(user_id):
+            if table_id in self.hub.rooms:
+                self.spawn(self.hub.refresh(table_id))
+
     async def on_broker_back(self) -> None:
         """After a broker reconnect: what this process missed meanwhile (moves, chat, the others' presence, sessions
-        ended)."""
+        ended, names changed)."""
         self.spawn(self.presence.announce_all(ask=True))
         self.spawn(self.hub.recheck_sessions())
         await self.hub.resync_all()

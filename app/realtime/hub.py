@@ -325,28 +325,62 @@ class Hub:
                     closed += 1
         return closed
 
+    def rename(self, user_id: str, name: str) -> None:
+        """The person's new name: their sockets here name them with it in `presence` (announced to the others too)."""
+        for table_id, room in list(self.rooms.items()):
+            if user_id not in room.people:
+                continue
+            for conn in room.conns:
+                if conn.user_id == user_id:
+                    conn.user_name = name  # what `recheck_sessions` compares with the stored name
+            room.names[user_id] = name
+            if self.presence is not None:
+                self.presence.touch(table_id)
+
+    async def refresh(self, table_id: str) -> None:
+        """Send every socket of the table a snapshot read afresh: a name in it changed, though its version did not
+        (a finished table's person renamed)."""
+        room = self.rooms.get(table_id)
+        if room is None:
+            return
+        try:
+            async with room.lock:
+                rec = await self.rt.reload(table_id)
+                for conn in list(room.conns):
+                    if not conn.closed:
+                        self.snapshot(rec, conn)
+        except Exception:  # noqa: BLE001 - its sockets get the new name with their next snapshot
+            log.exception("refresh failed", extra={"table_id": table_id})
+
     def outdated(self, conn: Connection) -> bool:
         """Whether the socket's session ended after its token was checked (it must not join its room)."""
         return conn.user_id is not None and conn.epoch < self.ended.get(conn.user_id, -1)
 
     async def recheck_sessions(self) -> None:
-        """After a broker reconnect: end the sockets whose session ended meanwhile (that notice was lost here)."""
+        """After a broker reconnect: end the sockets whose session ended meanwhile, and take up the names changed
+        meanwhile (those notices were lost here)."""
         held: dict[str, int] = {}
+        names: dict[str, set[str | None]] = defaultdict(set)
         for room in list(self.rooms.values()):
             for conn in room.conns:
                 if conn.user_id is not None:
                     held[conn.user_id] = min(conn.epoch, held.get(conn.user_id, conn.epoch))
+                    names[conn.user_id].add(conn.user_name)
         ids = sorted(held)
         try:
             for start in range(0, len(ids), 500):
                 chunk = ids[start : start + 500]
                 async with self.rt.reads() as session:
-                    rows = (await session.execute(select(User.id, User.token_epoch).where(User.id.in_(chunk)))).all()
-                for user_id, epoch in rows:
+                    rows = (
+                        await session.execute(select(User.id, User.token_epoch, User.name).where(User.id.in_(chunk)))
+                    ).all()
+                for user_id, epoch, name in rows:
                     if (epoch or 0) > held[user_id]:
                         self.end_sessions(user_id, epoch or 0)
+                    if names[user_id] != {name}:
+                        self.rt.renamed(user_id, name)
         except Exception:  # noqa: BLE001 - such a socket is refused anyway the next time it connects
-            log.exception("session recheck failed")
+            log.exception("session and name recheck failed")
 
     def snapshot(self, rec: TableRecord, conn: Connection) -> None:
         """Send one connection the full current picture: `rec`, or a newer record this process knows.

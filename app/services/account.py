@@ -6,9 +6,12 @@ Where a new name shows:
   person sits at or hosts: its version moves on (not `updated_at`, so neither the lobby's order nor a stand-in's
   waiting time moves), with a `renamed` event, so every process reloads it and every socket at it gets the new
   name at once, as for a seat taken.
-- A finished table does not move on (a person may have hundreds). This process forgets the ones nobody watches
-  here, so they are read again with the new name; another process shows the name it loaded until the record
-  leaves its cache or the table changes (a rematch).
+- A finished table does not move on (a person may have hundreds). Instead every process is told on the broker's side
+  channel (a `renamed` notice, sent like `session_ended` below) and forgets the finished records naming the person
+  (`TableCache.drop_finished_of`), so they are read again with the new name; the sockets watching one get a fresh
+  snapshot. The same notice renames the person in the "Watching:" lists of the tables they watch (`Hub.rename`:
+  presence names a watcher by the name their socket connected with). A process whose broker connection was away
+  compares its sockets' names with the database when it comes back (`Hub.recheck_sessions`).
 - Chat lines keep the name they were posted under (`chat_messages.name`), so a history reads as it did live;
   events of the game's log keep theirs too.
 - Profiles (`services/profiles.py`) read the name from `users` and so show the new one at once.
@@ -90,26 +93,27 @@ async def rename(rt: Runtime, user: User, name: str) -> User:
             return row  # nothing changes, so no table needs telling (and no rename is counted)
         await _count_rename(session, user.id)
         row.name = new
+        notice = orjson.dumps({"kind": "renamed", "origin": rt.origin, "user_id": user.id, "name": new}).decode()
+        await rt.broker.side_in_tx(session, notice)
         await session.commit()
-        live, finished = await _tables_of(session, user.id)
-    for table_id in finished:
-        if table_id not in rt.hub.rooms:
-            rt.cache.drop(table_id)
+        live = await _live_tables_of(session, user.id)
+    rt.renamed(user.id, new)
+    await rt.broker.side_after_commit(notice)
     for table_id in live:
         await _announce(rt, row, table_id, old, new)
     return row
 
 
-async def _tables_of(session: AsyncSession, user_id: str) -> tuple[list[str], list[str]]:
-    """The tables that show this person (a seat or the host): (open or running, finished)."""
+async def _live_tables_of(session: AsyncSession, user_id: str) -> list[str]:
+    """The open or running tables that show this person (a seat or the host)."""
     seated = select(Seat.table_id).where(Seat.user_id == user_id)
-    rows = (
-        await session.execute(
-            select(GameTable.id, GameTable.status).where((GameTable.host_id == user_id) | GameTable.id.in_(seated))
+    return list(
+        await session.scalars(
+            select(GameTable.id).where(
+                GameTable.status != "finished", (GameTable.host_id == user_id) | GameTable.id.in_(seated)
+            )
         )
-    ).all()
-    live = [r.id for r in rows if r.status != "finished"]
-    return live, [r.id for r in rows if r.status == "finished"]
+    )
 
 
 class _NotThere(Exception):

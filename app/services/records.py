@@ -424,6 +424,20 @@ class TableCache:
             self._items.popitem(last=False)
         return rec
 
+    def drop_finished_of(self, user_id: str) -> list[str]:
+        """Forget the finished tables that name this person (a seat or the host); their ids.
+
+        A rename moves no finished table's version (a person may have hundreds), so no notice of a change reaches
+        the processes caching them: they are read again, with the new name, when next needed."""
+        gone = [
+            rec.id for rec in self._items.values()
+            if rec.status == "finished"
+            and (rec.host_id == user_id or any(s.user_id == user_id for s in rec.seats))
+        ]
+        for table_id in gone:
+            del self._items[table_id]
+        return gone
+
     def drop(self, table_id: str, newer: int | None = None) -> None:
         """Forget a table; `newer` is a version committed elsewhere, below which nothing is stored again."""
         self._items.pop(table_id, None)

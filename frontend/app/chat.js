@@ -377,8 +377,8 @@ export class ChatPanel {
         "aria-label": t("chat.remove_label", { name }), onclick: () => this.removeLine(line) }, t("chat.remove"))) : null;
     return h("li", { class: ["chat-line", mine && "mine"], "data-id": String(line.id), "data-testid": "chat-line" },
       h("div", { class: "chat-by" },
-        // The author's name leads to their profile, beside the page (the game stays open).
-        h("span", { class: "chat-name" }, line.user ? personLink(line.user, name, { newTab: true }) : name),
+        // The author's name leads to their profile (beside a game the reader plays: ui.openProfilesBeside).
+        h("span", { class: "chat-name" }, line.user ? personLink(line.user, name) : name),
         spectator ? h("span", { class: "tag chat-spectator" }, t("chat.spectator")) : null,
         mine ? h("span", { class: "tag you" }, t("chat.you")) : null,
         muted ? h("span", { class: "tag chat-muted-tag" }, t("chat.muted_tag")) : null,
@@ -429,7 +429,7 @@ export class ChatPanel {
     const people = this.isHost ? [...this.mutes.entries()] : [];
     this.mutedList.hidden = !people.length;
     mount(this.mutedList, people.length ? [h("span", { class: "muted" }, t("chat.muted_list")), " ",
-      people.map(([id, name]) => h("span", { class: "chat-mutes-person" }, personLink({ id, name }, name, { newTab: true }), " ",
+      people.map(([id, name]) => h("span", { class: "chat-mutes-person" }, personLink({ id, name }, name), " ",
         h("button", { type: "button", class: "ghost chat-tool", "data-testid": "chat-unmute",
           "aria-label": t("chat.unmute_label", { name }), onclick: () => this.toggleMute({ id, name }) },
         t("chat.unmute"))))] : []);

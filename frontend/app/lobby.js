@@ -5,7 +5,7 @@ import { api, query } from "./api.js";
 import { t, tParts, getLang, onLangChange } from "./i18n.js";
 import { me, loadMe, onSignedOut } from "./session.js";
 import {
-  toast, errorMessage, renderHeader, signInForm, inviteBox, seatNames, seatPeople, listNames, statusLabel, statusBadge,
+  toast, errorMessage, renderHeader, signInForm, inviteBox, seatNames, seatPeople, seatLinks, statusLabel, statusBadge,
   rulesLink, gameText, personLink, signedOutText,
 } from "./ui.js";
 
@@ -212,10 +212,11 @@ function tableRow(table, { mine }) {
   if (myTurn) {
     turn = h("span", { class: "badge turn" }, t("lobby.your_turn"));
   } else if (table.status === "finished" && table.outcome && (table.outcome.winners || []).length) {
-    turn = h("span", { class: "small" }, t("lobby.won_by", { names: listNames(table.outcome.winners.map((seat) => names[seat] ?? seat)) }));
+    turn = h("span", { class: "small table-turn", "data-testid": "table-turn" },
+      tParts("lobby.won_by", { names: seatLinks(table, table.outcome.winners, names) }));
   } else if (table.status === "playing" && (table.awaiting || []).length) {
-    turn = h("span", { class: "muted small" },
-      t("lobby.turn_of", { names: listNames(table.awaiting.map((seat) => names[seat] ?? seat)) }));
+    turn = h("span", { class: "muted small table-turn", "data-testid": "table-turn" },
+      tParts("lobby.turn_of", { names: seatLinks(table, table.awaiting, names) }));
   }
   return h("li", {
     class: ["table-row", myTurn && "my-turn"],

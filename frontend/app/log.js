@@ -1,8 +1,9 @@
-// The game log: plain-word lines from engine events (renderer's describeEvent) with generic fallbacks.
+// The game log: plain-word lines from engine events (renderer's describeEvent) with generic fallbacks; the names of
+// the people in them link to their profiles.
 
 import { h } from "../lib/dom.js";
-import { t } from "./i18n.js";
-import { signedChange } from "./ui.js";
+import { t, tParts } from "./i18n.js";
+import { signedChange, personLink } from "./ui.js";
 
 // Table-level events the server may emit besides the engine's own.
 const SHELL_EVENTS = {
@@ -39,8 +40,81 @@ function humanType(type) {
 }
 
 /**
- * One event in words: the renderer's sentence, null when the renderer hides it,
- * or undefined when nobody knows this event (the caller picks a fallback).
+ * `shown`, the name a line gives the person of `seat`, as a link to their profile when it is theirs. `ctx.people` is
+ * the table of now ({seat: {id, name}}, persons only): a line of earlier times links only where the seat's person
+ * of now bears the name it shows, since before the start a seat may have changed hands (and a bot has no profile).
+ */
+function nameAt(ctx, seat, shown) {
+  const person = seat !== null && seat !== undefined ? ctx.people?.[String(seat)] : null;
+  return person && shown === person.name ? personLink(person, shown) : shown;
+}
+
+/** A name that comes without its seat (who asked for a stand-in), linked when exactly one person at the table bears it. */
+function nameOnly(ctx, shown) {
+  const bearers = Object.values(ctx.people || {}).filter((person) => person.name === shown);
+  const host = ctx.host && ctx.host.name === shown && !bearers.some((p) => p.id === ctx.host.id) ? [ctx.host] : [];
+  const all = [...bearers, ...host];
+  return all.length === 1 ? personLink(all[0], shown) : shown;
+}
+
+/** The seats an engine's event speaks of: its fields' values (and a map's keys) that are seats of persons. */
+function seatsIn(event, ctx) {
+  const people = ctx.people || {};
+  const found = new Set();
+  const note = (value) => {
+    if ((typeof value === "string" || typeof value === "number") && String(value) in people) found.add(String(value));
+  };
+  for (const [key, value] of Object.entries(event)) {
+    if (key === "visible_to" || key === "type") continue;
+    if (Array.isArray(value)) value.forEach(note);
+    else if (value && typeof value === "object") Object.entries(value).forEach(([k, v]) => { note(k); note(v); });
+    else note(value);
+  }
+  return [...found];
+}
+
+const WORD = /[\p{L}\p{N}_]/u;
+
+/**
+ * A renderer's line (text) with the names of the persons its event speaks of linked to their profiles, each at its
+ * first place as a whole word: the renderer wrote them from ctx.names, so they read as the seats are named now.
+ */
+function linkNames(text, event, ctx) {
+  const people = seatsIn(event, ctx).map((seat) => ctx.people[seat]).filter((p) => p.name)
+    .sort((a, b) => b.name.length - a.name.length); // "Ana María" before "Ana"
+  const parts = [];
+  let rest = text;
+  const linked = new Set();
+  for (;;) {
+    let best = null;
+    for (const person of people) {
+      if (linked.has(person.id)) continue;
+      let from = 0;
+      for (;;) {
+        const at = rest.indexOf(person.name, from);
+        if (at < 0) break;
+        const end = at + person.name.length;
+        if (!WORD.test(rest[at - 1] ?? "") && !WORD.test(rest[end] ?? "")) {
+          if (!best || at < best.at) best = { at, end, person };
+          break;
+        }
+        from = at + 1;
+      }
+    }
+    if (!best) break;
+    if (best.at > 0) parts.push(rest.slice(0, best.at));
+    parts.push(personLink(best.person, best.person.name));
+    linked.add(best.person.id);
+    rest = rest.slice(best.end);
+  }
+  if (!parts.length) return text;
+  if (rest) parts.push(rest);
+  return parts;
+}
+
+/**
+ * One event in words (a string, or an array of strings and name links for h()): the renderer's sentence, null when
+ * the renderer hides it, or undefined when nobody knows this event (the caller picks a fallback).
  */
 export function describe(renderer, event, ctx) {
   // The table's own events are the platform's: a renderer knows only its game's (and hides the rest).
@@ -48,7 +122,7 @@ export function describe(renderer, event, ctx) {
     try {
       const line = renderer.describeEvent(event, ctx);
       if (line === null) return null;
-      if (line !== undefined && line !== "") return String(line);
+      if (line !== undefined && line !== "") return linkNames(String(line), event, ctx);
     } catch (error) {
       console.warn("describeEvent failed", error);
     }
@@ -58,16 +132,23 @@ export function describe(renderer, event, ctx) {
     const actor = actorOf(event);
     // A bot reads as the seat list names it ("Bot 2"), not as the server's plain "Bot".
     const bot = event.bot && actor !== null ? t("table.bot_named", { n: Number(actor) + 1 || actor }) : null;
-    const name = bot ?? event.name ?? (actor !== null ? ctx.names[actor] : null) ?? "";
-    if (event.type === "renamed") return t(key, { old: event.old ?? "", name: event.name ?? "" });
+    const name = bot ?? nameAt(ctx, actor, event.name ?? (actor !== null ? ctx.names[actor] : null) ?? "");
+    if (event.type === "renamed") {
+      // The host without a seat has none to be found by.
+      const renamed = event.seat === null || event.seat === undefined
+        ? (ctx.host && ctx.host.name === event.name ? personLink(ctx.host, event.name) : event.name ?? "")
+        : nameAt(ctx, event.seat, event.name ?? "");
+      return tParts(key, { old: event.old ?? "", name: renamed });
+    }
     if (event.type === "rated") {
       // "Ratings: Ana 1516 (+16), Bo 1484 (−16)."
-      const changes = (event.changes || []).map((c) => `${c.name ?? ctx.names[c.seat] ?? c.seat} ${c.after} (${signedChange(c.change)})`);
-      return t(key, { changes: changes.join(", ") });
+      const changes = (event.changes || []).flatMap((c, index) => [index ? ", " : "",
+        nameAt(ctx, c.seat, c.name ?? ctx.names[c.seat] ?? c.seat), ` ${c.after} (${signedChange(c.change)})`]);
+      return tParts(key, { changes });
     }
-    if (event.type === "stand_in" && event.by) return t("log.stand_in_by", { name, by: event.by });
-    if (event.type === "abandon_declined" && event.withdrawn) return t("log.abandon_withdrawn", { name });
-    return t(event.kicked && SHELL_EVENTS[event.type] === "log.left" ? "log.kicked" : key, { name });
+    if (event.type === "stand_in" && event.by) return tParts("log.stand_in_by", { name, by: nameOnly(ctx, event.by) });
+    if (event.type === "abandon_declined" && event.withdrawn) return tParts("log.abandon_withdrawn", { name });
+    return tParts(event.kicked && SHELL_EVENTS[event.type] === "log.left" ? "log.kicked" : key, { name });
   }
   return undefined;
 }
@@ -75,7 +156,7 @@ export function describe(renderer, event, ctx) {
 function genericEventLine(event, ctx) {
   const actor = actorOf(event);
   const name = actor !== null ? ctx.names[actor] ?? actor : null;
-  return name ? `${name}: ${humanType(event.type)}` : humanType(event.type);
+  return name ? [nameAt(ctx, actor, name), `: ${humanType(event.type)}`] : humanType(event.type);
 }
 
 /** Lines for a list of events arriving in an update (no action known). */
@@ -100,7 +181,7 @@ export function linesForMove(renderer, move, ctx) {
   if (events.length) return linesForEvents(renderer, events, ctx);
   if (!move.action || !move.action.type) return [];
   const name = move.seat !== null && move.seat !== undefined ? ctx.names[move.seat] ?? move.seat : "";
-  return [name ? `${name}: ${humanType(move.action.type)}` : humanType(move.action.type)];
+  return [name ? [nameAt(ctx, move.seat, name), `: ${humanType(move.action.type)}`] : humanType(move.action.type)];
 }
 
 /** A scrollable log panel; append() keeps it pinned to the newest line unless the reader scrolled up. */

@@ -43,6 +43,9 @@ export async function runReplay(main, { tableId, invite, step }) {
       awaiting: (current && current.view && current.view.awaiting) || [],
       send: () => Promise.reject({ code: "replay", message: t("replay.title") }),
       names,
+      // The log links the people's names to their profiles (in this tab: a replay is no live game).
+      people: Object.fromEntries(table.seats.filter((s) => s.user).map((s) => [s.seat, s.user])),
+      host: table.host ?? null,
       lang: getLang(),
       events: (current && current.events) || [],
     };

@@ -2,11 +2,11 @@
 
 import { h, mount, mountIfChanged, named } from "../lib/dom.js";
 import { api, query, ApiError } from "./api.js";
-import { t, getLang, onLangChange, errorText } from "./i18n.js";
+import { t, tParts, getLang, onLangChange, errorText } from "./i18n.js";
 import { me, loadMe, checkSession, onSignedOut } from "./session.js";
 import {
   toast, errorMessage, renderHeader, signInForm, inviteBox, seatNames, listNames, statusBadge, rulesLink, optionsText,
-  confirmDialog, personLink, ratingBadge, signedOutText,
+  confirmDialog, personLink, ratingBadge, signedOutText, seatLinks, seatLink, openProfilesBeside,
 } from "./ui.js";
 import { TableSocket } from "./socket.js";
 import { LogPanel, linesForEvents, linesForMove } from "./log.js";
@@ -59,6 +59,18 @@ function names() {
   return S.table ? seatNames(S.table) : {};
 }
 
+/** {seat: {id, name}} for every seat a person holds (a bot's own seat has none): the log links their names. */
+function people() {
+  const out = {};
+  for (const entry of S.table ? S.table.seats : []) if (entry.user) out[entry.seat] = entry.user;
+  return out;
+}
+
+/** Whether this page is a game its viewer plays (open or running): following a name must not leave it. */
+function playingHere() {
+  return !isSpectator() && ["open", "playing"].includes(S.table?.status);
+}
+
 function ctx() {
   return {
     seat: isSpectator() ? null : S.seat,
@@ -67,6 +79,8 @@ function ctx() {
     awaiting: S.awaiting,
     send,
     names: names(),
+    people: people(),
+    host: S.table?.host ?? null,
     lang: getLang(),
     events: S.events,
     // An abandoned game's view is left mid-game (its phase is not the engine's end), so without this a renderer would
@@ -177,7 +191,7 @@ function seatEntry(entry) {
       : h("span", { class: "seat-dot", "aria-hidden": "true" }),
     h("span", { class: "seat-name" },
       // A person's name leads to their profile; a bot has none.
-      entry.user ? personLink(entry.user, nameMap[entry.seat], { newTab: true })
+      entry.user ? personLink(entry.user, nameMap[entry.seat])
         : taken ? nameMap[entry.seat] : h("span", { class: "muted" }, t("table.seat_empty")),
       // A player's seat a bot stood in for is theirs again once the game is over.
       entry.bot && (!entry.user || table.status === "playing") ? h("span", { class: "tag" }, t("table.bot")) : null,
@@ -295,7 +309,7 @@ function drawWatchers() {
       const muted = host && Boolean(chatPanel?.isMuted(person.id));
       const mine = person.id === me()?.id;
       return h("li", { class: "watcher", "data-user-id": person.id },
-        personLink(person, person.name, { newTab: true }),
+        personLink(person, person.name),
         mine ? h("span", { class: "tag you" }, t("table.you")) : null,
         muted ? h("span", { class: "tag chat-muted-tag" }, t("chat.muted_tag")) : null,
         host && !mine ? h("button", {
@@ -375,13 +389,12 @@ function drawTurn() {
     if (standingIn()) {
       node = h("div", { class: "turn-line" }, t("table.standing_in"), " ", reclaimButton());
     } else if (!isSpectator() && S.awaiting.includes(S.seat)) {
-      const nameMap = names();
-      const others = S.awaiting.filter((s) => s !== S.seat).map((s) => nameMap[s] ?? s);
+      const others = S.awaiting.filter((s) => s !== S.seat);
       node = h("div", { class: "turn-line mine" }, t("table.your_turn"),
-        others.length ? h("span", { class: "also" }, ` · ${t(others.length > 1 ? "table.also_waiting_many" : "table.also_waiting", { names: listNames(others) })}`) : null);
+        others.length ? h("span", { class: "also" }, " · ",
+          tParts(others.length > 1 ? "table.also_waiting_many" : "table.also_waiting", { names: seatLinks(table, others, names()) })) : null);
     } else if (S.awaiting.length) {
-      const nameMap = names();
-      node = h("div", { class: "turn-line" }, t("table.turn_of", { names: listNames(S.awaiting.map((s) => nameMap[s] ?? s)) }));
+      node = h("div", { class: "turn-line" }, tParts("table.turn_of", { names: seatLinks(table, S.awaiting, names()) }));
     }
   } else if (table.status === "finished") {
     node = h("div", { class: "turn-line done" }, t("table.finished"));
@@ -525,11 +538,6 @@ function detailRows(details, seat) {
   return parts.length ? h("div", { class: "muted small" }, parts.join(" · ")) : null;
 }
 
-/** The person ({id, name}) of a seat, or null for a bot's own seat. */
-function personOf(table, seat) {
-  return table.seats.find((s) => s.seat === seat)?.user ?? null;
-}
-
 function drawResult() {
   const table = S.table;
   const outcome = table.outcome;
@@ -554,7 +562,7 @@ function drawResult() {
       const rating = ratings && ratings[seat];
       rows.push(h("tr", { class: winners.includes(seat) ? "winner" : null, "data-seat": seat },
         h("td", null, placeLabel(place)),
-        h("td", null, personOf(table, seat) ? personLink(personOf(table, seat), nameMap[seat] ?? seat, { newTab: true }) : nameMap[seat] ?? seat,
+        h("td", null, seatLink(table, seat, nameMap),
           winners.includes(seat) ? h("span", { class: "tag win" }, t("table.winner")) : null,
           detailRows(outcome.details, seat)),
         h("td", { class: "num" }, scores[seat] !== undefined ? String(scores[seat]) : ""),
@@ -654,6 +662,8 @@ function drawGame() {
 
 function drawAll() {
   if (!S.table) return;
+  // Before anything is drawn: the names below (and those drawn already) open profiles beside a game the viewer plays.
+  openProfilesBeside(playingHere());
   // Exposed for tests and tools that need to know when a move landed.
   els.main.dataset.version = String(S.version ?? S.table.version ?? "");
   els.main.dataset.status = S.table.status;

@@ -244,15 +244,55 @@ export function profileUrl(userId) {
   return `/p/${encodeURIComponent(userId)}`;
 }
 
+// Whether this page is a live game its viewer plays, which following a profile link would leave (openProfilesBeside).
+let profilesBeside = false;
+
+function aimLink(link, beside) {
+  if (beside) {
+    link.target = "_blank";
+    link.rel = "noopener";
+  } else {
+    link.removeAttribute("target");
+    link.removeAttribute("rel");
+  }
+}
+
 /**
- * A person's name as a link to their profile ({id, name}); `text` replaces the name shown. With `newTab`, it opens
- * beside the page it is on (a game in progress stays open).
+ * Whether people's profiles open beside this page (in a new tab) rather than in its place: on the table page of a
+ * player whose game is open or running. The names already drawn follow, so a link never keeps a choice made for
+ * a game since finished.
  */
-export function personLink(user, text, { newTab = false } = {}) {
-  return h("a", {
-    class: "person-link", href: profileUrl(user.id), "data-testid": "person-link",
-    target: newTab ? "_blank" : null, rel: newTab ? "noopener" : null,
-  }, text ?? user.name);
+export function openProfilesBeside(beside) {
+  if (profilesBeside === beside) return;
+  profilesBeside = beside;
+  for (const link of document.querySelectorAll("a.person-link")) aimLink(link, beside);
+}
+
+/**
+ * A person's name as a link to their profile ({id, name}); `text` replaces the name shown. It opens in the same tab,
+ * or beside the page while the page asks for it (openProfilesBeside: a game the viewer plays stays open).
+ */
+export function personLink(user, text) {
+  const link = h("a", { class: "person-link", href: profileUrl(user.id), "data-testid": "person-link" }, text ?? user.name);
+  aimLink(link, profilesBeside);
+  return link;
+}
+
+/** The person ({id, name}) of a Table's seat, or null for a bot's own seat, an empty one or an unknown one. */
+export function seatPerson(table, seat) {
+  return table.seats.find((s) => s.seat === String(seat))?.user ?? null;
+}
+
+/** A seat's name as seatNames gives it (`names`), linked to its person's profile; a bot's stays plain text. */
+export function seatLink(table, seat, names) {
+  const person = seatPerson(table, seat);
+  const name = names[seat] ?? String(seat);
+  return person ? personLink(person, name) : name;
+}
+
+/** The names of these seats as words, each person's linked to their profile ("Ana and Bot 2"), for h(). */
+export function seatLinks(table, seats, names) {
+  return listParts(seats.map((seat) => seatLink(table, seat, names)));
 }
 
 /**

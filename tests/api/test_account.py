@@ -117,6 +117,50 @@ async def test_a_finished_table_and_my_profile_show_the_new_name(server: Server)
         await p.close()
 
 
+async def test_a_watcher_who_renames_is_named_anew_in_the_watchers_list_at_once(server: Server) -> None:
+    ana, ben, cy = [await Player.guest(server.url, n) for n in ("Ana", "Ben", "Cy")]
+    t = await ana.table(seats=2)
+    await ben.post(f"/api/tables/{t['id']}/join", {})
+    sa = await Socket.open(server.ws_url, t["id"], ana.token)
+    await sa.expect("snapshot")
+    cys = [await Socket.open(server.ws_url, t["id"], cy.token) for _ in range(2)]  # two pages: one watcher
+    for s in cys:
+        await s.expect("snapshot")
+    await sa.expect("presence", watchers=[{"id": cy.user["id"], "name": "Cy"}])
+    snap_version = (await ana.http.get(f"/api/tables/{t['id']}")).json()["version"]
+
+    await _rename(cy, "Cyrus")
+    for s in (sa, *cys):
+        await s.expect("presence", watching=1, watchers=[{"id": cy.user["id"], "name": "Cyrus"}])
+    assert sa.latest is not None and sa.latest["version"] == snap_version  # a watcher's rename moves no table on
+    late = await Socket.open(server.ws_url, t["id"], ben.token)
+    await late.expect("snapshot")
+    await late.expect("presence", watchers=[{"id": cy.user["id"], "name": "Cyrus"}])
+    for s in (sa, *cys, late):
+        await s.close()
+    for p in (ana, ben, cy):
+        await p.close()
+
+
+async def test_the_sockets_at_a_finished_table_get_the_new_name_without_a_new_version(server: Server) -> None:
+    ana, ben = await Player.guest(server.url, "Ana"), await Player.guest(server.url, "Ben")
+    t = await ana.table(seats=2, options={"target": 1000})
+    await ben.post(f"/api/tables/{t['id']}/join", {})
+    await ana.post(f"/api/tables/{t['id']}/start")
+    await ana.post(f"/api/tables/{t['id']}/abandon", {"vote": "yes"})
+    await ben.post(f"/api/tables/{t['id']}/abandon", {"vote": "yes"})
+    watching = await Socket.open(server.ws_url, t["id"], ben.token)
+    snap = await watching.expect("snapshot")
+    assert snap["table"]["status"] == "finished" and snap["table"]["seats"][0]["user"]["name"] == "Ana"
+    await _rename(ana, "Ana B")
+    again = await watching.expect("snapshot")
+    assert again["version"] == snap["version"] and again["table"]["seats"][0]["user"]["name"] == "Ana B"
+    assert again["table"]["host"]["name"] == "Ana B"
+    await watching.close()
+    for p in (ana, ben):
+        await p.close()
+
+
 async def _password(who: Player, current: Any, new: Any, status: int = 200) -> dict[str, Any]:
     r = await who.http.post("/api/me/password", json={"current": current, "new": new})
     assert r.status_code == status, r.text

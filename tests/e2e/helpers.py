@@ -29,6 +29,24 @@ def create_table(who: Person, game: str, seats: int, private: bool = False, name
     return page.url.rsplit("/", 1)[1]
 
 
+def finished_by_bots(ana: Person, bo: Person) -> str:
+    """A Food Truck game of Ana, Bo and a bot, played to its end by bots (one stands in for each of them)."""
+    post = ana.page.request.post
+    table = post(ana.base + "/api/tables", data={"game": "food-truck", "seats": 3, "name": "Lunch rush"}).json()
+    tid = table["id"]
+    assert bo.page.request.post(f"{bo.base}/api/tables/{tid}/join", data={}).ok
+    for path, body in (("bots", {"seat": "2"}), ("start", {}), ("stand_in", {"seat": "0"})):
+        answer = post(f"{ana.base}/api/tables/{tid}/{path}", data=body)
+        assert answer.ok, answer.text()
+    # Bo's own call: at a rated table the host may not hand his seat over at once.
+    assert bo.page.request.post(f"{bo.base}/api/tables/{tid}/stand_in", data={"seat": "1"}).ok
+    deadline = time.monotonic() + 120
+    while ana.page.request.get(f"{ana.base}/api/tables/{tid}").json()["status"] != "finished":
+        assert time.monotonic() < deadline, "the bots did not finish the game"
+        time.sleep(0.25)
+    return str(tid)
+
+
 def seat_row(page: Page, seat: str) -> Locator:
     return page.get_by_test_id("seats").locator(f"li[data-seat='{seat}']")
 

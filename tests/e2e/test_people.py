@@ -1,4 +1,5 @@
-"""People's names lead to their profiles (lobby, seats, chat, watchers), and the host mutes a silent watcher."""
+"""People's names lead to their profiles (lobby, seats, turn bar, log, chat, watchers): beside a game the reader plays,
+in the same tab elsewhere; bots' names are plain text. The host mutes a silent watcher."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from tests.e2e.conftest import Person
-from tests.e2e.helpers import create_table, seat_row
+from tests.e2e.helpers import create_table, finished_by_bots, seat_row
 
 pytestmark = pytest.mark.e2e
 
@@ -143,3 +144,117 @@ def test_names_lead_to_profiles_in_the_lobby_the_seats_and_the_chat(person: Call
     expect(seat_row(ana.page, "2").get_by_test_id("person-link")).to_have_count(0)
     bo_seat.get_by_role("button", name="Remove").click()
     expect(seat_row(ana.page, "1")).to_contain_text("Empty seat")
+
+
+def _beside(link: Locator) -> None:
+    """The link opens its profile in a new tab (the reader plays this game), with no hold on the page it leaves."""
+    expect(link).to_have_attribute("target", "_blank")
+    expect(link).to_have_attribute("rel", "noopener")
+
+
+def _in_place(link: Locator) -> None:
+    """The link opens its profile in this tab."""
+    expect(link).to_be_visible()
+    assert link.get_attribute("target") is None
+
+
+def test_names_in_the_log_the_turn_bar_and_the_lobby_lead_to_profiles(person: Callable[..., Person]) -> None:
+    ana = person("Ana")
+    table_id = create_table(ana, "food-truck", seats=3, name="Linked lunch")
+    bo = person(LONG_NAME, width=390, height=844)  # on a phone, with a name that cannot wrap at a space
+    bo.goto(f"/t/{table_id}")
+    seat_row(bo.page, "1").get_by_role("button", name="Join here").click()
+    seat_row(ana.page, "2").get_by_role("button", name="Add bot").click()
+
+    # The log: a person's name links to their page (beside the table Ana waits at), the bot's does not.
+    log = ana.page.get_by_test_id("log")
+    bo_joined = log.locator("li", has_text=f"{LONG_NAME} sat down.").get_by_test_id("person-link")
+    expect(bo_joined).to_have_attribute("href", f"/p/{_id(bo)}")
+    _beside(bo_joined)
+    expect(log.locator("li", has_text="Bot 3 sat down.")).to_have_count(1)
+    expect(log.get_by_test_id("person-link").filter(has_text="Bot 3")).to_have_count(0)
+
+    ana.page.get_by_test_id("start").click()
+    # Wait for a person's turn: the bot, if first, moves by itself.
+    ana.page.wait_for_function(
+        "() => { const s = window.foodGames.state(); return s.table.status === 'playing' && s.awaiting.length === 1"
+        " && s.awaiting[0] !== '2'; }")
+    awaited = ana.page.evaluate("window.foodGames.state().awaiting[0]")
+    mover, other, name = (ana, bo, "Ana") if awaited == "0" else (bo, ana, LONG_NAME)
+    mover_id = _id(mover)
+
+    # The turn bar of the other player names the one awaited, beside the game; a watcher's opens in place.
+    turn = other.page.get_by_test_id("turn")
+    expect(turn).to_contain_text(f"Waiting for {name}")
+    _beside(turn.get_by_test_id("person-link"))
+    expect(turn.get_by_test_id("person-link")).to_have_attribute("href", f"/p/{mover_id}")
+    cy = person("Cy")
+    cy.goto(f"/t/{table_id}")
+    cy_turn = cy.page.get_by_test_id("turn").get_by_test_id("person-link")
+    expect(cy_turn).to_have_attribute("href", f"/p/{mover_id}")
+    _in_place(cy_turn)
+    # Ana's seat list opens beside the game too, a watcher's in place.
+    _beside(seat_row(ana.page, "1").get_by_test_id("person-link"))
+    _in_place(seat_row(cy.page, "1").get_by_test_id("person-link"))
+    # The watchers named, and those not ("and N more": here someone signed out).
+    person().goto(f"/t/{table_id}")
+    expect(ana.page.get_by_test_id("watchers")).to_contain_text("Cy")
+    expect(ana.page.get_by_test_id("watchers")).to_contain_text("and 1 more")
+    _beside(ana.page.get_by_test_id("watchers").get_by_test_id("person-link"))
+
+    # The lobby's "Turn: …" links the person awaited, in place, and fits a phone.
+    dee = person("Dee", width=390, height=844)
+    card = dee.page.get_by_test_id("public-playing").locator(f"li[data-table-id='{table_id}']")
+    lobby_turn = card.get_by_test_id("table-turn")
+    expect(lobby_turn).to_have_text(f"Turn: {name}")
+    expect(lobby_turn.get_by_test_id("person-link")).to_have_attribute("href", f"/p/{mover_id}")
+    _in_place(lobby_turn.get_by_test_id("person-link"))
+    assert dee.page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert bo.page.evaluate("document.documentElement.scrollWidth") <= 390
+
+    # A move: the game's own log line names its player with a link (the watcher's log, live); bots' lines none.
+    cy_log = cy.page.get_by_test_id("log")
+    before = cy_log.locator(f"a[href='/p/{mover_id}']").count()
+    mover.page.evaluate("window.foodGames.send(window.foodGames.state().actions[0])")
+    cy.page.wait_for_function(
+        f"() => document.querySelectorAll(\"[data-testid=log] a[href='/p/{mover_id}']\").length > {before}")
+    expect(cy_log.get_by_test_id("person-link").filter(has_text="Bot 3")).to_have_count(0)
+    assert bo.page.evaluate("document.documentElement.scrollWidth") <= 390
+
+    # Following a watcher's link leaves the table for the profile, in the same tab.
+    cy_turn_now = cy.page.get_by_test_id("turn").get_by_test_id("person-link").first
+    target = cy_turn_now.get_attribute("href")
+    cy_turn_now.click()
+    cy.page.wait_for_url(re.compile(rf"{target}$"))
+    expect(cy.page.get_by_test_id("profile-name")).to_be_visible()
+    assert len(cy.context.pages) == 1
+
+
+def test_names_at_a_finished_table_and_its_winners_in_the_lobby_open_in_place(person: Callable[..., Person]) -> None:
+    ana, bo = person("Ana"), person("Bo")
+    tid = finished_by_bots(ana, bo)
+    table = ana.page.request.get(f"{ana.base}/api/tables/{tid}").json()
+    people = {s["seat"]: s["user"] for s in table["seats"] if s["user"]}
+    winners = table["outcome"]["winners"]
+
+    # The lobby's "Won by …": each winning person linked in place, a winning bot as plain text.
+    dee = person("Dee", width=390, height=844)
+    won = dee.page.get_by_test_id("public-finished").locator(f"li[data-table-id='{tid}']").get_by_test_id("table-turn")
+    expect(won).to_contain_text("Won by")
+    links = won.get_by_test_id("person-link")
+    expect(links).to_have_text([people[s]["name"] for s in winners if s in people])
+    for link in links.all():
+        _in_place(link)
+    if "2" in winners:
+        expect(won).to_contain_text("Bot 3")
+    assert dee.page.evaluate("document.documentElement.scrollWidth") <= 390
+
+    # At the finished table Ana played, the game is over: names open in place, in the log (the bots that played
+    # for Ana and Bo name them) and the seats alike.
+    ana.goto(f"/t/{tid}")
+    log = ana.page.get_by_test_id("log")
+    stood_in = log.locator("li", has_text="A bot plays for Bo.").get_by_test_id("person-link")
+    expect(stood_in).to_have_attribute("href", f"/p/{people['1']['id']}")
+    _in_place(stood_in)
+    _in_place(seat_row(ana.page, "1").get_by_test_id("person-link"))
+    expect(log.get_by_test_id("person-link").filter(has_text="Bot 3")).to_have_count(0)

@@ -3,38 +3,20 @@
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import Person
+from tests.e2e.helpers import finished_by_bots
 
 pytestmark = pytest.mark.e2e
 
 
-def _finished_by_bots(ana: Person, bo: Person) -> str:
-    """A Food Truck game of Ana, Bo and a bot, played to its end by bots (one stands in for each of them)."""
-    post = ana.page.request.post
-    table = post(ana.base + "/api/tables", data={"game": "food-truck", "seats": 3, "name": "Lunch rush"}).json()
-    tid = table["id"]
-    assert bo.page.request.post(f"{bo.base}/api/tables/{tid}/join", data={}).ok
-    for path, body in (("bots", {"seat": "2"}), ("start", {}), ("stand_in", {"seat": "0"})):
-        answer = post(f"{ana.base}/api/tables/{tid}/{path}", data=body)
-        assert answer.ok, answer.text()
-    # Bo's own call: at a rated table the host may not hand his seat over at once.
-    assert bo.page.request.post(f"{bo.base}/api/tables/{tid}/stand_in", data={"seat": "1"}).ok
-    deadline = time.monotonic() + 120
-    while ana.page.request.get(f"{ana.base}/api/tables/{tid}").json()["status"] != "finished":
-        assert time.monotonic() < deadline, "the bots did not finish the game"
-        time.sleep(0.25)
-    return str(tid)
-
-
 def test_a_finished_game_on_the_players_pages_and_back_to_its_table(person: Callable[..., Person]) -> None:
     ana, bo = person("Ana"), person("Bo")
-    tid = _finished_by_bots(ana, bo)
+    tid = finished_by_bots(ana, bo)
 
     # Ana's name in the header leads to her own page: the game is counted and listed with everyone at it.
     ana.goto("/")

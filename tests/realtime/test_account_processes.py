@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -88,6 +89,57 @@ async def test_the_rename_limit_holds_across_processes(fresh_db: Database, tmp_p
             for p in (ben, ben_two):
                 await p.close()
         for p in (ana, ana_two):
+            await p.close()
+    finally:
+        one.stop()
+        two.stop()
+
+
+async def _finished_table(one: Server, ana: Player, ben: Player) -> dict[str, Any]:
+    """A table Ana hosts and Ben and she finished (abandoned by agreement)."""
+    t = await ana.table(seats=2, options={"target": 1000})
+    await ben.post(f"/api/tables/{t['id']}/join", {})
+    await ana.post(f"/api/tables/{t['id']}/start")
+    for p in (ana, ben):
+        await p.post(f"/api/tables/{t['id']}/abandon", {"vote": "yes"})
+    return t
+
+
+async def test_a_rename_reaches_the_watchers_list_and_the_finished_tables_of_the_other_process(
+    fresh_db: Database, tmp_path: Path
+) -> None:
+    requires_postgres()
+    one, two = _two(fresh_db, tmp_path)
+    try:
+        ana, ben, cy, dee = [await Player.guest(one.url, n) for n in ("Ana", "Ben", "Cy", "Dee")]
+        done = await _finished_table(one, ana, ben)
+        # Process two caches the finished table with Ana's name, and Ben watches it there.
+        async with httpx.AsyncClient(base_url=two.url) as anon:
+            assert (await anon.get(f"/api/tables/{done['id']}")).json()["host"]["name"] == "Ana"
+        at_done = await Socket.open(two.ws_url, done["id"], ben.token)
+        snap = await at_done.expect("snapshot")
+        # Cy watches a running table from process two; Dee, its host, sits at it on process one.
+        live = await dee.table(seats=2)
+        await dee.post(f"/api/tables/{live['id']}/bots", {"seat": "1"})
+        await dee.post(f"/api/tables/{live['id']}/start")
+        cys = await Socket.open(two.ws_url, live["id"], cy.token)
+        dees = await Socket.open(one.ws_url, live["id"], dee.token)
+        for s in (cys, dees):
+            await s.expect("snapshot")
+            await s.expect("presence", watchers=[{"id": cy.user["id"], "name": "Cy"}])
+
+        await _rename(ana, "Ana B")  # both on process one, where neither has a socket
+        await _rename(cy, "Cyrus")
+        again = await at_done.expect("snapshot")
+        assert again["version"] == snap["version"] and again["table"]["host"]["name"] == "Ana B"
+        async with httpx.AsyncClient(base_url=two.url) as anon:
+            table = (await anon.get(f"/api/tables/{done['id']}")).json()
+        assert table["seats"][0]["user"]["name"] == "Ana B" and table["version"] == snap["version"]
+        for s in (cys, dees):
+            await s.expect("presence", watchers=[{"id": cy.user["id"], "name": "Cyrus"}])
+        for s in (at_done, cys, dees):
+            await s.close()
+        for p in (ana, ben, cy, dee):
             await p.close()
     finally:
         one.stop()

@@ -114,3 +114,43 @@ async def test_ending_a_persons_sessions_closes_only_their_sockets_of_older_toke
     assert hub.outdated(late)
     assert not any(hub.outdated(c) for c, _ in others)
     assert hub.end_sessions("u0", 1) == 0  # the same notice again (another process's, or a recheck): nothing more
+
+
+class _Rows:
+    def __init__(self, rows: list[tuple[Any, ...]]) -> None:
+        self.rows = rows
+
+    def all(self) -> list[tuple[Any, ...]]:
+        return self.rows
+
+
+class _Session:
+    """Answers the recheck's one read with the stored (id, token epoch, name) rows."""
+
+    def __init__(self, rows: list[tuple[Any, ...]]) -> None:
+        self.rows = rows
+
+    async def __aenter__(self) -> _Session:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+    async def execute(self, _statement: Any) -> _Rows:
+        return _Rows(self.rows)
+
+
+async def test_a_rename_missed_while_the_broker_was_away_is_taken_up_by_the_recheck() -> None:
+    hub, conn, _sock, _cache = hub_with_socket()
+    conn.user_name = "Ana"
+    ben = Connection(ws=None, table_id="t1", user_id="u1", user_name="Ben")  # type: ignore[arg-type]
+    hub.attach(ben)
+    renamed: list[tuple[str, str]] = []
+    hub.rt.reads = lambda: _Session([("u0", 0, "Ana B"), ("u1", 0, "Ben")])  # type: ignore[attr-defined]
+    hub.rt.renamed = lambda user, name: (renamed.append((user, name)), hub.rename(user, name))  # type: ignore[attr-defined]
+    await hub.recheck_sessions()
+    assert renamed == [("u0", "Ana B")]  # Ben's name did not change
+    assert conn.user_name == "Ana B" and hub.rooms["t1"].names == {"u0": "Ana B", "u1": "Ben"}
+    assert not conn.closed  # the same epoch: the session goes on
+    await hub.recheck_sessions()
+    assert renamed == [("u0", "Ana B")]  # once taken up, nothing more to do

@@ -3,6 +3,7 @@ tables other processes moved: the same record the writer would have stored, or N
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -146,3 +147,19 @@ def test_the_proposal_to_abandon_waits_only_on_seats_their_person_plays() -> Non
     rec = rec.evolve(abandon={"by": "1", "yes": ["1"], "since": 4})
     assert rec.abandon_waiting() == ["0"]
     assert rec.evolve(seats=[SeatInfo("0", "a", "A", True), *rec.seats[1:]]).abandon_waiting() == []
+
+
+def test_a_rename_drops_the_cached_finished_tables_that_name_the_person_and_only_those() -> None:
+    """Finished tables do not move on for a rename, so the cache forgets them; running ones are told by a change."""
+    cache = TableCache()
+    seated = replace(record(), id="f" * 16, status="finished")
+    hosted = replace(record(), id="h" * 16, status="finished", host_id="a", seats=[SeatInfo("0", "c", "C", False)])
+    other = replace(record(), id="o" * 16, status="finished", seats=[SeatInfo("0", "c", "C", False)])
+    running = record()  # seats "a": its rename is a lobby change, which every process reloads
+    for rec in (seated, hosted, other, running):
+        cache.put(rec)
+    assert sorted(cache.drop_finished_of("a")) == ["f" * 16, "h" * 16]
+    assert cache.get("f" * 16) is None and cache.get("h" * 16) is None
+    assert cache.get("o" * 16) is other and cache.get("t" * 16) is running
+    assert cache.drop_finished_of("a") == [] and cache.drop_finished_of("nobody") == []
+    assert cache.put(seated) is seated  # no floor left behind: the record read again is kept
