@@ -75,6 +75,11 @@ def check_password(password: object) -> None:
         raise ServiceError("weak_password", "The password is longer than 256 characters.", 422)
 
 
+def is_guest(user: User) -> bool:
+    """A guest has no account (no username): their seats are not rated (records.TableRecord.rated_people)."""
+    return user.username is None
+
+
 def new_id() -> str:
     return secrets.token_hex(8)
 
@@ -99,7 +104,7 @@ async def register(
     if taken:
         raise ServiceError("username_taken", "That username is taken.", 409)
     display = clean_name(name) if name else (current.name if current else username)
-    if current is not None and current.username is None:
+    if current is not None and is_guest(current):
         user = await session.get(User, current.id)
         assert user is not None
     else:
