@@ -1,6 +1,6 @@
 """Ratings through the real server: a finished game changes its registered people's ratings once, the table and its
 sockets show each change, the profile shows each game's rating; abandoned, private and one-person games are not
-rated, nor are guests: a game against a guest moves nobody's rating."""
+rated, nor are guests: a game against a guest moves nobody's rating, and a guest who registers mid-game is rated."""
 
 from __future__ import annotations
 
@@ -244,3 +244,34 @@ async def test_two_people_and_a_guest_are_rated_between_the_two_only(server: Ser
     assert await db_rows(server, "SELECT count(*) FROM player_ratings WHERE user_id = :g", g=gus.user["id"]) == [(0,)]
     await close_all(ana, bo, gus)
 
+
+async def test_a_guest_who_registers_mid_game_is_rated_and_their_finished_games_stay_as_they_were(
+    server: Server,
+) -> None:
+    (ana,) = await accounts(server, "Ana")
+    (gus,) = await guests(server, "Gus")
+    before = (await _played([ana, gus], [0, 3], server))["id"]
+    assert await settled_flag(server, before) is False
+
+    tid = await _started([ana, gus])
+    watcher = await Socket.open(server.ws_url, tid)
+    snap = await watcher.expect("snapshot")
+    assert snap["table"]["rated"] is False
+    refused = await gus.post("/api/auth/register", {"username": "x", "password": "short"}, ok=False)
+    assert refused.status_code == 422 and (await table_state(server, tid))["version"] == snap["version"]
+    answer = (await gus.post("/api/auth/register", {"username": f"gus{tid}", "password": "correct horse"})).json()
+    assert answer["user"]["id"] == gus.user["id"]
+    # Every socket of the running table hears of it at once, the table now rated, the log saying why.
+    told = await watcher.until_version(snap["version"] + 1)
+    assert told["table"]["rated"] is True and [s["guest"] for s in told["table"]["seats"]] == [False, False]
+    assert {"type": "registered", "seat": "1", "name": "Gus", "rated": True, "visible_to": None} in told["events"]
+    await watcher.close()
+    # His guest token still works (the same id); the game ends rated between the two of them.
+    await _played([ana, gus], [0, 3], server, tid)
+    rated = await rated_table(server, tid)
+    assert rated["rated"] is True and rated["ratings"]["1"] == {"before": 1500, "after": 1516, "change": 16}
+    assert tiny_rating(await _profile(server, gus.user["id"])) == (1516, 1, 16)
+    # The game Gus played as a guest stays unrated, his seat there a guest's.
+    old = await table_state(server, before)
+    assert old["rated"] is False and old["ratings"] is None and old["seats"][1]["guest"] is True
+    await close_all(ana, gus)
