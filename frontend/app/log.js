@@ -23,6 +23,7 @@ const SHELL_EVENTS = {
   abandon_declined: "log.abandon_declined",
   abandoned: "log.abandoned",
   renamed: "log.renamed",
+  registered: "log.registered",
   rated: "log.rated",
 };
 
@@ -60,6 +61,7 @@ export function describe(renderer, event, ctx) {
     const bot = event.bot && actor !== null ? t("table.bot_named", { n: Number(actor) + 1 || actor }) : null;
     const name = bot ?? event.name ?? (actor !== null ? ctx.names[actor] : null) ?? "";
     if (event.type === "renamed") return t(key, { old: event.old ?? "", name: event.name ?? "" });
+    if (event.type === "registered" && event.rated) return t("log.registered_rated", { name });
     if (event.type === "rated") {
       // "Ratings: Ana 1516 (+16), Bo 1484 (−16)."
       const changes = (event.changes || []).map((c) => `${c.name ?? ctx.names[c.seat] ?? c.seat} ${c.after} (${signedChange(c.change)})`);

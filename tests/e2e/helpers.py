@@ -29,6 +29,16 @@ def create_table(who: Person, game: str, seats: int, private: bool = False, name
     return page.url.rsplit("/", 1)[1]
 
 
+def save_account(who: Person, username: str, password: str = "correct horse") -> None:
+    """A guest saves their account from the header's dialog (the page keeps their id)."""
+    who.page.get_by_role("button", name="Save as account").click()
+    dialog = who.page.locator("dialog[open]")
+    dialog.locator("input[name=username]").fill(username)
+    dialog.locator("input[name=password]").fill(password)
+    dialog.locator("button[type=submit]").click()
+    expect(dialog).to_have_count(0)
+
+
 def seat_row(page: Page, seat: str) -> Locator:
     return page.get_by_test_id("seats").locator(f"li[data-seat='{seat}']")
 

@@ -23,7 +23,7 @@ def _finished_by_bots(ana: Person, bo: Person) -> str:
     for path, body in (("bots", {"seat": "2"}), ("start", {}), ("stand_in", {"seat": "0"})):
         answer = post(f"{ana.base}/api/tables/{tid}/{path}", data=body)
         assert answer.ok, answer.text()
-    # Bo's own call: at a rated table the host may not hand his seat over at once.
+    # Bo's own call, which any table allows (the host's at once only at an unrated one).
     assert bo.page.request.post(f"{bo.base}/api/tables/{tid}/stand_in", data={"seat": "1"}).ok
     deadline = time.monotonic() + 120
     while ana.page.request.get(f"{ana.base}/api/tables/{tid}").json()["status"] != "finished":
