@@ -45,7 +45,7 @@ async def register(
     user: User | None = Depends(optional_user),
 ) -> AuthOut:
     """Create an account (a signed-in guest keeps their tables)."""
-    registered = await auth.register(session, body.username, body.password, body.name, user)
+    registered = await account.register(rt, session, body.username, body.password, body.name, user)
     return _signed_in(rt, response, registered)
 
 

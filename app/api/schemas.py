@@ -109,6 +109,7 @@ class SeatOut(BaseModel):
     seat: str
     user: SeatUser | None
     bot: bool
+    guest: bool = False  # its person plays (played) it as a guest: the seat is not rated
 
 
 class RatingChangeOut(BaseModel):

@@ -101,8 +101,8 @@ class GameTable(Base):
     lobby_events: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
     # Whether the finished game changed its people's ratings (services/ratings.py; migration 0011): null until that
     # is settled (right after the end, by the process that finished it, or by any process's sweep), then true
-    # (its `rating_changes` are stored) or false (not rated: abandoned, private, fewer than two people, or
-    # finished before ratings existed). Setting it is how a table is claimed for rating, so it is rated once.
+    # (its `rating_changes` are stored) or false (not rated: abandoned, private, fewer than two registered people,
+    # or finished before ratings existed). Setting it is how a table is claimed for rating, so it is rated once.
     rated: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
@@ -126,6 +126,10 @@ class Seat(Base):
     seat: Mapped[str] = mapped_column(String(4))
     user_id: Mapped[str | None] = mapped_column(ForeignKey("users.id"), nullable=True, index=True)
     bot: Mapped[bool] = mapped_column(Boolean, default=False)
+    # The seat's person played it as a guest (no account), so it is left out of ratings like a bot's own seat
+    # (migration 0012). Kept on the seat, not read from `users`: a finished game stays as it was played, and a guest
+    # who registers turns only the seats of games not settled yet into an account's (services/account.register).
+    guest: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class Move(Base):

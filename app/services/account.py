@@ -1,4 +1,10 @@
-"""A person manages their own account: their display name (guests too), their password and their sessions (accounts).
+"""A person manages their own account: making one (a guest keeps their id), their display name (guests too), their
+password and their sessions (accounts).
+
+A guest who registers: their seats at tables not settled yet become an account's in the same transaction, so a game
+is rated by what its people are when it is settled (`auth.register`); each open or running table they sit at then
+makes a lobby change with a `registered` event, as for a rename (below), so every process reloads its seats and its
+`rated`.
 
 Where a new name shows:
 - Tables name their people by a join with `users` when a record is loaded (`records.load_record`), and each server
@@ -117,7 +123,7 @@ async def _live_tables_of(session: AsyncSession, user_id: str) -> list[str]:
 
 
 class _NotThere(Exception):
-    """The person left the table between the rename and its announcement: nothing to announce."""
+    """The person left the table between the change and its announcement (or it ended): nothing to announce."""
 
 
 async def _announce(rt: Runtime, user: User, table_id: str, old: str, new: str) -> None:
@@ -132,6 +138,43 @@ async def _announce(rt: Runtime, user: User, table_id: str, old: str, new: str) 
         return [{"type": "renamed", "seat": seat, "old": old, "name": new, "visible_to": None}]
 
     # Left meanwhile, or the table is gone: it no longer shows this person.
+    with contextlib.suppress(_NotThere, ServiceError):
+        await lobby_change(rt, table_id, user, None, change)
+
+
+async def register(
+    rt: Runtime, session: AsyncSession, username: str, password: str, name: str | None, current: User | None
+) -> User:
+    """Create an account (a signed-in guest keeps their id) and, for a guest, tell each running or open table they
+    sit at: their seat now counts for ratings (`auth.register` changed it), which may make the table rated."""
+    upgrading = current is not None and auth.is_guest(current)
+    user = await auth.register(session, username, password, name, current)
+    if upgrading:
+        async with rt.reads() as reads:
+            live = await reads.scalars(
+                select(GameTable.id)
+                .join(Seat, Seat.table_id == GameTable.id)
+                .where(Seat.user_id == user.id, GameTable.status != "finished")
+            )
+            tables = list(live)
+        for table_id in tables:
+            await _announce_registered(rt, user, table_id)
+    return user
+
+
+async def _announce_registered(rt: Runtime, user: User, table_id: str) -> None:
+    """One live table's lobby change for a guest who registered: a new version, reloaded everywhere with the seat
+    an account's, and a `registered` event saying whether the game now counts for their rating."""
+
+    async def change(session: AsyncSession, rec: TableRecord) -> Events:
+        seat = rec.seat_of(user.id)
+        if seat is None or rec.status == "finished":
+            raise _NotThere  # a finished game is settled from the seats as stored, which need no announcement
+        # Only the version, as for a rename: neither the lobby's order nor a stand-in's waiting time moves.
+        await session.execute(update(GameTable).where(GameTable.id == rec.id).values(version=rec.version + 1))
+        rated = seat in rec.rated_people() and rec.counts_for_ratings()
+        return [{"type": "registered", "seat": seat, "name": user.name, "rated": rated, "visible_to": None}]
+
     with contextlib.suppress(_NotThere, ServiceError):
         await lobby_change(rt, table_id, user, None, change)
 

@@ -8,10 +8,10 @@ import unicodedata
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import User
+from app.db.models import GameTable, Seat, User
 from app.services.errors import ServiceError
 
 _hasher = PasswordHasher()
@@ -75,6 +75,11 @@ def check_password(password: object) -> None:
         raise ServiceError("weak_password", "The password is longer than 256 characters.", 422)
 
 
+def is_guest(user: User) -> bool:
+    """A guest has no account (no username): their seats are not rated (records.TableRecord.rated_people)."""
+    return user.username is None
+
+
 def new_id() -> str:
     return secrets.token_hex(8)
 
@@ -90,7 +95,9 @@ async def create_guest(session: AsyncSession, name: str) -> User:
 async def register(
     session: AsyncSession, username: str, password: str, name: str | None, current: User | None
 ) -> User:
-    """Register an account; a signed-in guest keeps their id (and so their tables)."""
+    """Register an account; a signed-in guest keeps their id (and so their tables), and their seats in games not
+    settled yet become an account's, rated like anyone's: a game is rated by what its people are when it is settled
+    (a finished game keeps what they were)."""
     username = clean_name(username, "username").lower()
     if not all(ch.isalnum() or ch in "._-" for ch in username):
         raise ServiceError("bad_username", "A username may hold letters, digits, '.', '_' and '-'.", 422)
@@ -99,9 +106,15 @@ async def register(
     if taken:
         raise ServiceError("username_taken", "That username is taken.", 409)
     display = clean_name(name) if name else (current.name if current else username)
-    if current is not None and current.username is None:
+    if current is not None and is_guest(current):
         user = await session.get(User, current.id)
         assert user is not None
+        unsettled = select(GameTable.id).where(GameTable.rated.is_(None))
+        await session.execute(
+            update(Seat)
+            .where(Seat.user_id == user.id, Seat.guest.is_(True), Seat.table_id.in_(unsettled))
+            .values(guest=False)
+        )
     else:
         user = User(id=new_id())
         session.add(user)

@@ -22,6 +22,7 @@ from sqlalchemy.orm import aliased
 from app.db.models import GameTable, Move, PlayerRating, RatingChange, Seat, User
 from app.games import GAMES
 from app.services import elo
+from app.services.auth import is_guest
 from app.services.errors import ServiceError, not_found
 from app.services.records import valid_id
 
@@ -115,18 +116,23 @@ async def profile(
         key=lambda g: (order.get(g["game"], len(order)), g["game"]),
     )
     recent, next_before = await _recent(session, user_id, viewer_id, before, limit)
-    rated = (await session.scalars(select(PlayerRating).where(PlayerRating.user_id == user_id))).all()
+    guest = is_guest(user)
+    # A guest is not rated: no ratings, not even the rows a guest earned before that rule (they show again once the
+    # guest registers, as the games that made them are theirs).
+    rated: Sequence[PlayerRating] = []
+    if not guest:
+        rated = (await session.scalars(select(PlayerRating).where(PlayerRating.user_id == user_id))).all()
     return {
         "user": {
             "id": user.id,
             "name": user.name,
-            "registered": user.username is not None,
+            "registered": not guest,
             "member_since": _utc(user.created_at).isoformat(),
         },
         "games": games,
         "totals": {key: sum(g[key] for g in games) for key in ("played", "won", "shared")},
         # Every rated game is public, so a rating tells every viewer nothing they may not see in `recent`.
-        "ratings": ratings_json(rated),
+        "ratings": [] if guest else ratings_json(rated),
         "recent": recent,
         "next_before": next_before,
     }
@@ -206,7 +212,7 @@ async def _seats(session: AsyncSession, table_ids: Sequence[str]) -> dict[str, l
         return {}
     rows = (
         await session.execute(
-            select(Seat.table_id, Seat.seat, Seat.user_id, Seat.bot, User.name)
+            select(Seat.table_id, Seat.seat, Seat.user_id, Seat.bot, Seat.guest, User.name)
             .outerjoin(User, User.id == Seat.user_id)
             .where(Seat.table_id.in_(table_ids))
         )
@@ -214,7 +220,8 @@ async def _seats(session: AsyncSession, table_ids: Sequence[str]) -> dict[str, l
     out: dict[str, list[dict[str, Any]]] = {}
     for r in sorted(rows, key=lambda r: (r.table_id, int(r.seat))):
         out.setdefault(r.table_id, []).append(
-            {"seat": r.seat, "user": {"id": r.user_id, "name": r.name} if r.user_id else None, "bot": r.bot}
+            {"seat": r.seat, "user": {"id": r.user_id, "name": r.name} if r.user_id else None, "bot": r.bot,
+             "guest": bool(r.guest) and r.user_id is not None}
         )
     return out
 

@@ -1,8 +1,9 @@
 """Ratings: a finished game changes its people's ratings, once, right after its end (the maths: services/elo.py).
 
-Which games are rated (`TableRecord.counts_for_ratings`): public tables that finished normally with two people or
-more. Bots' own seats are left out of the comparison; a seat a bot finished for its person (a stand-in) is still
-that person's and counts at the place the bot reached. Places come from the outcome's `ranking`, as on the profile.
+Which games are rated (`TableRecord.counts_for_ratings`): public tables that finished normally with two registered
+people or more. Bots' own seats and guests' seats are left out of the comparison (a guest costs one click: games
+against guests would let anyone farm a rating); a seat a bot finished for its person (a stand-in) is still that
+person's and counts at the place the bot reached. Places come from the outcome's `ranking`, as on the profile.
 
 When: not on the move path. The process that wrote the final move settles the table's rating once the move is
 published (`Runtime.after_change` spawns `settle`); one whose process died meanwhile is found by every process's

@@ -29,6 +29,7 @@ class SeatInfo:
     user_id: str | None
     user_name: str | None
     bot: bool
+    guest: bool = False  # its person plays it as a guest: not rated (`seats.guest`)
 
 
 # An update carries the events of at most this many versions (a client further behind resyncs), so a record
@@ -102,16 +103,19 @@ class TableRecord:
         return listed
 
     def rated_people(self) -> dict[str, str]:
-        """The seats rated for their person, seat -> user id: every person's seat, a seat a bot finished for them
-        included (it is theirs; a stand-in is no way out of a losing game); a bot's own seat is left out."""
-        return {s.seat: s.user_id for s in self.seats if s.user_id is not None}
+        """The seats rated for their person, seat -> user id: every registered person's seat, a seat a bot finished
+        for them included (it is theirs; a stand-in is no way out of a losing game); a bot's own seat and a guest's
+        are left out (a guest costs one click, so games against guests would let anyone farm a rating)."""
+        return {s.seat: s.user_id for s in self.seats if s.user_id is not None and not s.guest}
 
     def counts_for_ratings(self) -> bool:
-        """Whether the game changes ratings (a running one: when it finishes normally): a public table with two
-        people or more, not abandoned, and not one finished before ratings existed. A private table's result is
-        its players' business, and a rating anyone can watch change would tell of it (docs/api.md)."""
-        return (self.visibility == "public" and not self.abandoned and self.rated is not False
-                and len(self.rated_people()) >= 2)
+        """Whether the game changes ratings (a running one: when it finishes normally; a settled one: whether it
+        did): a public table with two registered people or more, not abandoned, and not one finished before ratings
+        existed. A private table's result is its players' business, and a rating anyone can watch change would
+        tell of it (docs/api.md)."""
+        if self.rated is not None:
+            return self.rated  # settled under the rule of its day, which a rule of later must not rewrite
+        return self.visibility == "public" and not self.abandoned and len(self.rated_people()) >= 2
 
     def abandon_voters(self) -> list[str]:
         """The seats whose say an abandon needs: those played by their person. A bot from the start has none, nor
@@ -196,7 +200,8 @@ async def load_record(session: AsyncSession, table_id: str, *, for_update: bool 
         state = replayed.state
         undo_seat = replayed.undo_seat if row.status == "playing" else None
     seats = sorted(
-        (SeatInfo(s.seat, s.user_id, name if s.user_id else None, s.bot) for s, name in seat_rows),
+        (SeatInfo(s.seat, s.user_id, name if s.user_id else None, s.bot, bool(s.guest) and s.user_id is not None)
+         for s, name in seat_rows),
         key=lambda s: int(s.seat),
     )
     rec = TableRecord(

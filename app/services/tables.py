@@ -18,7 +18,7 @@ from app.db.models import GameTable, Seat, TableLogEntry, User
 from app.games import GAMES
 from app.games.base import Game
 from app.services import chat
-from app.services.auth import clean_name, new_id
+from app.services.auth import clean_name, is_guest, new_id
 from app.services.errors import ServiceError, not_found
 from app.services.records import TableRecord, hash_invite, load_record, seed_commitment
 
@@ -115,6 +115,7 @@ def public_table_json(rec: TableRecord) -> dict[str, Any]:
                 "seat": s.seat,
                 "user": {"id": s.user_id, "name": s.user_name} if s.user_id else None,
                 "bot": s.bot,
+                "guest": s.guest,
             }
             for s in rec.seats
         ],
@@ -141,7 +142,8 @@ def table_key(rec: TableRecord) -> tuple[Any, ...]:
     # The host and the invite are not shown, but a change of either may take someone's right to see the table.
     vote = rec.abandon
     return (rec.status, rec.name, rec.visibility, rec.host_id, rec.host_name, rec.invite_hash,
-            rec.outcome is not None, rec.rematch_id, tuple((s.seat, s.user_id, s.user_name, s.bot) for s in rec.seats),
+            rec.outcome is not None, rec.rematch_id,
+            tuple((s.seat, s.user_id, s.user_name, s.bot, s.guest) for s in rec.seats),
             rec.abandoned, (vote["since"], tuple(vote["yes"])) if vote is not None else None,
             rec.rated, rec.ratings is not None)
 
@@ -211,7 +213,8 @@ async def _add_table(
     options: dict[str, Any],
     seating: Sequence[tuple[str | None, bool]],
 ) -> str:
-    """The rows of a new open table, seat i taken by `seating[i]` = (user id or None, bot); its id."""
+    """The rows of a new open table, seat i taken by `seating[i]` = (user id or None, bot); its id. The host is the
+    only person it seats."""
     table_id = new_id()
     seed = secrets.randbits(63)
     session.add(GameTable(
@@ -234,7 +237,9 @@ async def _add_table(
     ))
     await session.flush()
     for i, (user_id, bot) in enumerate(seating):
-        session.add(Seat(table_id=table_id, seat=str(i), user_id=user_id, bot=bot))
+        assert user_id in (None, host.id)
+        session.add(Seat(table_id=table_id, seat=str(i), user_id=user_id, bot=bot,
+                         guest=user_id is not None and is_guest(host)))
     return table_id
 
 
@@ -319,7 +324,7 @@ async def join(
     result = await session.execute(
         update(Seat)
         .where(Seat.table_id == rec.id, Seat.seat == target, Seat.user_id.is_(None), Seat.bot.is_(False))
-        .values(user_id=user.id)
+        .values(user_id=user.id, guest=is_guest(user))
     )
     if result.rowcount != 1:  # type: ignore[attr-defined]
         raise ServiceError("seat_taken", "That seat is taken.", 409)
@@ -336,7 +341,9 @@ async def leave(session: AsyncSession, rec: TableRecord, user: User) -> Events:
     seat = rec.seat_of(user.id)
     if seat is None:
         raise ServiceError("not_seated", "You have no seat at this table.", 409)
-    await session.execute(update(Seat).where(Seat.table_id == rec.id, Seat.seat == seat).values(user_id=None))
+    await session.execute(
+        update(Seat).where(Seat.table_id == rec.id, Seat.seat == seat).values(user_id=None, guest=False)
+    )
     events: Events = [{"type": "seat_left", "seat": seat, "name": user.name, "visible_to": None}]
     heir = next((s for s in rec.seats if s.user_id not in (None, user.id)), None) if user.id == rec.host_id else None
     if heir is None:
@@ -356,7 +363,9 @@ async def kick(session: AsyncSession, rec: TableRecord, user: User, seat: Any) -
     if info.user_id is None and not info.bot:
         raise ServiceError("seat_empty", "That seat is already empty.", 409)
     await session.execute(
-        update(Seat).where(Seat.table_id == rec.id, Seat.seat == target).values(user_id=None, bot=False)
+        update(Seat)
+        .where(Seat.table_id == rec.id, Seat.seat == target)
+        .values(user_id=None, bot=False, guest=False)
     )
     await _bump(session, rec)
     name = "Bot" if info.bot else info.user_name
@@ -521,7 +530,7 @@ async def start(session: AsyncSession, rec: TableRecord, user: User) -> Events:
         raise ServiceError("bad_options", f"These options do not fit {len(taken)} players: {exc}.", 409) from exc
     await session.execute(delete(Seat).where(Seat.table_id == rec.id))
     for i, s in enumerate(taken):
-        session.add(Seat(table_id=rec.id, seat=str(i), user_id=s.user_id, bot=s.bot))
+        session.add(Seat(table_id=rec.id, seat=str(i), user_id=s.user_id, bot=s.bot, guest=s.guest))
     await _bump(
         session,
         rec,

@@ -134,7 +134,9 @@ function createForm(game) {
         h("span", null, t("lobby.public"))),
       h("label", { class: "check" }, h("input", { type: "radio", name: "visibility", value: "private" }),
         h("span", null, t("lobby.private"))),
-      h("p", { class: "muted small" }, t("lobby.rated_hint"))),
+      h("p", { class: "muted small" }, t("lobby.rated_hint")),
+      // A guest would otherwise wonder why their public games never move their rating.
+      me() && !me().username ? h("p", { class: "muted small", "data-testid": "guest-unrated" }, t("lobby.guest_unrated")) : null),
     errorLine,
     h("div", { class: "row" },
       h("button", { type: "submit", class: "primary" }, t("lobby.create")),

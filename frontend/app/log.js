@@ -24,6 +24,7 @@ const SHELL_EVENTS = {
   abandon_declined: "log.abandon_declined",
   abandoned: "log.abandoned",
   renamed: "log.renamed",
+  registered: "log.registered",
   rated: "log.rated",
 };
 
@@ -133,6 +134,7 @@ export function describe(renderer, event, ctx) {
     // A bot reads as the seat list names it ("Bot 2"), not as the server's plain "Bot".
     const bot = event.bot && actor !== null ? t("table.bot_named", { n: Number(actor) + 1 || actor }) : null;
     const name = bot ?? nameAt(ctx, actor, event.name ?? (actor !== null ? ctx.names[actor] : null) ?? "");
+    if (event.type === "registered" && event.rated) return tParts("log.registered_rated", { name });
     if (event.type === "renamed") {
       // The host without a seat has none to be found by.
       const renamed = event.seat === null || event.seat === undefined

@@ -82,9 +82,16 @@ function drawSummary() {
     isMe() ? null : h("p", { class: "muted small" }, t("profile.privacy")));
 }
 
-/** Each game's rating, rated games and last change (every game: one not played yet shows the starting 1500). */
+/** Each game's rating, rated games and last change (every game: one not played yet shows the starting 1500); a guest
+ * has none, and the page says why rather than show a 1500 that would read as a rating. */
 function drawRatings() {
   const ratings = S.profile.ratings || [];
+  if (!S.profile.user.registered) {
+    return h("section", { class: "panel", "aria-labelledby": "profile-ratings-title" },
+      h("h2", { id: "profile-ratings-title" }, t("profile.ratings")),
+      h("p", { class: "muted", "data-testid": "profile-guest-unrated" },
+        t(isMe() ? "profile.guest_unrated_mine" : "profile.guest_unrated")));
+  }
   return h("section", { class: "panel", "aria-labelledby": "profile-ratings-title" },
     h("h2", { id: "profile-ratings-title" }, t("profile.ratings")),
     h("div", { class: "profile-summary-wrap" }, h("table", { class: "ranking profile-summary profile-ratings", "data-testid": "profile-ratings" },

@@ -580,18 +580,31 @@ function drawResult() {
       h("thead", null, h("tr", null, h("th", null, t("table.place")), h("th", null, t("table.player")), h("th", { class: "num" }, t("table.score")),
         ratings ? h("th", { class: "rating-cell" }, t("table.rating")) : null)),
       h("tbody", null, rows)),
-    ratings ? null : ratingNote(table),
+    ratingNote(table),
     resultActions(table));
 }
 
-/** Why a finished game has no rating changes (yet): the server rates it just after the end, or it is not rated. */
+/**
+ * Why a finished game has no rating changes (yet): the server rates it just after the end, or it is not rated (the
+ * first reason that applies); or, once rated, why a guest's row has none. Null when there is nothing to explain.
+ */
 function ratingNote(table) {
-  let key = "table.rating_pending";
-  if (!table.rated) {
-    const people = table.seats.filter((s) => s.user).length;
-    key = table.visibility === "private" ? "table.unrated_private" : people < 2 ? "table.unrated_few" : "table.unrated_old";
+  const people = table.seats.filter((s) => s.user);
+  let key = null;
+  if (table.ratings) {
+    if (people.some((s) => s.guest && !table.ratings[s.seat])) key = "table.guests_not_rated";
+  } else if (table.rated) {
+    key = "table.rating_pending";
+  } else if (table.visibility === "private") {
+    key = "table.unrated_private";
+  } else if (people.length < 2) {
+    key = "table.unrated_few";
+  } else if (people.filter((s) => !s.guest).length < 2) {
+    key = "table.unrated_guests";
+  } else {
+    key = "table.unrated_old";
   }
-  return h("p", { class: "muted small rating-note", "data-testid": "rating-note" }, t(key));
+  return key ? h("p", { class: "muted small rating-note", "data-testid": "rating-note" }, t(key)) : null;
 }
 
 /** The end of a game its players agreed to abandon: no winner, no ranking; they may still play again or watch it. */

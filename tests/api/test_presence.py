@@ -46,7 +46,7 @@ async def test_players_see_each_other_come_and_go_and_spectators_counted(server:
 
     # A bot standing in for Ben: the seat still shows whether Ben is there.
     await ana.post(f"/api/tables/{tid}/start")
-    await ben.post(f"/api/tables/{tid}/stand_in", {"seat": "1"})  # his own call: the table is rated
+    await ben.post(f"/api/tables/{tid}/stand_in", {"seat": "1"})  # his own call, which any table allows
     await sb.close()
     await sa.expect("presence", online=["0", "2"], watching=1)
 

@@ -1,5 +1,6 @@
-"""Ratings through the real server: a finished game changes its people's ratings once, the table and its sockets
-show each change, the profile shows each game's rating; abandoned, private and one-person games are not rated."""
+"""Ratings through the real server: a finished game changes its registered people's ratings once, the table and its
+sockets show each change, the profile shows each game's rating; abandoned, private and one-person games are not
+rated, nor are guests: a game against a guest moves nobody's rating, and a guest who registers mid-game is rated."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 from app.services import elo
 from tests.api.test_profiles import _profile, _tiny
 from tests.conftest import IS_POSTGRES, Database, Server
-from tests.hardening.helpers import close_all, db_rows, guests, table_state, wait_for
+from tests.hardening.helpers import accounts, close_all, db_rows, guests, table_state, wait_for
 from tests.platform.client import Player, Socket
 
 
@@ -29,7 +30,8 @@ def tiny_rating(profile: dict[str, Any]) -> tuple[int, int, int | None]:
 
 
 async def test_a_finished_game_changes_both_ratings_once_and_everyone_sees_it(server: Server) -> None:
-    ana, ben, cy = await guests(server, "Ana", "Ben", "Cy")
+    ana, ben = await accounts(server, "Ana", "Ben")
+    (cy,) = await guests(server, "Cy")
     assert tiny_rating(await _profile(server, ana.user["id"])) == (1500, 0, None)
     t = await ana.table(seats=2, options={"target": 1})
     assert t["rated"] is False and t["ratings"] is None  # one person so far
@@ -93,7 +95,7 @@ async def _alone_with_a_bot(ana: Player, server: Server) -> dict[str, Any]:
 
 
 async def test_abandoned_private_and_one_person_games_are_not_rated(server: Server) -> None:
-    ana, bo = await guests(server, "Ana", "Bo")
+    ana, bo = await accounts(server, "Ana", "Bo")
     private = await _tiny(ana, bo, (3, 0), server, visibility="private")
     alone = await _alone_with_a_bot(ana, server)
     t = await ana.table(seats=2, options={"target": 1000})
@@ -130,7 +132,7 @@ async def test_every_process_racing_to_rate_each_game_rates_it_once(fresh_db: Da
     if IS_POSTGRES:
         servers.append(Server(fresh_db, tmp_path, **fast).start())
     try:
-        ana, ben = await guests(servers[0], "Ana", "Ben")
+        ana, ben = await accounts(servers[0], "Ana", "Ben")
         for i in range(3):
             where = servers[i % len(servers)]
             for who in (ana, ben):
@@ -155,3 +157,121 @@ async def test_every_process_racing_to_rate_each_game_rates_it_once(fresh_db: Da
     finally:
         for server in servers:
             server.stop()
+
+
+async def _started(players: list[Player]) -> str:
+    """A running public tiny game of one round of these players (the first hosts; seat i is players[i])."""
+    t = await players[0].table(seats=len(players), options={"target": 1})
+    for who in players[1:]:
+        await who.post(f"/api/tables/{t['id']}/join", {})
+    await players[0].post(f"/api/tables/{t['id']}/start")
+    return str(t["id"])
+
+
+async def _played(players: list[Player], picks: list[int], server: Server, tid: str | None = None) -> dict[str, Any]:
+    """A public tiny game of these players (`_started`, unless `tid` is already) played to its end: each picks their
+    number, so the higher pick places better."""
+    tid = tid or await _started(players)
+    socks = {str(i): await Socket.open(server.ws_url, tid, who.token) for i, who in enumerate(players)}
+    latest = await socks["0"].expect("snapshot")
+    while latest["table"]["status"] != "finished":
+        for seat in latest["awaiting"]:
+            now = await socks[seat].until_version(latest["version"])
+            if seat in now["awaiting"]:
+                pick = {"type": "pick", "n": picks[int(seat)]}
+                assert (await socks[seat].act(pick if pick in now["actions"] else now["actions"][0]))["type"] == "ack"
+        latest = await socks["0"].until_version(latest["version"] + 1)
+    for sock in socks.values():
+        await sock.close()
+    return await table_state(server, tid)
+
+
+async def settled_flag(server: Server, tid: str) -> bool:
+    """The table's stored `rated`, once the server has settled it."""
+
+    async def flag() -> tuple[bool] | None:
+        rows = await db_rows(server, "SELECT rated FROM game_tables WHERE id = :t", t=tid)
+        return (bool(rows[0][0]),) if rows[0][0] is not None else None
+
+    return (await wait_for(flag))[0]
+
+
+async def test_a_game_against_a_guest_moves_no_rating_and_says_it_is_not_rated(server: Server) -> None:
+    (ana,) = await accounts(server, "Ana")
+    (gus,) = await guests(server, "Gus")
+    t = await ana.table(seats=2, options={"target": 1})
+    await gus.post(f"/api/tables/{t['id']}/join", {})
+    seen = await table_state(server, t["id"])
+    # Public, two people, but one a guest: not rated, and the seat says why.
+    assert seen["rated"] is False
+    assert [s["guest"] for s in seen["seats"]] == [False, True]
+    await gus.post(f"/api/tables/{t['id']}/leave")
+
+    tid = (await _played([ana, gus], [3, 0], server))["id"]
+    assert await settled_flag(server, tid) is False
+    table = await table_state(server, tid)
+    assert table["rated"] is False and table["ratings"] is None
+    lobby = (await ana.http.get(f"/api/tables/{tid}/moves")).json()["lobby"]
+    assert not [e for entry in lobby for e in entry["events"] if e["type"] == "rated"]
+    assert tiny_rating(await _profile(server, ana.user["id"])) == (1500, 0, None)
+    guest = await _profile(server, gus.user["id"])
+    # A guest's profile has no ratings at all (not a 1500 that would read as a rating).
+    assert guest["user"]["registered"] is False and guest["ratings"] == []
+    (entry,) = guest["recent"]
+    assert entry["rating"] is None and [s["guest"] for s in entry["seats"]] == [False, True]
+    assert await db_rows(server, "SELECT count(*) FROM player_ratings WHERE user_id IN (:a, :g)",
+                         a=ana.user["id"], g=gus.user["id"]) == [(0,)]
+    assert await db_rows(server, "SELECT count(*) FROM rating_changes WHERE table_id = :t", t=tid) == [(0,)]
+    await close_all(ana, gus)
+
+
+async def test_two_people_and_a_guest_are_rated_between_the_two_only(server: Server) -> None:
+    ana, bo = await accounts(server, "Ana", "Bo")
+    (gus,) = await guests(server, "Gus")
+    # Ana first, the guest second, Bo last: between the two rated people, Ana beat Bo.
+    table = await _played([ana, gus, bo], [3, 2, 0], server)
+    assert table["rated"] is True
+    rated = await rated_table(server, table["id"])
+    assert rated["ratings"] == {"0": {"before": 1500, "after": 1516, "change": 16},
+                                "2": {"before": 1500, "after": 1484, "change": -16}}
+    lobby = (await ana.http.get(f"/api/tables/{table['id']}/moves")).json()["lobby"]
+    assert [e["changes"] for entry in lobby for e in entry["events"] if e["type"] == "rated"] == [[
+        {"seat": "0", "name": "Ana", "before": 1500, "after": 1516, "change": 16},
+        {"seat": "2", "name": "Bo", "before": 1500, "after": 1484, "change": -16}]]
+    assert tiny_rating(await _profile(server, ana.user["id"])) == (1516, 1, 16)
+    assert tiny_rating(await _profile(server, bo.user["id"])) == (1484, 1, -16)
+    assert (await _profile(server, gus.user["id"]))["ratings"] == []
+    assert await db_rows(server, "SELECT count(*) FROM player_ratings WHERE user_id = :g", g=gus.user["id"]) == [(0,)]
+    await close_all(ana, bo, gus)
+
+
+async def test_a_guest_who_registers_mid_game_is_rated_and_their_finished_games_stay_as_they_were(
+    server: Server,
+) -> None:
+    (ana,) = await accounts(server, "Ana")
+    (gus,) = await guests(server, "Gus")
+    before = (await _played([ana, gus], [0, 3], server))["id"]
+    assert await settled_flag(server, before) is False
+
+    tid = await _started([ana, gus])
+    watcher = await Socket.open(server.ws_url, tid)
+    snap = await watcher.expect("snapshot")
+    assert snap["table"]["rated"] is False
+    refused = await gus.post("/api/auth/register", {"username": "x", "password": "short"}, ok=False)
+    assert refused.status_code == 422 and (await table_state(server, tid))["version"] == snap["version"]
+    answer = (await gus.post("/api/auth/register", {"username": f"gus{tid}", "password": "correct horse"})).json()
+    assert answer["user"]["id"] == gus.user["id"]
+    # Every socket of the running table hears of it at once, the table now rated, the log saying why.
+    told = await watcher.until_version(snap["version"] + 1)
+    assert told["table"]["rated"] is True and [s["guest"] for s in told["table"]["seats"]] == [False, False]
+    assert {"type": "registered", "seat": "1", "name": "Gus", "rated": True, "visible_to": None} in told["events"]
+    await watcher.close()
+    # His guest token still works (the same id); the game ends rated between the two of them.
+    await _played([ana, gus], [0, 3], server, tid)
+    rated = await rated_table(server, tid)
+    assert rated["rated"] is True and rated["ratings"]["1"] == {"before": 1500, "after": 1516, "change": 16}
+    assert tiny_rating(await _profile(server, gus.user["id"])) == (1516, 1, 16)
+    # The game Gus played as a guest stays unrated, his seat there a guest's.
+    old = await table_state(server, before)
+    assert old["rated"] is False and old["ratings"] is None and old["seats"][1]["guest"] is True
+    await close_all(ana, gus)

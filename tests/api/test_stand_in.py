@@ -9,9 +9,12 @@ from tests.conftest import Database, Server
 from tests.platform.client import Player, Socket
 
 
-async def _started(server: Server, visibility: str = "public") -> tuple[Player, Player, Player, str]:
-    """Ana hosts, Ben and Cy play a tiny game that goes on for a while (rated if the table is public)."""
-    ana, ben, cy = [await Player.guest(server.url, n) for n in ("Ana", "Ben", "Cy")]
+async def _started(server: Server, visibility: str = "public", registered: bool = False,
+                   ) -> tuple[Player, Player, Player, str]:
+    """Ana hosts, Ben and Cy play a tiny game that goes on for a while (rated if the table is public and they are
+    `registered`: guests are not rated)."""
+    sign_in = Player.account if registered else Player.guest
+    ana, ben, cy = [await sign_in(server.url, n) for n in ("Ana", "Ben", "Cy")]
     t = await ana.table(seats=3, visibility=visibility, options={"target": 1000})
     code = {"invite_code": t["invite_code"]} if visibility == "private" else {}
     for who in (ben, cy):
@@ -34,7 +37,8 @@ async def test_the_host_lets_a_bot_play_for_an_absent_player_until_they_return(
         assert refused.status_code == 409 and refused.json()["error"]["code"] == "not_idle_yet"
 
         table = (await ana.post(f"/api/tables/{tid}/stand_in", {"seat": "1"})).json()
-        assert table["seats"][1] == {"seat": "1", "user": {"id": ben.user["id"], "name": "Ben"}, "bot": True}
+        assert table["seats"][1] == {"seat": "1", "user": {"id": ben.user["id"], "name": "Ben"}, "bot": True,
+                                     "guest": True}
         update = await sb.until_version(v + 1)
         assert {"type": "stand_in", "seat": "1", "name": "Ben", "visible_to": None, "by": "Ana"} in update["events"]
         assert update["seat"] == "1"  # Ben keeps his seat and his view
@@ -199,7 +203,7 @@ async def test_at_a_rated_table_the_host_waits_like_any_player(fresh_db: Databas
     """A bot's place is rated as its player's: a host handing a rival's seat over at once would decide their game."""
     server = Server(fresh_db, tmp_path, STAND_IN_AFTER="1.5").start()
     try:
-        ana, ben, cy, tid = await _started(server)
+        ana, ben, cy, tid = await _started(server, registered=True)
         assert (await ana.http.get(f"/api/tables/{tid}")).json()["rated"] is True
         early = await ana.post(f"/api/tables/{tid}/stand_in", {"seat": "1"}, ok=False)
         assert early.status_code == 409 and early.json()["error"]["code"] == "not_idle_yet"

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import Person
-from tests.e2e.helpers import create_table, seat_row
+from tests.e2e.helpers import create_table, save_account, seat_row
 
 pytestmark = pytest.mark.e2e
 
@@ -72,16 +72,6 @@ def test_a_rename_on_my_page_shows_in_my_header_and_at_my_table(person: Callable
     expect(page.get_by_test_id("user-name")).to_have_text("Anabel")
 
 
-def _save_account(who: Person, username: str, password: str = "correct horse") -> None:
-    """A guest saves their account from the header's dialog (the page keeps their id)."""
-    who.page.get_by_role("button", name="Save as account").click()
-    dialog = who.page.locator("dialog[open]")
-    dialog.locator("input[name=username]").fill(username)
-    dialog.locator("input[name=password]").fill(password)
-    dialog.locator("button[type=submit]").click()
-    expect(dialog).to_have_count(0)
-
-
 def _log_in_elsewhere(make: Callable[..., Person], username: str, password: str = "correct horse") -> Person:
     """The same person in another browser, logged in from the lobby's form."""
     other = make()
@@ -116,7 +106,7 @@ def _online(who: Person) -> None:
 def test_a_password_change_signs_out_my_other_browser_and_this_one_plays_on(person: Callable[..., Person]) -> None:
     ana = person("Ana")
     username = f"ana{secrets.token_hex(3)}"
-    _save_account(ana, username)
+    save_account(ana, username)
     table_id = _running_table(ana)
     laptop = _log_in_elsewhere(person, username)
     laptop.goto(f"/t/{table_id}")
@@ -174,7 +164,7 @@ def test_sign_out_everywhere_from_my_page_signs_out_every_browser(person: Callab
     expect(account.get_by_test_id("account-guest")).to_be_visible()
     expect(account.get_by_test_id("account-everywhere")).to_have_count(0)
     username = f"ana{secrets.token_hex(3)}"
-    _save_account(ana, username)
+    save_account(ana, username)
     laptop = _log_in_elsewhere(person, username)
     laptop_lobby = _tab(laptop, "/")  # the laptop has the lobby open too
     laptop.goto(f"/t/{table_id}")

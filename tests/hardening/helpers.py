@@ -20,6 +20,11 @@ async def guests(server: Server, *names: str) -> list[Player]:
     return [await Player.guest(server.url, name) for name in names]
 
 
+async def accounts(server: Server, *names: str) -> list[Player]:
+    """Signed-in registered people with these names (rated, where guests are not)."""
+    return [await Player.account(server.url, name) for name in names]
+
+
 async def started_tiny(server: Server, seats: int = 2, target: int = 1000) -> tuple[list[Player], str]:
     """A running tiny-game table with `seats` human players (the host in seat 0)."""
     players = await guests(server, *[f"P{i}" for i in range(seats)])

@@ -60,15 +60,18 @@ def test_fewer_than_two_people_change_nothing() -> None:
     assert elo.changes({}, {}) == {}
 
 
-def _record(seats: list[tuple[str | None, bool]], ranking: list[list[str]]) -> TableRecord:
-    """A finished public table with these seats (user id or None, bot) and this ranking."""
+def _record(seats: list[tuple[str | None, bool]], ranking: list[list[str]], guests: frozenset[str] = frozenset(),
+            ) -> TableRecord:
+    """A finished public table with these seats (user id or None, bot), the `guests` among them playing as guests,
+    and this ranking."""
     now = datetime.now(UTC)
     return TableRecord(
         id="t" * 16, game="food-truck", name="t", host_id="h", host_name="H", visibility="public", invite_hash=None,
         status="finished", seat_count=len(seats), options={}, seed=1, seed_commitment="c", state={}, version=9,
         state_seq=0, move_count=0, awaiting=[], created_at=now, updated_at=now,
         outcome={"scores": {}, "ranking": ranking, "winners": ranking[0], "details": {}},
-        seats=[SeatInfo(str(i), user, user and user.upper(), bot) for i, (user, bot) in enumerate(seats)],
+        seats=[SeatInfo(str(i), user, user and user.upper(), bot, user in guests)
+               for i, (user, bot) in enumerate(seats)],
     )
 
 
@@ -95,6 +98,32 @@ def test_which_tables_count() -> None:
     before_ratings = _record(people, [["0"], ["1"]])
     before_ratings.rated = False
     assert not before_ratings.counts_for_ratings()
+
+
+def test_guests_seats_are_left_out_like_bots_own_and_a_game_needs_two_registered_people() -> None:
+    # Ana first, Gus (a guest) second, Bo last: Ana and Bo are rated, as if Gus had not been there.
+    rec = _record([("ana", False), ("gus", False), ("bo", False)], [["0"], ["1"], ["2"]], frozenset({"gus"}))
+    assert rec.rated_people() == {"0": "ana", "2": "bo"}
+    assert final_places(rec) == {"0": 1, "2": 3}
+    assert rec.counts_for_ratings()
+    # One registered person and a guest, or two guests: nobody's rating moves.
+    assert not _record([("ana", False), ("gus", False)], [["0"], ["1"]], frozenset({"gus"})).counts_for_ratings()
+    both = _record([("gus", False), ("guy", False)], [["0"], ["1"]], frozenset({"gus", "guy"}))
+    assert both.rated_people() == {} and not both.counts_for_ratings()
+    # A guest's seat a bot finished for them is still a guest's; a registered person's stays theirs.
+    stood_in = _record([("ana", True), ("gus", True), ("bo", False)], [["0"], ["1"], ["2"]], frozenset({"gus"}))
+    assert stood_in.rated_people() == {"0": "ana", "2": "bo"}
+
+
+def test_a_settled_table_says_what_was_settled_whatever_the_rule_says_now() -> None:
+    # Rated before guests were left out: it did change ratings, and says so beside its changes.
+    rated_then = _record([("ana", False), ("gus", False)], [["0"], ["1"]], frozenset({"gus"}))
+    rated_then.rated = True
+    assert rated_then.counts_for_ratings()
+    # Not rated when it was settled, though both have registered since.
+    unrated_then = _record([("ana", False), ("gus", False)], [["0"], ["1"]])
+    unrated_then.rated = False
+    assert not unrated_then.counts_for_ratings()
 
 
 ratings_st = st.dictionaries(

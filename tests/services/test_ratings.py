@@ -11,11 +11,14 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy import func, select, update
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import func, select, text, update
+from sqlalchemy.ext.asyncio import create_async_engine
 
 from app.config import Settings
 from app.db.models import GameTable, PlayerRating, RatingChange, Seat, TableLogEntry, User
-from app.main import run_migrations
+from app.main import ROOT, run_migrations
 from app.runtime import Runtime
 from app.services import elo
 from app.services.ratings import settle, sweep
@@ -43,8 +46,10 @@ _count = 0
 
 
 async def finished(rt: Runtime, seats: list[tuple[str | None, bool]], ranking: list[list[str]],
-                   visibility: str = "public", abandoned: bool = False, ago: float = 0.0) -> str:
-    """A finished Food Truck table (its state is never read here) with these seats (user id or None, bot) and this final ranking, not rated yet."""
+                   visibility: str = "public", abandoned: bool = False, ago: float = 0.0,
+                   guests: frozenset[str] = frozenset()) -> str:
+    """A finished Food Truck table (its state is never read here) with these seats (user id or None, bot), the
+    `guests` among them playing as guests, and this final ranking, not rated yet."""
     global _count
     _count += 1
     table_id = f"{_count:016x}"
@@ -59,7 +64,7 @@ async def finished(rt: Runtime, seats: list[tuple[str | None, bool]], ranking: l
         ))
         await session.flush()
         for i, (user, bot) in enumerate(seats):
-            session.add(Seat(table_id=table_id, seat=str(i), user_id=user, bot=bot))
+            session.add(Seat(table_id=table_id, seat=str(i), user_id=user, bot=bot, guest=user in guests))
         await session.commit()
     return table_id
 
@@ -158,14 +163,29 @@ async def test_a_stand_in_seat_counts_for_its_person_and_a_bots_own_seat_is_left
     assert await ratings(one) == {"ana": (1516, 1, 16), "bo": (1484, 1, -16)}
 
 
-@pytest.mark.parametrize("case", ["private", "abandoned", "one person", "bots only"])
+async def test_a_guests_seat_is_left_out_and_the_registered_people_are_rated_between_them(
+    runtimes: tuple[Runtime, Runtime],
+) -> None:
+    one, _ = runtimes
+    # Cy, a guest, won; between Ana and Bo, Bo came first.
+    tid = await finished(one, [("ana", False), ("bo", False), ("cy", False)], [["2"], ["1"], ["0"]],
+                         guests=frozenset({"cy"}))
+    rec = await settle(one, tid)
+    assert rec is not None and rec.rated is True
+    assert rec.ratings == {"0": {"before": 1500, "after": 1484, "change": -16},
+                           "1": {"before": 1500, "after": 1516, "change": 16}}
+    assert await ratings(one) == {"ana": (1484, 1, -16), "bo": (1516, 1, 16)}
+
+
+@pytest.mark.parametrize("case", ["private", "abandoned", "one person", "bots only", "against a guest", "guests"])
 async def test_tables_that_are_not_rated_are_marked_so(runtimes: tuple[Runtime, Runtime], case: str) -> None:
     one, _ = runtimes
     seats: list[tuple[str | None, bool]] = {
         "one person": [("ana", False), (None, True)], "bots only": [(None, True), (None, True)],
     }.get(case, TWO)
+    guests = {"against a guest": frozenset({"bo"}), "guests": frozenset({"ana", "bo"})}.get(case, frozenset())
     tid = await finished(one, seats, [["0"], ["1"]], visibility="private" if case == "private" else "public",
-                         abandoned=case == "abandoned")
+                         abandoned=case == "abandoned", guests=guests)
     assert await settle(one, tid) is None
     assert await table_row(one, tid) == (7, False, 0, 0)  # no new version, nothing told
     assert await ratings(one) == {}
@@ -207,3 +227,32 @@ async def test_a_runtime_rates_the_finished_table_it_hears_of_once_its_change_is
     assert await ratings(one) == {"ana": (1516, 1, 16), "bo": (1484, 1, -16)}
     cached = one.cache.get(tid)
     assert cached is not None and cached.version == 8 and cached.ratings is not None
+
+
+async def test_the_migration_marks_the_seats_of_people_who_are_guests(fresh_db: Database) -> None:
+    """0013_guest_seats fills `seats.guest` from what each seat's person is (no username: a guest)."""
+    url = Settings(database_url=fresh_db.url, secret_key=SECRET).effective_database_url
+    cfg = Config(str(ROOT / "alembic.ini"))
+    cfg.set_main_option("script_location", str(ROOT / "migrations"))
+    cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    await asyncio.to_thread(command.upgrade, cfg, "0012_leaderboard")
+    engine = create_async_engine(url)
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(text(
+                "INSERT INTO users (id, name, username, token_epoch, created_at) VALUES"
+                " ('ana', 'Ana', 'ana', 0, CURRENT_TIMESTAMP), ('gus', 'Gus', NULL, 0, CURRENT_TIMESTAMP)"))
+            await conn.execute(text(
+                "INSERT INTO game_tables (id, game, name, host_id, visibility, status, seat_count, options, seed,"
+                " seed_commitment, version, state_seq, move_count, awaiting, abandoned, created_at, updated_at)"
+                " VALUES ('t', 'tiny', 't', 'ana', 'public', 'open', 3, '{}', 1, 'c', 1, 0, 0, '[]', false,"
+                " CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)"))
+            await conn.execute(text(
+                "INSERT INTO seats (table_id, seat, user_id, bot) VALUES"
+                " ('t', '0', 'ana', false), ('t', '1', 'gus', false), ('t', '2', NULL, true)"))
+        await asyncio.to_thread(command.upgrade, cfg, "head")
+        async with engine.connect() as conn:
+            rows = (await conn.execute(text("SELECT seat, guest FROM seats ORDER BY seat"))).all()
+        assert [(seat, bool(guest)) for seat, guest in rows] == [("0", False), ("1", True), ("2", False)]
+    finally:
+        await engine.dispose()
