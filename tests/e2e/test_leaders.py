@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 
 from app.services.leaderboard import MIN_GAMES
 from tests.e2e.conftest import AppServer, Person
-from tests.e2e.test_account import _save_account
+from tests.e2e.helpers import save_account
 
 pytestmark = pytest.mark.e2e
 
@@ -79,7 +79,7 @@ def test_the_leaderboard_pages_my_rank_and_the_links_to_and_from_profiles(
     # A guest is not listed, whatever their rating, and is told so above the list.
     expect(page.get_by_test_id("leaders-me")).to_contain_text("Guests are not listed")
     # With an account, Ana is listed: 56th, on the second page, which the line above the list leads to.
-    _save_account(ana, f"ana{tag}")
+    save_account(ana, f"ana{tag}")
     page.reload()
     mine = page.get_by_test_id("leaders-me")
     expect(mine).to_contain_text("You are #56")
