@@ -57,6 +57,11 @@ def save_account(who: Person, username: str, password: str = "correct horse") ->
     expect(dialog).to_have_count(0)
 
 
+def user_id(who: Person) -> str:
+    """The id of the person signed in in `who`'s browser (their profile is /p/{id})."""
+    return str(who.page.request.get(f"{who.base}/api/me").json()["id"])
+
+
 def seat_row(page: Page, seat: str) -> Locator:
     return page.get_by_test_id("seats").locator(f"li[data-seat='{seat}']")
 
