@@ -418,7 +418,10 @@ async def stand_in(
     await session.execute(update(Seat).where(Seat.table_id == rec.id, Seat.seat == target).values(bot=True))
     event = {"type": "stand_in", "seat": target, "name": info.user_name, "visible_to": None}
     if user.id != info.user_id:
-        event["by"] = user.name  # the player, back, learns who handed their seat over
+        # The player, back, learns who handed their seat over; the id links the name to its profile (a name alone
+        # may be borne by two people at the table, or by nobody there after a rename).
+        event["by"] = user.name
+        event["by_id"] = user.id
     standing = rec.evolve(seats=[replace(s, bot=True) if s.seat == target else s for s in rec.seats])
     if rec.abandon is not None and not standing.abandon_waiting():
         # The proposal waited only on this player, whose seat no longer needs their say: it is agreed.

@@ -50,7 +50,10 @@ function nameAt(ctx, seat, shown) {
   return person && shown === person.name ? personLink(person, shown) : shown;
 }
 
-/** A name that comes without its seat (who asked for a stand-in), linked when exactly one person at the table bears it. */
+/**
+ * A name that comes without its seat or id (who asked for a stand-in, in an event stored before it carried their id),
+ * linked when exactly one person at the table bears it.
+ */
 function nameOnly(ctx, shown) {
   const bearers = Object.values(ctx.people || {}).filter((person) => person.name === shown);
   const host = ctx.host && ctx.host.name === shown && !bearers.some((p) => p.id === ctx.host.id) ? [ctx.host] : [];
@@ -148,7 +151,11 @@ export function describe(renderer, event, ctx) {
         nameAt(ctx, c.seat, c.name ?? ctx.names[c.seat] ?? c.seat), ` ${c.after} (${signedChange(c.change)})`]);
       return tParts(key, { changes });
     }
-    if (event.type === "stand_in" && event.by) return tParts("log.stand_in_by", { name, by: nameOnly(ctx, event.by) });
+    if (event.type === "stand_in" && event.by) {
+      // Who asked comes with their id; an event stored before it did has only the name.
+      const by = event.by_id ? personLink({ id: event.by_id, name: event.by }) : nameOnly(ctx, event.by);
+      return tParts("log.stand_in_by", { name, by });
+    }
     if (event.type === "abandon_declined" && event.withdrawn) return tParts("log.abandon_withdrawn", { name });
     return tParts(event.kicked && SHELL_EVENTS[event.type] === "log.left" ? "log.kicked" : key, { name });
   }

@@ -456,7 +456,7 @@ function drawAbandon() {
     els.abandon.hidden = true;
   } else {
     const nameMap = names();
-    const who = (seats) => listNames(seats.map((seat) => nameMap[seat] ?? seat));
+    const who = (seats) => seatLinks(table, seats, nameMap);
     const mine = mayVoteToAbandon();
     const buttons = [];
     if (mine && open.waiting.includes(S.seat)) {
@@ -473,11 +473,14 @@ function drawAbandon() {
     }
     mountIfChanged(els.abandon, h("div", { class: "abandon-inner" },
       h("p", { class: "abandon-title" },
-        open.by === S.seat && !isSpectator() ? t("table.abandon_open_you") : t("table.abandon_open", { name: nameMap[open.by] ?? open.by })),
+        open.by === S.seat && !isSpectator()
+          ? t("table.abandon_open_you") : tParts("table.abandon_open", { name: seatLink(table, open.by, nameMap) })),
       h("p", { class: "abandon-votes small" },
-        h("span", { "data-testid": "abandon-agreed" }, t("table.abandon_agreed", { names: who(open.yes) })),
+        h("span", { "data-testid": "abandon-agreed" }, tParts("table.abandon_agreed", { names: who(open.yes) })),
         " ",
-        open.waiting.length ? h("span", { "data-testid": "abandon-waiting" }, t("table.abandon_waiting", { names: who(open.waiting) })) : null),
+        open.waiting.length
+          ? h("span", { "data-testid": "abandon-waiting" }, tParts("table.abandon_waiting", { names: who(open.waiting) }))
+          : null),
       buttons.length ? h("div", { class: "row" }, buttons) : null));
     els.abandon.hidden = false;
   }
@@ -575,7 +578,7 @@ function drawResult() {
   mount(els.result,
     h("h2", null, t("table.result")),
     winners.length ? h("p", { class: "winners" }, `${t(winners.length > 1 ? "table.winners" : "table.winner")}: `,
-      h("strong", null, listNames(winners.map((s) => nameMap[s] ?? s)))) : null,
+      h("strong", null, seatLinks(table, winners, nameMap))) : null,
     h("table", { class: "ranking", "data-testid": "ranking" },
       h("thead", null, h("tr", null, h("th", null, t("table.place")), h("th", null, t("table.player")), h("th", { class: "num" }, t("table.score")),
         ratings ? h("th", { class: "rating-cell" }, t("table.rating")) : null)),

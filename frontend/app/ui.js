@@ -47,13 +47,12 @@ export function renderHeader(container, { onChange, nav = false }) {
   );
   const right = [];
   if (user) {
-    right.push(
-      h("span", { class: "who" }, h("span", { class: "muted" }, `${t("auth.signed_in_as")} `),
-        // The name leads to the person's own profile; its accessible name starts with the name it shows.
-        h("a", { class: "my-profile", href: profileUrl(user.id), "data-testid": "my-profile",
-          "aria-label": t("profile.mine_named", { name: user.name }), title: t("profile.mine") },
-        h("strong", { class: "user-name", "data-testid": "user-name" }, user.name))),
-    );
+    // The name leads to the person's own profile; its accessible name starts with the name it shows.
+    const mine = h("a", { class: "my-profile", href: profileUrl(user.id), "data-testid": "my-profile",
+      "aria-label": t("profile.mine_named", { name: user.name }), title: t("profile.mine") },
+    h("strong", { class: "user-name", "data-testid": "user-name" }, user.name));
+    aimLink(mine, profilesBeside); // like every name: a game one plays stays open
+    right.push(h("span", { class: "who" }, h("span", { class: "muted" }, `${t("auth.signed_in_as")} `), mine));
     if (!user.username) {
       right.push(h("button", { type: "button", class: "ghost", onclick: () => openAccountDialog(onChange) },
         t("auth.save_account")));
@@ -259,13 +258,13 @@ function aimLink(link, beside) {
 
 /**
  * Whether people's profiles open beside this page (in a new tab) rather than in its place: on the table page of a
- * player whose game is open or running. The names already drawn follow, so a link never keeps a choice made for
- * a game since finished.
+ * player whose game is open or running. The names already drawn follow (the header's own name too), so a link never
+ * keeps a choice made for a game since finished.
  */
 export function openProfilesBeside(beside) {
   if (profilesBeside === beside) return;
   profilesBeside = beside;
-  for (const link of document.querySelectorAll("a.person-link")) aimLink(link, beside);
+  for (const link of document.querySelectorAll("a.person-link, a.my-profile")) aimLink(link, beside);
 }
 
 /**

@@ -40,7 +40,10 @@ async def test_the_host_lets_a_bot_play_for_an_absent_player_until_they_return(
         assert table["seats"][1] == {"seat": "1", "user": {"id": ben.user["id"], "name": "Ben"}, "bot": True,
                                      "guest": True}
         update = await sb.until_version(v + 1)
-        assert {"type": "stand_in", "seat": "1", "name": "Ben", "visible_to": None, "by": "Ana"} in update["events"]
+        # Who asked comes with their id, which links their name to their profile (a name alone may be ambiguous).
+        handed_over = {"type": "stand_in", "seat": "1", "name": "Ben", "visible_to": None, "by": "Ana",
+                       "by_id": ana.user["id"]}
+        assert handed_over in update["events"]
         assert update["seat"] == "1"  # Ben keeps his seat and his view
         again = await ana.post(f"/api/tables/{tid}/stand_in", {"seat": "1"}, ok=False)
         assert again.json()["error"]["code"] == "already_standing_in"
@@ -85,6 +88,9 @@ async def test_a_player_may_hand_their_own_seat_to_a_bot(server: Server) -> None
     ana, ben, cy, tid = await _started(server)
     table = (await cy.post(f"/api/tables/{tid}/stand_in", {"seat": "2"})).json()
     assert table["seats"][2]["bot"] is True and table["my_seat"] == "2"
+    log = (await ben.http.get(f"/api/tables/{tid}/moves")).json()
+    own = next(e for entry in log["lobby"] for e in entry["events"] if e["type"] == "stand_in")
+    assert own == {"type": "stand_in", "seat": "2", "name": "Cy", "visible_to": None}  # nobody else asked
     assert (await ana.post(f"/api/tables/{tid}/stand_in", {"seat": "9"}, ok=False)).status_code == 422
     assert (await cy.post(f"/api/tables/{tid}/reclaim")).json()["seats"][2]["bot"] is False
     for who in (ana, ben, cy):
@@ -120,7 +126,8 @@ async def test_a_player_who_vanished_mid_game_does_not_strand_the_others(fresh_d
         table = (await cy.post(f"/api/tables/{tid}/stand_in", {"seat": "0"})).json()
         assert table["seats"][0]["bot"] is True and table["seats"][0]["user"]["name"] == "Ana"
         handed = await sc.until_version(table["version"])
-        assert {"type": "stand_in", "seat": "0", "name": "Ana", "visible_to": None, "by": "Cy"} in handed["events"]
+        by_cy = {"type": "stand_in", "seat": "0", "name": "Ana", "visible_to": None, "by": "Cy", "by_id": cy.user["id"]}
+        assert by_cy in handed["events"]
         # The bot makes Ana's pick, and the game goes on without her.
         latest = await sc.until_version(table["version"] + 1)
         assert latest["view"]["phase"] == "bump" and latest["view"]["picks"]["0"] is not None
@@ -191,6 +198,9 @@ async def test_the_log_keeps_the_lobby_changes_between_the_moves(server: Server)
     assert [types for _v, types in lobby] == [
         ["seat_joined"], ["seat_joined"], ["game_started"], ["stand_in"], ["reclaimed"]
     ], lobby
+    # Stored as sent: a reloaded log links who asked by their id too.
+    stood_in = next(e for entry in log["lobby"] for e in entry["events"] if e["type"] == "stand_in")
+    assert (stood_in["by"], stood_in["by_id"]) == ("Ana", ana.user["id"])
     versions = [v for v, _types in lobby]
     moved = [m["version"] for m in log["moves"]]  # Ben's pick, and any the bot made for Cy meanwhile
     assert versions == sorted(versions) and not set(versions) & set(moved)

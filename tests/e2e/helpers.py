@@ -29,13 +29,15 @@ def create_table(who: Person, game: str, seats: int, private: bool = False, name
     return page.url.rsplit("/", 1)[1]
 
 
-def finished_by_bots(ana: Person, bo: Person) -> str:
-    """A Food Truck game of Ana, Bo and a bot, played to its end by bots (one stands in for each of them)."""
+def finished_by_bots(ana: Person, bo: Person, seats: int = 3) -> str:
+    """A Food Truck game of Ana, Bo and (with 3 seats) a bot, played to its end by bots (one stands in for each of
+    them)."""
     post = ana.page.request.post
-    table = post(ana.base + "/api/tables", data={"game": "food-truck", "seats": 3, "name": "Lunch rush"}).json()
+    table = post(ana.base + "/api/tables", data={"game": "food-truck", "seats": seats, "name": "Lunch rush"}).json()
     tid = table["id"]
     assert bo.page.request.post(f"{bo.base}/api/tables/{tid}/join", data={}).ok
-    for path, body in (("bots", {"seat": "2"}), ("start", {}), ("stand_in", {"seat": "0"})):
+    calls = (("bots", {"seat": "2"}),) if seats == 3 else ()
+    for path, body in (*calls, ("start", {}), ("stand_in", {"seat": "0"})):
         answer = post(f"{ana.base}/api/tables/{tid}/{path}", data=body)
         assert answer.ok, answer.text()
     # Bo's own call, which any table allows (the host's at once only at an unrated one).
@@ -55,6 +57,11 @@ def save_account(who: Person, username: str, password: str = "correct horse") ->
     dialog.locator("input[name=password]").fill(password)
     dialog.locator("button[type=submit]").click()
     expect(dialog).to_have_count(0)
+
+
+def user_id(who: Person) -> str:
+    """The id of the person signed in in `who`'s browser (their profile is /p/{id})."""
+    return str(who.page.request.get(f"{who.base}/api/me").json()["id"])
 
 
 def seat_row(page: Page, seat: str) -> Locator:

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import Person
-from tests.e2e.helpers import create_table, seat_row
+from tests.e2e.helpers import create_table, seat_row, user_id
 
 pytestmark = pytest.mark.e2e
 
@@ -42,6 +42,25 @@ def test_two_players_agree_to_abandon_and_the_table_ends_with_no_winner(person: 
     expect(ana.page.get_by_role("button", name="Withdraw my agreement to abandon")).to_be_visible()
     expect(ana.page.get_by_test_id("abandon-propose")).to_be_hidden()
     expect(ben.page.get_by_test_id("log")).to_contain_text("Ana proposed to abandon the game.")
+
+    # Its names link to profiles: beside the game for its players, in place for a watcher.
+    ana_id, ben_id = user_id(ana), user_id(ben)
+    proposer = banner.locator(".abandon-title").get_by_test_id("person-link")
+    awaited = banner.get_by_test_id("abandon-waiting").get_by_test_id("person-link")
+    agreed = ana.page.get_by_test_id("abandon-agreed").get_by_test_id("person-link")
+    for link, name, whose in ((proposer, "Ana", ana_id), (awaited, "Ben", ben_id), (agreed, "Ana", ana_id)):
+        expect(link).to_have_text(name)
+        expect(link).to_have_attribute("href", f"/p/{whose}")
+        expect(link).to_have_attribute("target", "_blank")
+        expect(link).to_have_attribute("rel", "noopener")
+    cy = person("Cy")
+    cy.goto(f"/t/{table_id}")
+    watched = cy.page.get_by_test_id("abandon")
+    expect(watched).to_contain_text("Ana proposes to abandon the game.")
+    for part, whose in ((watched.locator(".abandon-title"), ana_id), (watched.get_by_test_id("abandon-agreed"), ana_id),
+                        (watched.get_by_test_id("abandon-waiting"), ben_id)):
+        expect(part.get_by_test_id("person-link")).to_have_attribute("href", f"/p/{whose}")
+        assert part.get_by_test_id("person-link").get_attribute("target") is None
 
     banner.get_by_role("button", name="Agree to abandon").click()
     for page in (ana.page, ben.page):

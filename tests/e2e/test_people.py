@@ -166,6 +166,9 @@ def test_names_in_the_log_the_turn_bar_and_the_lobby_lead_to_profiles(person: Ca
     seat_row(bo.page, "1").get_by_role("button", name="Join here").click()
     seat_row(ana.page, "2").get_by_role("button", name="Add bot").click()
 
+    # Her own name in the header opens her page beside the table she waits at, like every name there.
+    _beside(ana.page.get_by_test_id("my-profile"))
+
     # The log: a person's name links to their page (beside the table Ana waits at), the bot's does not.
     log = ana.page.get_by_test_id("log")
     bo_joined = log.locator("li", has_text=f"{LONG_NAME} sat down.").get_by_test_id("person-link")
@@ -193,6 +196,7 @@ def test_names_in_the_log_the_turn_bar_and_the_lobby_lead_to_profiles(person: Ca
     cy_turn = cy.page.get_by_test_id("turn").get_by_test_id("person-link")
     expect(cy_turn).to_have_attribute("href", f"/p/{mover_id}")
     _in_place(cy_turn)
+    _in_place(cy.page.get_by_test_id("my-profile"))
     # Ana's seat list opens beside the game too, a watcher's in place.
     _beside(seat_row(ana.page, "1").get_by_test_id("person-link"))
     _in_place(seat_row(cy.page, "1").get_by_test_id("person-link"))
@@ -230,9 +234,12 @@ def test_names_in_the_log_the_turn_bar_and_the_lobby_lead_to_profiles(person: Ca
     assert len(cy.context.pages) == 1
 
 
-def test_names_at_a_finished_table_and_its_winners_in_the_lobby_open_in_place(person: Callable[..., Person]) -> None:
+@pytest.mark.parametrize("seats", [3, 2])  # with a bot of its own, which may win; without, a person wins
+def test_names_at_a_finished_table_and_its_winners_in_the_lobby_open_in_place(
+    person: Callable[..., Person], seats: int
+) -> None:
     ana, bo = person("Ana"), person("Bo")
-    tid = finished_by_bots(ana, bo)
+    tid = finished_by_bots(ana, bo, seats)
     table = ana.page.request.get(f"{ana.base}/api/tables/{tid}").json()
     people = {s["seat"]: s["user"] for s in table["seats"] if s["user"]}
     winners = table["outcome"]["winners"]
@@ -258,3 +265,16 @@ def test_names_at_a_finished_table_and_its_winners_in_the_lobby_open_in_place(pe
     _in_place(stood_in)
     _in_place(seat_row(ana.page, "1").get_by_test_id("person-link"))
     expect(log.get_by_test_id("person-link").filter(has_text="Bot 3")).to_have_count(0)
+    # The result's "Winner:" line too (a winning bot stays plain text), and her own name in the header.
+    line = ana.page.get_by_test_id("result").locator(".winners")
+    expect(line).to_contain_text(re.compile("^Winners?: "))
+    winning = [people[s] for s in winners if s in people]
+    assert winning or seats == 3
+    line_links = line.get_by_test_id("person-link")
+    expect(line_links).to_have_text([p["name"] for p in winning])
+    for link, winner in zip(line_links.all(), winning, strict=True):
+        expect(link).to_have_attribute("href", f"/p/{winner['id']}")
+        _in_place(link)
+    if "2" in winners:
+        expect(line).to_contain_text("Bot 3")
+    _in_place(ana.page.get_by_test_id("my-profile"))

@@ -17,6 +17,7 @@ from tests.e2e.helpers import (
     play_to_the_end,
     seat_row,
     unnamed_pieces,
+    user_id,
     version,
 )
 
@@ -160,6 +161,11 @@ def test_a_bot_plays_for_a_player_until_they_take_their_seat_back(person: Callab
     expect(bo.page.get_by_test_id("turn")).to_contain_text("A bot is playing for you.")
     expect(bo.page.locator(".toast").filter(has_text="let a bot play")).to_have_count(0)  # a log line, not a toast
     expect(bo.page.get_by_test_id("log")).to_contain_text("Ana let a bot play for Bo.")
+    ana_id = user_id(ana)
+    asked = bo.page.get_by_test_id("log").locator("li", has_text="Ana let a bot play for Bo.").get_by_test_id("person-link")
+    expect(asked).to_have_text(["Ana", "Bo"])
+    expect(asked.first).to_have_attribute("href", f"/p/{ana_id}")
+    expect(asked.first).to_have_attribute("target", "_blank")  # Bo still plays: his game stays open
     # The moves that follow redraw the page; the button is kept, so a click never lands between two copies.
     bo.page.evaluate("window.reclaimButton = document.querySelector('[data-testid=turn] [data-testid=reclaim]')")
     seen = bo.page.evaluate("window.foodGames.state().version")
@@ -179,6 +185,26 @@ def test_a_bot_plays_for_a_player_until_they_take_their_seat_back(person: Callab
     # Unless the bot already finished Bo's secret order, the rest of it is Bo's to click again.
     if "1" in bo.page.evaluate("window.foodGames.state().awaiting"):
         expect(bo.page.get_by_test_id("game-area").locator(".legal").first).to_be_visible()
+
+    # Ana renames herself: nobody at the table bears the name the line shows any more, and its id still links it.
+    assert ana.page.request.patch(f"{ana.base}/api/me", data={"name": "Anita"}).ok
+    expect(seat_row(bo.page, "0")).to_contain_text("Anita")
+    bo.page.reload()
+    asked = bo.page.get_by_test_id("log").locator("li", has_text="Ana let a bot play for Bo.").get_by_test_id("person-link")
+    expect(asked.first).to_have_attribute("href", f"/p/{ana_id}")
+    expect(asked.first).to_have_attribute("target", "_blank")
+    # A line stored before events carried the id links the name only when one person at the table bears it.
+    hrefs = bo.page.evaluate(
+        """async () => {
+            const { describe } = await import("/app/log.js");
+            const table = window.foodGames.state().table;
+            const people = Object.fromEntries(table.seats.map((s) => [s.seat, s.user]));
+            const ctx = { people, host: table.host, names: {} };
+            const link = (by) => describe(null, { type: "stand_in", seat: "1", name: "Bo", by }, ctx)
+                .flat().find((part) => part instanceof Node && part.textContent === by)?.getAttribute("href") ?? null;
+            return [link("Anita"), link("Ana")];
+        }""")
+    assert hrefs == [f"/p/{ana_id}", None]
 
 
 def test_a_player_may_call_a_bot_for_one_the_game_has_waited_on_too_long(browser: Browser, tmp_path: Path) -> None:
