@@ -18,6 +18,8 @@ Where a new name shows:
   snapshot. The same notice renames the person in the "Watching:" lists of the tables they watch (`Hub.rename`:
   presence names a watcher by the name their socket connected with). A process whose broker connection was away
   compares its sockets' names with the database when it comes back (`Hub.recheck_sessions`).
+- A guest who registers under a new name is renamed the same way (`_registered_renamed`), not counted against the
+  limit below: the tables they sit at hear of it as `registered`, those they only host as `renamed`.
 - Chat lines keep the name they were posted under (`chat_messages.name`), so a history reads as it did live;
   events of the game's log keep theirs too.
 - Profiles (`services/profiles.py`) read the name from `users` and so show the new one at once.
@@ -148,7 +150,10 @@ async def register(
     """Create an account (a signed-in guest keeps their id) and, for a guest, tell each running or open table they
     sit at: their seat now counts for ratings (`auth.register` changed it), which may make the table rated."""
     upgrading = current is not None and auth.is_guest(current)
+    old_name = current.name if current is not None else None
     user = await auth.register(session, username, password, name, current)
+    if upgrading and old_name is not None and user.name != old_name:
+        await _registered_renamed(rt, session, user, old_name)
     if upgrading:
         async with rt.reads() as reads:
             live = await reads.scalars(
@@ -160,6 +165,22 @@ async def register(
         for table_id in tables:
             await _announce_registered(rt, user, table_id)
     return user
+
+
+async def _registered_renamed(rt: Runtime, session: AsyncSession, user: User, old: str) -> None:
+    """A guest who registered under a new name is renamed as by `rename` (not counted against its limit): every
+    process hears of it, and the live tables they only host say so; those they sit at are told by `registered`."""
+    notice = orjson.dumps({"kind": "renamed", "origin": rt.origin, "user_id": user.id, "name": user.name}).decode()
+    await rt.broker.side_in_tx(session, notice)
+    await session.commit()
+    rt.renamed(user.id, user.name)
+    await rt.broker.side_after_commit(notice)
+    hosted = set(await session.scalars(
+        select(GameTable.id).where(GameTable.host_id == user.id, GameTable.status != "finished")
+    ))
+    seated = set(await session.scalars(select(Seat.table_id).where(Seat.user_id == user.id)))
+    for table_id in sorted(hosted - seated):
+        await _announce(rt, user, table_id, old, user.name)
 
 
 async def _announce_registered(rt: Runtime, user: User, table_id: str) -> None:

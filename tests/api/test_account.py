@@ -7,6 +7,7 @@ from typing import Any
 
 import httpx
 
+from app.services.account import RENAME_LIMIT
 from tests.conftest import Database, Server, requires_postgres
 from tests.platform.client import Player, Socket
 
@@ -165,6 +166,48 @@ async def _password(who: Player, current: Any, new: Any, status: int = 200) -> d
     r = await who.http.post("/api/me/password", json={"current": current, "new": new})
     assert r.status_code == status, r.text
     return dict(r.json()) if status == 200 else dict(r.json()["error"])
+
+
+async def test_a_guest_who_registers_under_a_new_name_is_renamed_everywhere(server: Server) -> None:
+    """Registering with a new display name is a rename (not counted against the limit): the open table the guest
+    only hosts, the table they watch and the finished one they played all show it."""
+    gus, ana, ben = [await Player.guest(server.url, n) for n in ("Gus", "Ana", "Ben")]
+    done = await gus.table(seats=2, options={"target": 1000})
+    await ana.post(f"/api/tables/{done['id']}/join", {})
+    await gus.post(f"/api/tables/{done['id']}/start")
+    for p in (gus, ana):
+        await p.post(f"/api/tables/{done['id']}/abandon", {"vote": "yes"})
+    finished = (await ben.http.get(f"/api/tables/{done['id']}")).json()
+    assert finished["status"] == "finished" and finished["seats"][0]["user"]["name"] == "Gus"
+    hosted = await gus.table(seats=2)
+    await gus.post(f"/api/tables/{hosted['id']}/leave")  # Gus hosts it without a seat
+    hosted = (await ben.http.get(f"/api/tables/{hosted['id']}")).json()
+    assert hosted["host"]["name"] == "Gus" and all(s["user"] is None for s in hosted["seats"])
+    watched = await ana.table(seats=2)
+    sa = await Socket.open(server.ws_url, watched["id"], ana.token)
+    await sa.expect("snapshot")
+    sg = await Socket.open(server.ws_url, watched["id"], gus.token)
+    await sg.expect("snapshot")
+    await sa.expect("presence", watchers=[{"id": gus.user["id"], "name": "Gus"}])
+
+    r = await gus.post("/api/auth/register", {"username": f"gus{gus.user['id'][:8]}", "password": "correct horse",
+                                              "name": "Gustavo"})
+    assert r.json()["user"]["name"] == "Gustavo"
+
+    await sa.expect("presence", watchers=[{"id": gus.user["id"], "name": "Gustavo"}])
+    now_hosted = (await ben.http.get(f"/api/tables/{hosted['id']}")).json()
+    assert now_hosted["host"]["name"] == "Gustavo" and now_hosted["version"] == hosted["version"] + 1
+    moves = (await ben.http.get(f"/api/tables/{hosted['id']}/moves")).json()
+    assert any(e["type"] == "renamed" and e["name"] == "Gustavo" for entry in moves["lobby"] for e in entry["events"])
+    assert (await ben.http.get(f"/api/tables/{done['id']}")).json()["seats"][0]["user"]["name"] == "Gustavo"
+    # Not counted as a rename: the limit's budget is whole.
+    for n in range(RENAME_LIMIT):
+        assert (await _rename(gus, f"Gus {n}"))["name"] == f"Gus {n}"
+    assert (await _rename(gus, "One too many", 429))["code"] == "too_many_renames"
+    for s in (sa, sg):
+        await s.close()
+    for p in (gus, ana, ben):
+        await p.close()
 
 
 async def test_a_password_change_checks_the_current_one_and_the_rules(server: Server) -> None:
