@@ -3,6 +3,7 @@ changes made by someone else, and an abandoned game on a profile."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -110,10 +111,11 @@ def test_an_abandoned_game_is_listed_on_a_profile_and_said_to_be_uncounted(perso
     ana.page.get_by_test_id("abandon-yes").click()
     expect(bo.page.get_by_test_id("table-status")).to_have_text("Abandoned")
 
-    # From the seat, in a new tab: Ana's page lists the game, marked, and does not count it.
-    with bo.context.expect_page() as opened:
-        seat_row(bo.page, "0").get_by_role("link", name="Ana").click()
-    profile = opened.value
+    # From the seat (in place: the game is over, nothing live is left behind), Ana's page lists the game, marked,
+    # and does not count it.
+    seat_row(bo.page, "0").get_by_role("link", name="Ana").click()
+    profile = bo.page
+    profile.wait_for_url(re.compile(r"/p/[^/?]+$"))
     expect(profile.get_by_test_id("profile-game")).to_have_count(1)
     expect(profile.get_by_test_id("profile-game")).to_contain_text("Abandoned")
     expect(profile.get_by_test_id("profile-summary")).to_have_count(0)
@@ -124,4 +126,3 @@ def test_an_abandoned_game_is_listed_on_a_profile_and_said_to_be_uncounted(perso
     profile.get_by_role("button", name="Español").click()
     expect(profile.get_by_test_id("profile-none")).to_have_text("Aún no hay partidas con resultado.")
     expect(profile.get_by_test_id("profile-abandoned-note")).to_contain_text("se listan, pero no se cuentan")
-    profile.close()
