@@ -109,8 +109,10 @@ def test_each_game_fits_a_phone_and_shows_the_players_own_things_first(
     page = phone.page
     start_against_bots(phone, game)
     fits_sideways(page)
-    chime = page.get_by_test_id("chime-switch").bounding_box()
-    assert chime and chime["height"] >= TAP, chime
+    # Read in one go: every update redraws the table's head, and a handle found before one may be gone after it.
+    expect(page.get_by_test_id("chime-switch")).to_be_visible()
+    chime = page.evaluate("document.querySelector('[data-testid=chime-switch]').getBoundingClientRect().height")
+    assert chime >= TAP, chime
 
     mine, theirs = MINE_BEFORE[game]
     page.wait_for_function("(css) => document.querySelector('[data-testid=game-area] ' + css)", arg=mine)
