@@ -35,6 +35,8 @@ export async function runReplay(main, { tableId, invite, step }) {
   const title = h("h1");
   const back = h("a", { class: "button ghost", href: `/t/${encodeURIComponent(tableId)}${query({ invite })}` });
   const eventsTitle = h("h2");
+  // As on the table page: the renderers' h3s need an h2 above them (see table.js).
+  const gameTitle = h("h2", { class: "sr-only" });
 
   function ctx() {
     return {
@@ -55,6 +57,7 @@ export async function runReplay(main, { tableId, invite, step }) {
     title.textContent = `${t("replay.title")} · ${table.name || table.game}`;
     back.textContent = t("replay.back_to_table");
     eventsTitle.textContent = t("replay.events");
+    gameTitle.textContent = t("table.game");
     buttons.first.textContent = `« ${t("replay.first")}`;
     buttons.prev.textContent = `◀ ${t("replay.prev")}`;
     buttons.next.textContent = `${t("replay.next")} ▶`;
@@ -112,7 +115,7 @@ export async function runReplay(main, { tableId, invite, step }) {
   mount(main,
     h("div", { class: "table-head" }, h("div", { class: "table-head-main" }, title), back),
     h("div", { class: "replay-controls panel" }, buttons.first, buttons.prev, counter, buttons.next, buttons.last),
-    h("div", { class: "table-layout" }, area,
+    h("div", { class: "table-layout" }, gameTitle, area,
       h("aside", { class: "sidebar" }, h("section", { class: "panel log" }, eventsTitle, eventsBox))));
   document.title = `${t("replay.title")} · ${t("app.name")}`;
   await go(step);

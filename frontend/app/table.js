@@ -654,7 +654,7 @@ function rematchControl(table) {
 function drawGame() {
   const table = S.table;
   const hide = !table || table.status === "open" || !S.view;
-  els.game.hidden = hide;
+  els.game.hidden = els.gameTitle.hidden = hide;
   els.layout.classList.toggle("no-game", hide);
   if (hide) return;
   const loaded = S.renderer;
@@ -696,6 +696,7 @@ function drawAll() {
   chatPanel.setHost(S.table.is_host === true);
   els.seatsTitle.textContent = t("table.seats");
   els.logTitle.textContent = t("table.log");
+  els.gameTitle.textContent = t("table.game");
 }
 
 // ---- log -------------------------------------------------------------------
@@ -839,6 +840,9 @@ function skeleton() {
   els.prestart = h("section", { class: "panel prestart", "data-testid": "prestart", hidden: true });
   els.result = h("section", { class: "panel result", "data-testid": "result", hidden: true });
   els.game = h("div", { class: "game-area", id: "game", "data-testid": "game-area", hidden: true });
+  // The renderers title their parts with h3s: a heading for the game itself keeps the page's outline in order
+  // (h1 table, h2 game, h3 its parts) for those who move by headings; sighted people see the board instead.
+  els.gameTitle = h("h2", { class: "sr-only", hidden: true }, t("table.game"));
   els.seats = h("ul", { class: "seats", "data-testid": "seats" });
   els.seatsTitle = h("h2", null, t("table.seats"));
   els.watching = h("span", { class: "watching muted small", "data-testid": "watching", hidden: true });
@@ -854,6 +858,7 @@ function skeleton() {
     els.head, els.banner, h("div", { class: "table-bar" }, els.turn, chatPanel.jump), els.turnNote, els.abandon, els.result,
     els.prestart,
     els.layout = h("div", { class: "table-layout" },
+      els.gameTitle,
       els.game,
       h("aside", { class: "sidebar" },
         h("section", { class: "panel" }, h("div", { class: "seats-head" }, els.seatsTitle, els.watching), els.seats,

@@ -1210,7 +1210,8 @@ function chainArea(view, ctx, container, seat, ui, mine) {
 
   const head = h("div", { class: "fcm-chain-head" },
     h("span", { class: "fcm-swatch", style: css({ "--seat": colourOf(view, seat) }) }),
-    h("b", null, nameOf(ctx, seat)), mine ? h("span", { class: "fcm-tag" }, t.you) : null,
+    // The player's name heads their chain's section (its h4s, Hand, Beach…, come under it).
+    h("h3", { class: "fcm-chain-name" }, nameOf(ctx, seat)), mine ? h("span", { class: "fcm-tag" }, t.you) : null,
     h("span", { class: "fcm-cash", dataset: { testid: `fcm-cash-${seat}` } }, `$${p.cash}`),
     h("span", { class: "fcm-muted" }, t.price(unitPrice(view, seat))),
     p.r && p.r.drive_in ? h("span", { class: "fcm-tag" }, t.driveIn) : null,

@@ -80,7 +80,7 @@ const TEXT = {
       staffOnly: "Follow with hired staff", staffMR: "Staff + Market Research", staffTC: "Staff + Take Charge",
       cancel: "Cancel",
     },
-    final: "Final scoring", total: "Total", tokenPts: "Tokens", sets: "Profile sets", logos: "Own logo",
+    final: "Final scoring", player: "Player", total: "Total", tokenPts: "Tokens", sets: "Profile sets", logos: "Own logo",
     tokenCount: "Tokens held",
     log: {
       turn: (n) => `${n}'s turn`, neutralTurn: "The neutral owner's turn",
@@ -169,7 +169,7 @@ const TEXT = {
       staffOnly: "Seguir con personal", staffMR: "Personal + investigar", staffTC: "Personal + tomar el mando",
       cancel: "Cancelar",
     },
-    final: "Puntuación final", total: "Total", tokenPts: "Fichas", sets: "Sets de sabor", logos: "Logo propio",
+    final: "Puntuación final", player: "Jugador", total: "Total", tokenPts: "Fichas", sets: "Sets de sabor", logos: "Logo propio",
     tokenCount: "N.º de fichas",
     log: {
       turn: (n) => `Turno de ${n}`, neutralTurn: "Turno del dueño neutral",
@@ -615,9 +615,11 @@ function finalEl(view, ctx) {
   const out = view.final;
   if (!out) return null;
   const seats = out.ranking.flat();
-  return h("section", { class: "ftc-final" }, h("h3", null, T.final), h("div", { class: "ftc-final-wrap" },
+  return h("section", { class: "ftc-final" }, h("h3", null, T.final),
+    // Focusable, so that a keyboard can scroll the table where it is wider than the screen.
+    h("div", { class: "ftc-final-wrap", tabindex: "0", role: "region", "aria-label": T.final },
     h("table", { class: "ranking" },
-      h("thead", null, h("tr", null, h("th", null, ""), h("th", { class: "num" }, T.tokenPts), h("th", { class: "num" }, T.sets),
+      h("thead", null, h("tr", null, h("th", null, T.player), h("th", { class: "num" }, T.tokenPts), h("th", { class: "num" }, T.sets),
         h("th", { class: "num" }, T.logos), h("th", { class: "num" }, T.total), h("th", { class: "num" }, T.tokenCount))),
       h("tbody", null, seats.map((seat) => {
         const d = out.details[seat];

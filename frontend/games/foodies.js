@@ -55,7 +55,7 @@ const TEXT = {
     you: "you", first: "first player", last: "last seat",
     endTriggered: "The end is triggered: the round is being finished.",
     yourCourt: "Your food court", court: (n) => `${n}'s food court`,
-    final: "Final scoring", place: "Place",
+    final: "Final scoring", place: "Place", player: "Player",
     sources: {
       tokens: "tokens", stalls: "stall cards", effects: "culture effects", stars: "full stars",
       chef_for_hire: "chef for hire", special_chefs: "special chefs",
@@ -126,7 +126,7 @@ const TEXT = {
     you: "tú", first: "jugador inicial", last: "último jugador",
     endTriggered: "Se ha activado el final: se termina la ronda.",
     yourCourt: "Tu patio de comidas", court: (n) => `Patio de ${n}`,
-    final: "Puntuación final", place: "Puesto",
+    final: "Puntuación final", place: "Puesto", player: "Jugador",
     sources: {
       tokens: "fichas", stalls: "cartas de puesto", effects: "efectos de cultura", stars: "estrellas completas",
       chef_for_hire: "chef de alquiler", special_chefs: "chefs especiales",
@@ -193,6 +193,8 @@ const CULTURE_COLOURS = {
   AME: "#c8453b", BRA: "#2f9a4a", CHN: "#d9a521", FRA: "#3a5fb4", GER: "#7a5230",
   IND: "#e07b22", ITA: "#1f8a7a", JPN: "#b8336a", MEX: "#6f9a1e", THA: "#7b4bb3",
 };
+// Culture colours as text on a card's cream (4.5:1 or more): the lighter ones darkened, the others as they are.
+const CULTURE_INK = { BRA: "#28833f", CHN: "#906d16", IND: "#af5f19", ITA: "#1d8071", MEX: "#5b7e19" };
 const SEAT_COLOURS = ["#d0463b", "#2f6fd0", "#2e9b4f", "#d99a16", "#8c4bc4"];
 const EDGES = ["top", "right", "bottom", "left"];
 const NEIGHBOURS = { 1: [2, 4], 2: [1, 3, 5], 3: [2, 6], 4: [1, 5, 7], 5: [2, 4, 6, 8], 6: [3, 5, 9], 7: [4, 8], 8: [5, 7, 9], 9: [6, 8] };
@@ -275,7 +277,7 @@ function stallCard(view, cardId, ctx, opts = {}) {
     .filter(Boolean).join(" — ");
   return h("div", {
     class: ["fd-stall", opts.small && "fd-small"],
-    style: { "--cult": CULTURE_COLOURS[culture] || "#888" },
+    style: { "--cult": CULTURE_COLOURS[culture] || "#888", "--cult-ink": CULTURE_INK[culture] || CULTURE_COLOURS[culture] || "#666" },
     title,
   },
   halves.map((e) => h("span", { class: ["fd-half", `fd-half-${e}`, full.includes(e) && "fd-full"] }, "★")),
@@ -412,11 +414,22 @@ function chefsArea(view, ctx) {
   return h("section", { class: "fd-chefs" }, forHire, specials);
 }
 
+/** Black or white, whichever reads better on the colour `hex` (#rrggbb): white on the light cultures is too faint. */
+function inkOn(hex) {
+  const channel = (i) => {
+    const c = parseInt(hex.slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  const lum = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
+  // At 0.179 black and white contrast equally with the colour.
+  return lum > 0.179 ? "#000" : "#fff";
+}
+
 function cultureLegend(view, ctx, container) {
   const t = tx(ctx);
   return h("details", { class: "fd-legend", open: legendOpen.get(container) ? true : null,
     ontoggle: (e) => legendOpen.set(container, e.target.open) },
-    h("summary", null, view.cultures.map((c) => h("span", { class: "fd-chip", style: { background: CULTURE_COLOURS[c] } }, t.cultures[c]))),
+    h("summary", null, view.cultures.map((c) => h("span", { class: "fd-chip", style: { background: CULTURE_COLOURS[c], color: inkOn(CULTURE_COLOURS[c]) } }, t.cultures[c]))),
     h("ul", null, view.cultures.map((c) => h("li", null, h("b", null, t.cultures[c], ": "), t.effects[EFFECT_OF[c]]))));
 }
 
@@ -490,9 +503,10 @@ function finalScoring(view, ctx) {
   const sources = Object.keys(t.sources);
   return h("section", { class: "fd-final" },
     h("h3", null, t.final),
-    h("div", { class: "fd-table-wrap" },
+    // Focusable, so that a keyboard can scroll the table where it is wider than the screen.
+    h("div", { class: "fd-table-wrap", tabindex: "0", role: "region", "aria-label": t.final },
       h("table", { class: "fd-final-table" },
-        h("thead", null, h("tr", null, h("th", null, t.place), h("th", null, ""),
+        h("thead", null, h("tr", null, h("th", null, t.place), h("th", null, t.player),
           sources.map((s) => h("th", null, t.sources[s])), h("th", null, t.total), h("th", null, t.coinsTie),
           h("th", null, t.chefsCol))),
         h("tbody", null, order.map((seat) => {
