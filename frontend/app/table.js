@@ -329,15 +329,19 @@ function isMyTurn() {
 /** The sound switch: only someone seated at a running game has turns to hear of. */
 function chimeSwitch() {
   if (isSpectator() || S.table.status !== "playing") return null;
-  const on = chimeOn();
-  return h("button", {
-    type: "button", class: "ghost small-btn chime-switch", "data-testid": "chime-switch", "aria-pressed": String(on),
-    title: t("table.chime_hint"),
+  // One button kept across redraws (every update redraws the head), so a click never lands between two copies.
+  els.chime ??= h("button", {
+    type: "button", class: "ghost small-btn chime-switch", "data-testid": "chime-switch",
     onclick: () => {
-      setChimeOn(!on);
+      setChimeOn(!chimeOn());
       drawHead();
     },
-  }, on ? t("table.chime_on") : t("table.chime_off"));
+  });
+  const on = chimeOn();
+  els.chime.setAttribute("aria-pressed", String(on));
+  els.chime.title = t("table.chime_hint");
+  els.chime.textContent = on ? t("table.chime_on") : t("table.chime_off");
+  return els.chime;
 }
 
 function drawHead() {
