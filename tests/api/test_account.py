@@ -26,6 +26,16 @@ async def _rename(who: Player, name: Any, status: int = 200) -> dict[str, Any]:
     return dict(r.json()) if status == 200 else dict(r.json()["error"])
 
 
+async def _abandoned(host: Player, other: Player) -> dict[str, Any]:
+    """A two-seat game of `host` and `other`, started and abandoned by agreement (so finished)."""
+    t = await host.table(seats=2, options={"target": 1000})
+    await other.post(f"/api/tables/{t['id']}/join", {})
+    await host.post(f"/api/tables/{t['id']}/start")
+    for p in (host, other):
+        await p.post(f"/api/tables/{t['id']}/abandon", {"vote": "yes"})
+    return t
+
+
 async def test_a_guest_renames_with_the_sign_up_rules(server: Server) -> None:
     ana = await Player.guest(server.url, "Ana")
     me = await _rename(ana, "  Ana   María\u0007 ")
@@ -102,11 +112,7 @@ async def test_a_rename_reaches_my_running_and_open_tables_at_once(server: Serve
 
 async def test_a_finished_table_and_my_profile_show_the_new_name(server: Server) -> None:
     ana, ben = await Player.guest(server.url, "Ana"), await Player.guest(server.url, "Ben")
-    t = await ana.table(seats=2, options={"target": 1000})
-    await ben.post(f"/api/tables/{t['id']}/join", {})
-    await ana.post(f"/api/tables/{t['id']}/start")
-    await ana.post(f"/api/tables/{t['id']}/abandon", {"vote": "yes"})
-    await ben.post(f"/api/tables/{t['id']}/abandon", {"vote": "yes"})
+    t = await _abandoned(ana, ben)
     finished = (await ana.http.get(f"/api/tables/{t['id']}")).json()
     assert finished["status"] == "finished"
     await _rename(ana, "Ana B")
@@ -145,11 +151,7 @@ async def test_a_watcher_who_renames_is_named_anew_in_the_watchers_list_at_once(
 
 async def test_the_sockets_at_a_finished_table_get_the_new_name_without_a_new_version(server: Server) -> None:
     ana, ben = await Player.guest(server.url, "Ana"), await Player.guest(server.url, "Ben")
-    t = await ana.table(seats=2, options={"target": 1000})
-    await ben.post(f"/api/tables/{t['id']}/join", {})
-    await ana.post(f"/api/tables/{t['id']}/start")
-    await ana.post(f"/api/tables/{t['id']}/abandon", {"vote": "yes"})
-    await ben.post(f"/api/tables/{t['id']}/abandon", {"vote": "yes"})
+    t = await _abandoned(ana, ben)
     watching = await Socket.open(server.ws_url, t["id"], ben.token)
     snap = await watching.expect("snapshot")
     assert snap["table"]["status"] == "finished" and snap["table"]["seats"][0]["user"]["name"] == "Ana"
@@ -172,11 +174,7 @@ async def test_a_guest_who_registers_under_a_new_name_is_renamed_everywhere(serv
     """Registering with a new display name is a rename (not counted against the limit): the open table the guest
     only hosts, the table they watch and the finished one they played all show it."""
     gus, ana, ben = [await Player.guest(server.url, n) for n in ("Gus", "Ana", "Ben")]
-    done = await gus.table(seats=2, options={"target": 1000})
-    await ana.post(f"/api/tables/{done['id']}/join", {})
-    await gus.post(f"/api/tables/{done['id']}/start")
-    for p in (gus, ana):
-        await p.post(f"/api/tables/{done['id']}/abandon", {"vote": "yes"})
+    done = await _abandoned(gus, ana)
     finished = (await ben.http.get(f"/api/tables/{done['id']}")).json()
     assert finished["status"] == "finished" and finished["seats"][0]["user"]["name"] == "Gus"
     hosted = await gus.table(seats=2)
