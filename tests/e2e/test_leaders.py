@@ -102,6 +102,7 @@ def test_the_leaderboard_pages_my_rank_and_the_links_to_and_from_profiles(
 
     # A name leads to the player's page, whose ratings lead back to the game's leaderboard.
     page.get_by_test_id("leaders-prev").click()
+    expect(rows.first.locator("td").first).to_have_text("1")  # else the click may land on page 2's first row
     rows.first.get_by_test_id("person-link").click()
     page.wait_for_url(re.compile(rf"/p/{leaders[0][0]}$"))
     expect(page.get_by_test_id("profile-name")).to_have_text(leaders[0][1])

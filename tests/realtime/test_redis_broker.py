@@ -25,6 +25,9 @@ from tests.realtime.test_processes import (
     watched_from_two,
 )
 
+# Two tests here cut every server's Redis connections: under xdist they must not run beside another of these.
+pytestmark = pytest.mark.xdist_group("redis")
+
 
 @pytest.fixture
 def redis_pair(fresh_db: Database, tmp_path: Path) -> Iterator[tuple[Server, Server]]:
