@@ -14,8 +14,9 @@ import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from tests.e2e.conftest import TIMEOUT_MS, AppServer, Person
+from tests.e2e.fcm_plan import site_choice
 from tests.e2e.helpers import click_a_legal_thing, create_table, seat_row, snapshot
-from tests.e2e.test_fcm import arrow_to, focused_cell, restaurant_spot
+from tests.e2e.test_fcm import arrow_to, focused_cell
 from tests.e2e.test_leaders import GAME as RATED_GAME
 from tests.e2e.test_leaders import store as store_ratings
 
@@ -277,7 +278,8 @@ def test_food_chain_magnate_map_squares_are_readable_and_tappable_and_names_brea
     assert min(smallest(page, ".fcm-sq.legal")) >= TAP
 
     # Tap the restaurant's corner (the frame scrolls to it), then choose the entrance with the arrow keys and Enter.
-    spot = restaurant_spot(snapshot(page)["view"], snapshot(page)["actions"])
+    snap = snapshot(page)
+    spot = site_choice(snap["view"], snap["actions"], snap["seat"])
     corner = f"{spot['cell'][0]},{spot['cell'][1]}"
     game_map.locator(f"[data-cell='{corner}'].legal").tap()
     page.wait_for_function(
@@ -286,7 +288,8 @@ def test_food_chain_magnate_map_squares_are_readable_and_tappable_and_names_brea
     expect(game_map.locator(".fcm-sq.legal").first).to_be_visible()
     assert min(smallest(page, ".fcm-sq.legal")) >= TAP
     game_map.locator("[tabindex='0']").focus()
-    door = restaurant_spot(snapshot(page)["view"], snapshot(page)["actions"])["entrance"]
+    snap = snapshot(page)
+    door = site_choice(snap["view"], snap["actions"], snap["seat"])["entrance"]
     arrow_to(page, f"{door[0]},{door[1]}")
     in_frame = frame.evaluate(
         "(f) => { const a = f.getBoundingClientRect(), b = document.activeElement.getBoundingClientRect();"
