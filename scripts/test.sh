@@ -23,8 +23,8 @@ fi
 "$VENV/bin/ruff" check app tests bench
 "$VENV/bin/mypy" app
 # One worker per core, at most 4: most of the browser tests' time is waiting on a page or a server, so two workers
-# on two cores take ~25 % less time than one. `loadgroup` keeps each xdist_group (the Redis broker's tests, which
-# cut every server's Redis connections) on one worker; `-n 0` after this runs everything in this process.
+# on two cores take ~25 % less time than one; `-n 0` after this runs everything in this process. Not `loadgroup` or
+# `loadfile`: they key tests by node id, and schemathesis' generated tests share one, so all but one were dropped.
 workers=${TEST_WORKERS:-$(nproc 2>/dev/null || echo 1)}
 [ "$workers" -le 4 ] || workers=4
-exec "$VENV/bin/pytest" -q -p no:cacheprovider -n "$workers" --dist loadgroup "$@"
+exec "$VENV/bin/pytest" -q -p no:cacheprovider -n "$workers" --dist load "$@"

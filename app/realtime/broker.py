@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -28,7 +29,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 log = logging.getLogger("app.broker")
 CHANNEL = "foodgames_tables"
 SIDE_CHANNEL = "foodgames_side"
-CLIENT_NAME = "foodgames"  # how the server's connections are named in Redis' CLIENT LIST
+CLIENT_NAME = "foodgames"  # Redis' CLIENT LIST names a server's connections CLIENT_NAME-<its pid>
 PUBLISH_BATCH = 256  # changes per Redis message
 
 # Called synchronously for each announced change: most are this process's own echo and cost nothing.
@@ -194,7 +195,7 @@ class RedisBroker(Broker):
     async def start(self, handler: Handler, reconnected: Reconnected, side: SideHandler | None = None) -> None:
         import redis.asyncio as aioredis
 
-        self._redis = aioredis.from_url(self.url, client_name=CLIENT_NAME, health_check_interval=5)
+        self._redis = aioredis.from_url(self.url, client_name=f"{CLIENT_NAME}-{os.getpid()}", health_check_interval=5)
         ready = asyncio.Event()
         self._task = asyncio.create_task(self._listen(handler, reconnected, ready, side))
         with contextlib.suppress(TimeoutError):
