@@ -80,6 +80,20 @@ def is_guest(user: User) -> bool:
     return user.username is None
 
 
+async def mark_guest_seats(session: AsyncSession, table_id: str) -> None:
+    """Mark each seat of an open table by whether its person is a guest as this transaction commits, not as the
+    request found them: a guest who registers meanwhile turns only the seats their registration can see (`register`).
+    Their user rows are held (FOR SHARE on Postgres; SQLite writes one transaction at a time) so that a registration
+    either waits for this commit, and turns the seat, or commits first and is read here."""
+    people = select(Seat.user_id).where(Seat.table_id == table_id, Seat.user_id.is_not(None))
+    await session.execute(select(User.id).where(User.id.in_(people)).with_for_update(read=True))
+    person_is_guest = select(User.username.is_(None)).where(User.id == Seat.user_id).scalar_subquery()
+    await session.execute(
+        update(Seat).where(Seat.table_id == table_id, Seat.user_id.is_not(None)).values(guest=person_is_guest)
+        .execution_options(synchronize_session=False)  # records.load_record reads the seats afresh
+    )
+
+
 def new_id() -> str:
     return secrets.token_hex(8)
 
@@ -107,8 +121,12 @@ async def register(
         raise ServiceError("username_taken", "That username is taken.", 409)
     display = clean_name(name) if name else (current.name if current else username)
     if current is not None and is_guest(current):
-        user = await session.get(User, current.id)
+        # Locked before its seats turn: a seat being taken now is either seen here or reads the account
+        # (mark_guest_seats).
+        user = await session.get(User, current.id, with_for_update=True)
         assert user is not None
+        if not is_guest(user):  # the same guest registering twice at once (two tabs)
+            raise ServiceError("already_registered", "This guest has just created an account: sign in to it.", 409)
         unsettled = select(GameTable.id).where(GameTable.rated.is_(None))
         await session.execute(
             update(Seat)

@@ -192,6 +192,7 @@ async def load_record(session: AsyncSession, table_id: str, *, for_update: bool 
     seat_rows = (
         await session.execute(
             select(Seat, User.name).outerjoin(User, User.id == Seat.user_id).where(Seat.table_id == table_id)
+            .execution_options(populate_existing=True)  # seats this session wrote by statement (mark_guest_seats)
         )
     ).all()
     state, undo_seat = row.state, None

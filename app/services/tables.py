@@ -18,7 +18,7 @@ from app.db.models import GameTable, Seat, TableLogEntry, User
 from app.games import GAMES
 from app.games.base import Game
 from app.services import chat
-from app.services.auth import clean_name, is_guest, new_id
+from app.services.auth import clean_name, mark_guest_seats, new_id
 from app.services.errors import ServiceError, not_found
 from app.services.records import TableRecord, hash_invite, load_record, seed_commitment
 
@@ -238,8 +238,8 @@ async def _add_table(
     await session.flush()
     for i, (user_id, bot) in enumerate(seating):
         assert user_id in (None, host.id)
-        session.add(Seat(table_id=table_id, seat=str(i), user_id=user_id, bot=bot,
-                         guest=user_id is not None and is_guest(host)))
+        session.add(Seat(table_id=table_id, seat=str(i), user_id=user_id, bot=bot))
+    await mark_guest_seats(session, table_id)
     return table_id
 
 
@@ -324,10 +324,11 @@ async def join(
     result = await session.execute(
         update(Seat)
         .where(Seat.table_id == rec.id, Seat.seat == target, Seat.user_id.is_(None), Seat.bot.is_(False))
-        .values(user_id=user.id, guest=is_guest(user))
+        .values(user_id=user.id)
     )
     if result.rowcount != 1:  # type: ignore[attr-defined]
         raise ServiceError("seat_taken", "That seat is taken.", 409)
+    await mark_guest_seats(session, rec.id)
     await _bump(session, rec)
     return [{"type": "seat_joined", "seat": target, "name": user.name, "bot": False, "visible_to": None}]
 
@@ -533,7 +534,8 @@ async def start(session: AsyncSession, rec: TableRecord, user: User) -> Events:
         raise ServiceError("bad_options", f"These options do not fit {len(taken)} players: {exc}.", 409) from exc
     await session.execute(delete(Seat).where(Seat.table_id == rec.id))
     for i, s in enumerate(taken):
-        session.add(Seat(table_id=rec.id, seat=str(i), user_id=s.user_id, bot=s.bot, guest=s.guest))
+        session.add(Seat(table_id=rec.id, seat=str(i), user_id=s.user_id, bot=s.bot))
+    await mark_guest_seats(session, rec.id)
     await _bump(
         session,
         rec,

@@ -589,6 +589,7 @@ const STRINGS = {
     // The server's refusals by code (its own messages are in English).
     "errors.code.bad_credentials": "Usuario o contraseña incorrectos.",
     "errors.code.username_taken": "Ese nombre de usuario ya existe.",
+    "errors.code.already_registered": "Este invitado acaba de crear una cuenta: entra con ella.",
     "errors.code.weak_password": "La contraseña necesita al menos 8 caracteres.",
     "errors.code.bad_username": "Un nombre de usuario solo puede tener letras, números, «.», «_» y «-».",
     "errors.code.not_signed_in": "Entra primero (como invitado o con una cuenta).",
