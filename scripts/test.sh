@@ -27,4 +27,13 @@ fi
 # `loadfile`: they key tests by node id, and schemathesis' generated tests share one, so all but one were dropped.
 workers=${TEST_WORKERS:-$(nproc 2>/dev/null || echo 1)}
 [ "$workers" -le 4 ] || workers=4
-exec "$VENV/bin/pytest" -q -p no:cacheprovider -n "$workers" --dist load "$@"
+# Tests marked `alone` stop a service the others share (Postgres), so they run afterwards, by themselves. Exit
+# status 5 is "nothing collected": the arguments chose no test of that kind.
+status=0
+"$VENV/bin/pytest" -q -p no:cacheprovider -n "$workers" --dist load -m "not alone" "$@" || status=$?
+[ "$status" = 5 ] && status=0
+alone=0
+"$VENV/bin/pytest" -q -p no:cacheprovider -n 0 -m alone "$@" || alone=$?
+[ "$alone" = 5 ] && alone=0
+[ "$status" != 0 ] && exit "$status"
+exit "$alone"

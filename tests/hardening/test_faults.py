@@ -244,6 +244,8 @@ async def _outage(one: Server, two: Server) -> dict[str, Any]:
 def outage(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     """The Postgres outage, run once (Postgres pass only); the tests below read what it saw."""
     requires_postgres()
+    if int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")) > 1:
+        pytest.fail("stopping Postgres would fail the other workers' tests: run the `alone` tests with -n 0")
     tmp = tmp_path_factory.mktemp("outage")
     db = Database(tmp)
     one = Server(db, tmp).start()
@@ -258,17 +260,20 @@ def outage(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
         db.drop()
 
 
+@pytest.mark.alone
 def test_postgres_outage_answers_rest_with_503(outage: dict[str, Any]) -> None:
     for path, status, body in outage["rest"]:
         assert status == 503, (path, status, body)
         assert body["error"]["code"] == "database_unavailable" and body["error"]["message"], (path, body)
 
 
+@pytest.mark.alone
 def test_postgres_outage_refuses_socket_moves_as_database_unavailable(outage: dict[str, Any]) -> None:
     reply = outage["socket"]
     assert reply["type"] == "error" and reply["code"] == "database_unavailable", reply
 
 
+@pytest.mark.alone
 def test_after_postgres_restarts_nothing_is_half_written_and_play_resumes(outage: dict[str, Any]) -> None:
     v = outage["v"]
     assert outage["socket"]["type"] == "error"
@@ -277,5 +282,6 @@ def test_after_postgres_restarts_nothing_is_half_written_and_play_resumes(outage
 
 
 
+@pytest.mark.alone
 def test_requests_succeed_again_once_postgres_is_back(outage: dict[str, Any]) -> None:
     assert outage["then_on_two"] == [200] * 8
