@@ -29,6 +29,7 @@ from app.services.writer import (
     PostgresBatchWriter,
     SessionWriter,
     WriteConflict,
+    _columns,
 )
 from tests.conftest import IS_POSTGRES, Database, requires_postgres
 
@@ -259,3 +260,25 @@ async def test_the_schema_is_lean_for_move_writes(store: Store) -> None:
     assert constraints == {"moves_pkey": "p"} and pkey == "PRIMARY KEY (table_id, seq)"
     assert "id" not in {r["attname"] for r in columns}
     assert set(options) >= {"fillfactor=90", "toast_tuple_target=128"}
+
+
+async def test_a_move_rewrites_its_table_row_in_place(store: Store) -> None:
+    """Every move's update of its table row is a HOT update (no new index entries), the snapshots' included: no index
+    of game_tables may cover a column a move changes (migration 0014 moved one off `updated_at`)."""
+    requires_postgres()
+    conn = await asyncpg.connect(store.dsn, server_settings=_SESSION_SETTINGS)
+    counts = "SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables WHERE relname = 'game_tables'"
+    try:
+        await conn.execute("SELECT pg_stat_force_next_flush()")
+        before = await conn.fetchrow(counts)
+        for version in range(4):  # one transaction each, as the writer commits them: each its own now()
+            snapshot = {"n": version} if version == 2 else None
+            await conn.fetchrow(_BATCH_SQL, *_columns([move("ta", version, f"c{version}", state=snapshot)]))
+            await asyncio.sleep(0.002)
+        await conn.execute("SELECT pg_stat_force_next_flush()")  # this backend's counts, published when idle
+        await conn.execute("SELECT pg_stat_clear_snapshot()")
+        after = await conn.fetchrow(counts)
+    finally:
+        await conn.close()
+    assert (await store.table("ta")).version == 4
+    assert (after[0] - before[0], after[1] - before[1]) == (4, 4)
