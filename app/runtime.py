@@ -53,7 +53,10 @@ class Runtime:
         self.bots = BotRunner(self)
         self.writer: SessionWriter | PostgresBatchWriter = (
             PostgresBatchWriter(
-                settings.effective_database_url, settings.writer_connections, notify=self.broker.notify_in_writes
+                settings.effective_database_url,
+                settings.writer_connections,
+                notify=self.broker.notify_in_writes,
+                min_interval=settings.writer_min_interval_ms / 1000,
             )
             if self.is_postgres
             else SessionWriter(self.sessions)

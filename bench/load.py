@@ -217,6 +217,7 @@ class Ack:
 @dataclass
 class Stats:
     playing: bool = False  # players act only once every table is set up
+    play_started: asyncio.Event = field(default_factory=asyncio.Event)
     measuring: bool = False
     stopping: bool = False
     window: tuple[float, float] = (0.0, 0.0)
@@ -354,8 +355,10 @@ class Sock:
         self.closed = asyncio.Event()
         self.finished = asyncio.Event()  # the game ended or the socket closed
 
-    async def run(self, url: str) -> None:
+    async def run(self, url: str, held: bool = False) -> None:
         self.driver.open(self, url)
+        if held:
+            self.driver.send(f"hold {self.serial}")
         await self.closed.wait()
         if not self.stats.stopping:
             if self.close_reason != "ok":
@@ -385,6 +388,7 @@ class Slot:
         self.tokens: list[str] = []
         self.socks: list[Sock] = []  # every socket ever opened by this slot (for delivery accounting)
         self.ready = asyncio.Event()
+        self.releasing: asyncio.Task[None] | None = None
 
     def _http(self, k: int) -> httpx.AsyncClient:
         return self.http[(self.index + k) % len(self.http)]
@@ -430,7 +434,7 @@ class Slot:
                         at = self.index if self.args.spread == "tables" else self.index + k
                         base = self.servers[at % len(self.servers)].replace("http", "ws", 1)
                         url = f"{base}/ws/tables/{tid}" + (f"?token={token}" if token else "")
-                        tasks.append(asyncio.create_task(s.run(url)))
+                        tasks.append(asyncio.create_task(s.run(url, held=first and self.args.stagger > 0)))
                     await asyncio.wait_for(asyncio.gather(*(self._opened(s) for s in socks)), 60)
                 self.socks.extend(socks)
             except Exception as exc:  # noqa: BLE001 - counted; the slot tries again
@@ -440,6 +444,8 @@ class Slot:
             if first:
                 self.ready.set()
                 first = False
+                if self.args.stagger > 0:
+                    self.releasing = asyncio.create_task(self._release(socks))
             # Until the game ends (every socket saw it, or closed) or the run stops.
             stop_wait = asyncio.create_task(self._stopping())
             await asyncio.wait([stop_wait, *(asyncio.create_task(s.finished.wait()) for s in socks)],
@@ -455,6 +461,13 @@ class Slot:
                 await stop_wait
             await asyncio.wait(tasks, timeout=10)
         self.ready.set()
+
+    async def _release(self, socks: list[Sock]) -> None:
+        """Let the first game's players act from their share of --stagger after play, so games end apart."""
+        await self.stats.play_started.wait()
+        await asyncio.sleep(self.args.stagger * self.index / self.args.tables)
+        for s in socks:
+            self.driver.send(f"release {s.serial}")
 
     async def _opened(self, s: Sock) -> None:
         while not s.snapshot_seen:
@@ -542,7 +555,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         setup_s = time.perf_counter() - t_setup
         stats.playing = True
         driver.send("play")
-        await asyncio.sleep(args.warmup)
+        stats.play_started.set()
+        await asyncio.sleep(args.stagger + args.warmup)
         # What starts a process or asks the servers for work goes first, and the window opens once that has
         # settled: a scrape of /metrics or a Python start-up on these two cores stalls every socket for tens
         # of milliseconds, which would be counted as the servers' latency.
@@ -607,7 +621,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         await asyncio.wait(tasks, timeout=10)
         result = {
             "game": args.game, "tables": args.tables, "players": args.players, "spectators": args.spectators,
-            "servers": server_count, "spread": "proxy" if proxy else args.spread, "broker": args.broker_url or "postgres", "rate_cap": args.rate, "compression": args.compression or "none",
+            "servers": server_count, "spread": "proxy" if proxy else args.spread, "broker": args.broker_url or "postgres", "rate_cap": args.rate, "stagger_s": args.stagger, "compression": args.compression or "none",
             "setup_s": round(setup_s, 1), "seconds": round(elapsed, 1),
             "commands_per_s": round(len(stats.ack_ms) / elapsed, 1),
             "ack_p50_ms": round(pct(stats.ack_ms, 0.5), 1), "ack_p95_ms": round(pct(stats.ack_ms, 0.95), 1),
@@ -726,7 +740,7 @@ def write_timeline(path: str, stats: Stats, bucket: float = 0.1) -> None:
 
 def report(r: dict[str, Any]) -> None:
     print(f"load: {r['tables']} tables x {r['players']} players + {r['spectators']} spectators, {r['game']}, "
-          f"{r['servers']} server process(es) (spread by {r['spread']}), broker {r['broker']}, rate cap {r['rate_cap'] or 'none'}, ws compression offered "
+          f"{r['servers']} server process(es) (spread by {r['spread']}), broker {r['broker']}, rate cap {r['rate_cap'] or 'none'}, first games staggered over {r['stagger_s']:g} s, ws compression offered "
           f"{r['compression']}; set-up {r['setup_s']} s, measured {r['seconds']} s")
     print(f"  commands applied/s   {r['commands_per_s']}   (per second of server CPU: "
           f"{r['commands_per_server_cpu_s']})")
@@ -764,6 +778,10 @@ def main() -> None:
     ap.add_argument("--game", default="food-truck-champion", choices=["food-truck-champion", "food-truck"])
     ap.add_argument("--duration", type=float, default=30, help="measured seconds")
     ap.add_argument("--warmup", type=float, default=5, help="seconds of play before measuring")
+    ap.add_argument("--stagger", type=float, default=0,
+                    help="start the tables' first games evenly over this many seconds (then --warmup), so that "
+                         "their games end, and their slots set up new tables, apart rather than all at once; "
+                         "about a game's length spreads them evenly")
     ap.add_argument("--drain", type=float, default=5, help="seconds after the window for deliveries")
     ap.add_argument("--servers", type=int, default=1, help="server processes on the one database (1 or 2)")
     ap.add_argument("--spread", choices=["sockets", "tables"], default="sockets",
@@ -797,7 +815,7 @@ def main() -> None:
         import uvloop
 
         uvloop.install()
-    bound = args.setup_timeout + args.warmup + args.duration + args.drain + 120
+    bound = args.setup_timeout + args.stagger + args.warmup + args.duration + args.drain + 120
     try:
         result = asyncio.run(asyncio.wait_for(run(args), bound))
     except TimeoutError:

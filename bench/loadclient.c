@@ -298,7 +298,7 @@ static void count_error(Span code) {
 enum { CONNECTING, HANDSHAKE, OPEN, CLOSED };
 
 typedef struct {
-    int id, fd, state, acting, want_out;
+    int id, fd, state, acting, held, want_out;
     char key[32];
     char request[8192];
     Buf in, out, frag;
@@ -431,7 +431,7 @@ static void act_now(Sock *s, long seq) {
 }
 
 static void maybe_act(Sock *s) {
-    if (!s->acting || !playing || stopping || s->pending || s->resyncing || !s->have_latest ||
+    if (!s->acting || s->held || !playing || stopping || s->pending || s->resyncing || !s->have_latest ||
         s->state != OPEN || s->latest_version < s->wait_version || !s->awaited || !s->actions.len)
         return;
     Span arr = {s->actions.p, s->actions.len};
@@ -725,6 +725,13 @@ static int command(char *line) {
         for (int i = 0; i < n_socks; i++)
             if (socks[i]) maybe_act(socks[i]);
     } else if (strcmp(line, "stop") == 0) stopping = 1;
+    else if (sscanf(line, "hold %d", &id) == 1) {
+        Sock *s = sock_by_id(id);
+        if (s) s->held = 1;
+    } else if (sscanf(line, "release %d", &id) == 1) {
+        Sock *s = sock_by_id(id);
+        if (s) { s->held = 0; maybe_act(s); }
+    }
     else if (sscanf(line, "close %d", &id) == 1) {
         Sock *s = sock_by_id(id);
         if (s && s->state == OPEN && !s->close_sent) {

@@ -208,9 +208,11 @@ class PostgresBatchWriter:
     and no session reset per batch.
     """
 
-    def __init__(self, dsn: str, in_flight: int = 1, notify: bool = True) -> None:
+    def __init__(self, dsn: str, in_flight: int = 1, notify: bool = True, min_interval: float = 0.0) -> None:
         self.dsn = dsn.replace("postgresql+asyncpg://", "postgresql://")
         self.in_flight = in_flight
+        # Seconds from one batch's start to the next one's on a connection: moves arriving meanwhile join it.
+        self.min_interval = min_interval
         self._sql = _BATCH_SQL if notify else _batch_sql("", notify=False)
         self._sql_skipping_seen = _BATCH_SKIPPING_SEEN_SQL if notify else _batch_sql(_SKIP_SEEN, notify=False)
         self.queue: asyncio.Queue[tuple[MoveWrite, asyncio.Future[None]]] = asyncio.Queue()
@@ -239,8 +241,14 @@ class PostgresBatchWriter:
         await fut
 
     async def _run(self, slot: int) -> None:
+        loop = asyncio.get_running_loop()
+        last_start = -1e9
         while True:
             batch = [await self.queue.get()]
+            wait = last_start + self.min_interval - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            last_start = loop.time()
             while len(batch) < MAX_BATCH and not self.queue.empty():
                 batch.append(self.queue.get_nowait())
             try:

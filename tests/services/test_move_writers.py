@@ -128,6 +128,35 @@ async def test_each_group_commit_is_timed_and_counted_in_the_metrics(store: Stor
     assert moves == len(TABLES) and 1 <= commits == batches <= len(TABLES)
 
 
+async def test_a_commit_waits_out_the_interval_and_the_moves_arriving_meanwhile_join_it(store: Store) -> None:
+    requires_postgres()
+    interval = 1.0
+    paced = PostgresBatchWriter(store.settings.effective_database_url, min_interval=interval)
+    await paced.start()
+
+    def commits() -> float:
+        return REGISTRY.get_sample_value("foodgames_group_commit_seconds_count") or 0.0
+
+    async def later(item: MoveWrite, delay: float) -> None:
+        await asyncio.sleep(delay)
+        await paced.write(item)
+
+    try:
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        await paced.write(move("ta", 0))  # no commit began lately: this one does not wait
+        first = loop.time()
+        before = commits()
+        await asyncio.gather(later(move("tb", 0), 0), later(move("tc", 0), 0.05), later(move("td", 0), 0.1))
+        done = loop.time()
+    finally:
+        await paced.stop()
+    assert first - started < interval
+    assert done - started >= interval
+    assert commits() - before == 1  # the three went together when the interval was out
+    assert [(await store.table(t)).version for t in TABLES] == [1, 1, 1, 1]
+
+
 async def test_a_stale_version_is_a_conflict_and_the_other_moves_are_written(store: Store) -> None:
     results = await write_together(store, move("ta", 0), move("tb", 5), move("tc", 0))
     assert results[0] is None and results[2] is None
