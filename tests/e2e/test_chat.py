@@ -243,6 +243,10 @@ def test_the_new_in_chat_button_covers_nothing_of_the_board_on_a_phone(person: C
     cy = person("Cy", width=390, height=844)
     cy.goto(f"/t/{table_id}")
     cy.page.get_by_test_id("game-area").wait_for()
+    # Only a line that comes over an open socket after the history was read is news: before that, it would
+    # arrive as history.
+    expect(cy.page.get_by_test_id("conn")).to_have_attribute("data-state", "online")
+    cy.page.wait_for_function("() => document.querySelector('.chat-empty')?.hidden === false")
     cy.page.evaluate("window.scrollTo(0, 300)")
     box = ana.page.get_by_test_id("chat-input")
     box.fill("Hello Cy")
