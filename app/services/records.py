@@ -182,13 +182,15 @@ async def load_record(session: AsyncSession, table_id: str, *, for_update: bool 
     """Read a table, its seats and names from the database."""
     if not valid_id(table_id):
         raise not_found()
-    query = select(GameTable).where(GameTable.id == table_id)
+    # The host's name comes with the row: a lobby change reads its table twice, and a statement costs more here than
+    # the join.
+    query = select(GameTable, User.name).outerjoin(User, User.id == GameTable.host_id).where(GameTable.id == table_id)
     if for_update:
-        query = query.with_for_update()
-    row = (await session.execute(query.execution_options(populate_existing=True))).scalar_one_or_none()
-    if row is None:
+        query = query.with_for_update(of=GameTable)  # not the users row: the nullable side of the join
+    found = (await session.execute(query.execution_options(populate_existing=True))).one_or_none()
+    if found is None:
         raise not_found()
-    host_name = await session.scalar(select(User.name).where(User.id == row.host_id)) or "?"
+    row, host_name = found[0], found[1] or "?"
     seat_rows = (
         await session.execute(
             select(Seat, User.name).outerjoin(User, User.id == Seat.user_id).where(Seat.table_id == table_id)

@@ -199,8 +199,9 @@ async def create_table(
     title = clean_name(name, "table name", 80) if name else f"{host.name}'s {game.title}"
     seating = [(host.id, False)] + [(None, False)] * (seats - 1)
     table_id = await _add_table(rt, session, game, title, host, visibility, opts, seating)
+    rec = await load_record(session, table_id)  # what the commit makes, read in its transaction
     await session.commit()
-    return rt.cache.put(await load_record(session, table_id))
+    return rt.cache.put(rec)
 
 
 async def _add_table(
@@ -272,13 +273,13 @@ async def my_tables(rt: Runtime, session: AsyncSession, user: User, limit: int =
     return [await rt.record(session, tid) for tid in ids]
 
 
-async def _bump(session: AsyncSession, rec: TableRecord, **values: Any) -> None:
-    """Advance the table's version along with a lobby change (the caller holds the row lock)."""
-    await session.execute(
-        update(GameTable)
-        .where(GameTable.id == rec.id)
-        .values(version=rec.version + 1, updated_at=datetime.now(UTC), **values)
-    )
+_BUMP = "foodgames.bump"  # a lobby change's own columns, waiting in its session's `info` for `lobby_change`
+
+
+def _bump(session: AsyncSession, rec: TableRecord, **values: Any) -> None:
+    """Advance the table's version along with a lobby change (the caller holds the row lock): `lobby_change` writes
+    these columns, the version and the change's events in one statement."""
+    session.info[_BUMP] = {"version": rec.version + 1, "updated_at": datetime.now(UTC), **values}
 
 
 def _seat_number(rec: TableRecord, seat: Any) -> str:
@@ -329,7 +330,7 @@ async def join(
     if result.rowcount != 1:  # type: ignore[attr-defined]
         raise ServiceError("seat_taken", "That seat is taken.", 409)
     await mark_guest_seats(session, rec.id)
-    await _bump(session, rec)
+    _bump(session, rec)
     return [{"type": "seat_joined", "seat": target, "name": user.name, "bot": False, "visible_to": None}]
 
 
@@ -348,9 +349,9 @@ async def leave(session: AsyncSession, rec: TableRecord, user: User) -> Events:
     events: Events = [{"type": "seat_left", "seat": seat, "name": user.name, "visible_to": None}]
     heir = next((s for s in rec.seats if s.user_id not in (None, user.id)), None) if user.id == rec.host_id else None
     if heir is None:
-        await _bump(session, rec)
+        _bump(session, rec)
     else:
-        await _bump(session, rec, host_id=heir.user_id)
+        _bump(session, rec, host_id=heir.user_id)
         events.append({"type": "host_changed", "seat": heir.seat, "name": heir.user_name, "visible_to": None})
     return events
 
@@ -368,7 +369,7 @@ async def kick(session: AsyncSession, rec: TableRecord, user: User, seat: Any) -
         .where(Seat.table_id == rec.id, Seat.seat == target)
         .values(user_id=None, bot=False, guest=False)
     )
-    await _bump(session, rec)
+    _bump(session, rec)
     name = "Bot" if info.bot else info.user_name
     return [{"type": "seat_left", "seat": target, "name": name, "bot": info.bot, "kicked": True, "visible_to": None}]
 
@@ -382,7 +383,7 @@ async def add_bot(session: AsyncSession, rec: TableRecord, user: User, seat: Any
     if info.user_id is not None or info.bot:
         raise ServiceError("seat_taken", "That seat is taken.", 409)
     await session.execute(update(Seat).where(Seat.table_id == rec.id, Seat.seat == target).values(bot=True))
-    await _bump(session, rec)
+    _bump(session, rec)
     return [{"type": "seat_joined", "seat": target, "name": "Bot", "bot": True, "visible_to": None}]
 
 
@@ -428,7 +429,7 @@ async def stand_in(
         # The proposal waited only on this player, whose seat no longer needs their say: it is agreed.
         await _abandon(session, rec)
         return [event, {"type": "abandoned", "visible_to": None}]
-    await _bump(session, rec)
+    _bump(session, rec)
     return [event]
 
 
@@ -461,7 +462,7 @@ async def reclaim(session: AsyncSession, rec: TableRecord, user: User) -> Events
     if seat not in rec.bot_seats():
         raise ServiceError("not_standing_in", "No bot is playing your seat.", 409)
     await session.execute(update(Seat).where(Seat.table_id == rec.id, Seat.seat == seat).values(bot=False))
-    await _bump(session, rec)
+    _bump(session, rec)
     return [{"type": "reclaimed", "seat": seat, "name": user.name, "visible_to": None}]
 
 
@@ -492,7 +493,7 @@ async def vote_abandon(session: AsyncSession, rec: TableRecord, user: User, vote
         current = {"by": seat, "yes": [seat], "since": rec.version + 1}
         events: Events = [{"type": "abandon_proposed", **who}]
     elif vote == "no":
-        await _bump(session, rec, abandon_vote=None)
+        _bump(session, rec, abandon_vote=None)
         return [{"type": "abandon_declined", **who, "withdrawn": seat in current["yes"]}]
     elif seat in current["yes"]:
         raise ServiceError("already_voted", "You have already agreed to abandon this game.", 409)
@@ -500,7 +501,7 @@ async def vote_abandon(session: AsyncSession, rec: TableRecord, user: User, vote
         current = {**current, "yes": [*current["yes"], seat]}
         events = [{"type": "abandon_agreed", **who}]
     if rec.evolve(abandon=current).abandon_waiting():
-        await _bump(session, rec, abandon_vote=current)
+        _bump(session, rec, abandon_vote=current)
         return events
     await _abandon(session, rec)
     return [*events, {"type": "abandoned", "visible_to": None}]
@@ -510,7 +511,7 @@ async def _abandon(session: AsyncSession, rec: TableRecord) -> None:
     """End the running game as abandoned: no outcome, nobody awaited; the state as it stands is kept as the
     final snapshot (what `verify` replays to, and what the replay's last step shows)."""
     assert rec.state is not None
-    await _bump(session, rec, status="finished", abandoned=True, abandon_vote=None, outcome=None, awaiting=[],
+    _bump(session, rec, status="finished", abandoned=True, abandon_vote=None, outcome=None, awaiting=[],
                 state=rec.state, state_seq=rec.move_count, rated=False)  # no result, so nothing to rate
 
 
@@ -536,7 +537,7 @@ async def start(session: AsyncSession, rec: TableRecord, user: User) -> Events:
     for i, s in enumerate(taken):
         session.add(Seat(table_id=rec.id, seat=str(i), user_id=s.user_id, bot=s.bot))
     await mark_guest_seats(session, rec.id)
-    await _bump(
+    _bump(
         session,
         rec,
         status="playing",
@@ -604,12 +605,16 @@ async def _join_rematch(rt: Runtime, rematch_id: str, user: User, seat: str) -> 
 Change = Callable[[AsyncSession, TableRecord], Awaitable[Events]]
 
 
-async def keep_events(session: AsyncSession, table_id: str, version: int, events: Events) -> None:
-    """Store a lobby change's events with the version it makes (in its transaction): they are no move. The other
-    server processes, told only that the table changed, read the last change's on the table row for their
-    sockets; the lobby log keeps them all for a log rebuilt from the moves."""
+async def keep_events(
+    session: AsyncSession, table_id: str, version: int, events: Events, columns: dict[str, Any] | None = None
+) -> None:
+    """Store a lobby change's events with the version it makes (in its transaction), and the change's own `columns`
+    of the table row with them: they are no move. The other server processes, told only that the table changed,
+    read the last change's on the table row for their sockets; the lobby log keeps them all for a log rebuilt from
+    the moves."""
     await session.execute(
-        update(GameTable).where(GameTable.id == table_id).values(lobby_events={"version": version, "events": events})
+        update(GameTable).where(GameTable.id == table_id)
+        .values(lobby_events={"version": version, "events": events}, **(columns or {}))
     )
     if events:
         session.add(TableLogEntry(table_id=table_id, version=version, events=events))
@@ -622,11 +627,18 @@ async def lobby_change(rt: Runtime, table_id: str, user: User, invite: str | Non
         if not rec.can_see(user.id, invite) and invite is None:
             raise not_found()
         events = await change(session, rec)
-        await keep_events(session, rec.id, rec.version + 1, events)
+        bumped = session.info.pop(_BUMP, None)
+        if bumped is None:  # the change advanced the version itself
+            await keep_events(session, rec.id, rec.version + 1, events)
+        else:
+            await keep_events(session, rec.id, rec.version + 1, events, bumped)
+        # The record as the commit makes it, read inside the transaction (the row is locked, so nobody else can
+        # change it): after the commit, the same read would cost a transaction of its own.
+        fresh = await load_record(session, table_id)
         with rt.own_write(rec.id, rec.version + 1):
             await rt.notify_in_tx(session, rec.id, rec.version + 1)
             await session.commit()
-            fresh = rt.cache.put(await load_record(session, table_id))
+            fresh = rt.cache.put(fresh)
             fresh.remember_events(fresh.version, events)
     await rt.after_change(fresh)
     return fresh
