@@ -512,7 +512,7 @@ async def _abandon(session: AsyncSession, rec: TableRecord) -> None:
     final snapshot (what `verify` replays to, and what the replay's last step shows)."""
     assert rec.state is not None
     _bump(session, rec, status="finished", abandoned=True, abandon_vote=None, outcome=None, awaiting=[],
-                state=rec.state, state_seq=rec.move_count, rated=False)  # no result, so nothing to rate
+          state=rec.state, state_seq=rec.move_count, rated=False)  # no result, so nothing to rate
 
 
 async def start(session: AsyncSession, rec: TableRecord, user: User) -> Events:
@@ -627,11 +627,8 @@ async def lobby_change(rt: Runtime, table_id: str, user: User, invite: str | Non
         if not rec.can_see(user.id, invite) and invite is None:
             raise not_found()
         events = await change(session, rec)
-        bumped = session.info.pop(_BUMP, None)
-        if bumped is None:  # the change advanced the version itself
-            await keep_events(session, rec.id, rec.version + 1, events)
-        else:
-            await keep_events(session, rec.id, rec.version + 1, events, bumped)
+        # The columns `_bump` left, if the change did not advance the version itself.
+        await keep_events(session, rec.id, rec.version + 1, events, session.info.pop(_BUMP, None))
         # The record as the commit makes it, read inside the transaction (the row is locked, so nobody else can
         # change it): after the commit, the same read would cost a transaction of its own.
         fresh = await load_record(session, table_id)

@@ -11,7 +11,8 @@ check, inserts the moves whose table row was updated, and notifies the other
 processes with one notification listing every written `table_id:version`. A
 client_id already stored is refused by the unique index on (table_id, client_id);
 the batch is then committed again without those moves. A move is acknowledged
-only after its batch has committed. On SQLite (one writer) each move is its own
+only after its batch has committed. A connection starts its next batch no sooner than `min_interval` after the
+last one began, since Postgres' cost is mostly per commit. On SQLite (one writer) each move is its own
 short transaction.
 """
 
