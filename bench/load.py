@@ -388,7 +388,7 @@ class Slot:
         self.tokens: list[str] = []
         self.socks: list[Sock] = []  # every socket ever opened by this slot (for delivery accounting)
         self.ready = asyncio.Event()
-        self.releasing: asyncio.Task[None] | None = None
+        self.releasing: asyncio.Task[None] | None = None  # held here so that the loop keeps the task alive
 
     def _http(self, k: int) -> httpx.AsyncClient:
         return self.http[(self.index + k) % len(self.http)]

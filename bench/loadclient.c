@@ -9,6 +9,7 @@
  * REST, the figures) and drives this program over its stdin and stdout, one line per command or event.
  *
  * Commands (stdin):  open ID HOST PORT PATH ACTING | play | stop | close ID | dump FILE | quit
+ *                    | hold ID | release ID (a held player does not act until released)
  * Events (stdout):   opened ID T | snapshot ID | finished ID | closed ID T REASON | dumped
  * T is CLOCK_MONOTONIC in seconds, the clock of Python's time.perf_counter().
  * The dump file holds every ack (socket, version, sent, received), every update's version and arrival
