@@ -19,7 +19,8 @@ COPY frontend ./frontend
 USER games
 ENV HOST=0.0.0.0 PORT=8000
 EXPOSE 8000
+# Ready: the database answers and the broker links this process to the others (liveness alone is /api/health/live).
 HEALTHCHECK --interval=10s --timeout=3s --retries=5 \
-  CMD python -c "import urllib.request,sys; sys.exit(urllib.request.urlopen('http://127.0.0.1:8000/api/health').status != 200)"
+  CMD python -c "import os,urllib.request,sys; sys.exit(urllib.request.urlopen('http://127.0.0.1:%s/api/health/ready' % os.environ.get('PORT', '8000')).status != 200)"
 # Migrations run in the app's startup (guarded by an advisory lock on Postgres).
 CMD ["python", "-m", "app.main"]

@@ -25,7 +25,25 @@ class Settings(BaseSettings):
     port: int = 8000
     log_level: str = "info"
     token_max_age: int = 60 * 60 * 24 * 30
+    # The session cookie is Secure on every request that came over HTTPS (directly, or as a trusted proxy's
+    # X-Forwarded-Proto says); this makes it Secure on plain HTTP too (a proxy that does not say).
     cookie_secure: bool = False
+    # Addresses (IPs or CIDR ranges, comma-separated; "*" for any) of the proxies whose X-Forwarded-For,
+    # X-Forwarded-Proto and X-Request-ID are believed. Empty: none, so a client cannot claim another's address.
+    forwarded_allow_ips: str = ""
+    # Where /metrics is served: "" = not at all on the public port; a token = at /metrics with
+    # `Authorization: Bearer <token>`. METRICS_PORT serves it unauthenticated on another port (internal network).
+    metrics_token: str = ""
+    metrics_port: int = 0
+    metrics_host: str = "127.0.0.1"
+    metrics_refresh: float = 15.0  # seconds between counts of the tables by status (a GROUP BY), not per scrape
+    api_docs: bool = False  # serve the interactive API pages (/docs, /redoc); the schema stays at /openapi.json
+    # Prefix of the Redis channels, so deployments sharing one Redis hear only their own (pub/sub ignores the
+    # database number). Empty: derived from the database's name.
+    broker_namespace: str = ""
+    # SQLite's PRAGMA synchronous: FULL flushes the log at every commit, so an acknowledged move survives a
+    # power loss (NORMAL may lose the last ones; the group commit amortises the flush).
+    sqlite_synchronous: str = "FULL"
     allowed_origins: str = ""  # comma-separated extra origins allowed to open websockets
     bot_delay: float = 0.4  # seconds between bot moves, so people can follow them
     # How long a running table may wait on an awaited player before any other player at it may hand that
@@ -76,7 +94,7 @@ class Settings(BaseSettings):
             if url.startswith("postgresql://"):
                 url = "postgresql+asyncpg://" + url[len("postgresql://") :]
             return url
-        DATA_DIR.mkdir(parents=True, exist_ok=True)
+        private_dir(DATA_DIR)
         return f"sqlite+aiosqlite:///{(DATA_DIR / 'foodgames.sqlite3').resolve()}"
 
     @property
@@ -89,16 +107,22 @@ class Settings(BaseSettings):
             return self.secret_key
         path = _secret_path(self)
         if not path.exists():
-            path.parent.mkdir(parents=True, exist_ok=True)
+            private_dir(path.parent)
             # Written aside and linked into place, which fails if it is there already: processes starting
             # together on one data folder all end up with the key the first of them wrote.
             draft = path.with_name(f".{path.name}.{os.getpid()}")
-            draft.write_text(secrets.token_urlsafe(48))
-            draft.chmod(0o600)
+            fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "w") as out:
+                out.write(secrets.token_urlsafe(48))
             with contextlib.suppress(FileExistsError):
                 os.link(draft, path)
             draft.unlink()
         return path.read_text().strip()
+
+
+def private_dir(path: Path) -> None:
+    """Create a data folder readable by its owner only (it holds the database, with password hashes, and the key)."""
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
 
 
 def _secret_path(settings: Settings) -> Path:

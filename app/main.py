@@ -17,6 +17,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from prometheus_client import start_http_server
 from sqlalchemy.exc import DBAPIError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
@@ -25,6 +26,7 @@ from starlette.types import ASGIApp, Scope
 from app.api import auth, chat, ops, players, tables, ws
 from app.api.ws import is_database_outage
 from app.config import Settings, get_settings
+from app.http import RequestContext
 from app.logs import setup_logging
 from app.metrics import GC_PAUSE_SECONDS
 from app.runtime import Runtime
@@ -117,6 +119,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         rt = Runtime(settings)
         app.state.runtime = rt
         await rt.start()
+        if settings.metrics_token or settings.metrics_port:
+            rt.spawn(ops.keep_counting_tables(rt, settings.metrics_refresh))
+        if settings.metrics_port:
+            start_http_server(settings.metrics_port, settings.metrics_host)
         _tune_gc()
         log.info("server started", extra={"path": settings.effective_database_url.split("@")[-1]})
         try:
@@ -124,7 +130,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             await rt.stop()
 
-    app = FastAPI(title="Food Truck Games", version="0.1.0", lifespan=lifespan)
+    docs = settings.api_docs
+    app = FastAPI(
+        title="Food Truck Games", version="0.1.0", lifespan=lifespan,
+        docs_url="/docs" if docs else None, redoc_url="/redoc" if docs else None,
+    )
     app.include_router(ops.router)
     app.include_router(auth.router)
     app.include_router(tables.router)
@@ -182,8 +192,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 
 def asgi_app(settings: Settings | None = None) -> ASGIApp:
-    """What uvicorn serves: the FastAPI app with the table sockets in front of it (see `api.ws`)."""
-    return ws.with_table_sockets(create_app(settings))
+    """What uvicorn serves: the FastAPI app with the table sockets in front of it (see `api.ws`), behind the request
+    context (trusted proxies' headers, request ids, security headers: `app.http`)."""
+    settings = settings or get_settings()
+    return RequestContext(ws.with_table_sockets(create_app(settings)), settings)
 
 
 app = asgi_app()
@@ -201,7 +213,8 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
         "ws_ping_timeout": 20,
         # Our messages are small JSON documents: compressing each costs more CPU than it saves.
         "ws_per_message_deflate": False,
-        "proxy_headers": True,
+        # Forwarded headers are read by app.http.RequestContext, from FORWARDED_ALLOW_IPS only.
+        "proxy_headers": False,
     }
 
 

@@ -49,7 +49,7 @@ class Runtime:
         self.is_postgres = settings.is_postgres
         self.cache = TableCache()
         self.hub = Hub(self)
-        self.broker = make_broker(settings.effective_database_url, settings.broker_url)
+        self.broker = make_broker(settings.effective_database_url, settings.broker_url, settings.broker_namespace)
         self.bots = BotRunner(self)
         self.writer: SessionWriter | PostgresBatchWriter = (
             PostgresBatchWriter(
@@ -219,6 +219,8 @@ class Runtime:
                 self.presence.on_notice(notice)
             elif kind == "session_ended":
                 self.hub.end_sessions(str(notice["user_id"]), int(notice["epoch"]))
+            elif kind == "session_revoked":
+                self.hub.revoke_session(str(notice["user_id"]), str(notice["sid"]))
             elif kind == "renamed" and isinstance(notice.get("name"), str):
                 self.renamed(str(notice["user_id"]), notice["name"][:NAME_CHARS])
         except Exception:  # noqa: BLE001 - a bad notice must not stop the broker's listener

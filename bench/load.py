@@ -153,6 +153,9 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
 
+METRICS_TOKEN = "bench-metrics"
+
+
 def start_server(db_url: str, port: int, migrate: bool, log_dir: Path, broker_url: str = "") -> Server:
     """One `python -m app.main` process on this database (its output goes to a log file)."""
     env = dict(
@@ -165,6 +168,7 @@ def start_server(db_url: str, port: int, migrate: bool, log_dir: Path, broker_ur
         SECRET_KEY="bench-secret-key-shared-by-all-processes",
         RUN_MIGRATIONS="true" if migrate else "false",
         BROKER_URL=broker_url,
+        METRICS_TOKEN=METRICS_TOKEN,
     )
     log = log_dir / f"server-{port}.log"
     proc = subprocess.Popen(
@@ -263,13 +267,14 @@ class Driver:
         assert self.proc.stdin is not None
         self.proc.stdin.write(line.encode() + b"\n")
 
-    def open(self, sock: Sock, url: str) -> None:
+    def open(self, sock: Sock, url: str, token: str | None = None) -> None:
         parts = urlsplit(url)
         if parts.scheme != "ws" or not parts.hostname:
             raise ValueError(f"only ws:// URLs, not {url!r}")
         path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
         self.socks[sock.serial] = sock
-        self.send(f"open {sock.serial} {socket.gethostbyname(parts.hostname)} {parts.port or 80} {path} {int(sock.acting)}")
+        self.send(f"open {sock.serial} {socket.gethostbyname(parts.hostname)} {parts.port or 80} {path} {int(sock.acting)}"
+                  + (f" {token}" if token else ""))
 
     async def _events(self) -> None:
         assert self.proc.stdout is not None
@@ -355,8 +360,8 @@ class Sock:
         self.closed = asyncio.Event()
         self.finished = asyncio.Event()  # the game ended or the socket closed
 
-    async def run(self, url: str, held: bool = False) -> None:
-        self.driver.open(self, url)
+    async def run(self, url: str, token: str | None = None, held: bool = False) -> None:
+        self.driver.open(self, url, token)
         if held:
             self.driver.send(f"hold {self.serial}")
         await self.closed.wait()
@@ -433,8 +438,8 @@ class Slot:
                         token = self.tokens[k] if s.acting else None
                         at = self.index if self.args.spread == "tables" else self.index + k
                         base = self.servers[at % len(self.servers)].replace("http", "ws", 1)
-                        url = f"{base}/ws/tables/{tid}" + (f"?token={token}" if token else "")
-                        tasks.append(asyncio.create_task(s.run(url, held=first and self.args.stagger > 0)))
+                        url = f"{base}/ws/tables/{tid}"
+                        tasks.append(asyncio.create_task(s.run(url, token, held=first and self.args.stagger > 0)))
                     await asyncio.wait_for(asyncio.gather(*(self._opened(s) for s in socks)), 60)
                 self.socks.extend(socks)
             except Exception as exc:  # noqa: BLE001 - counted; the slot tries again
@@ -542,7 +547,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
         http = [httpx.AsyncClient(base_url=u, timeout=60, limits=limits) for u in urls]
         # Each server's own /metrics, past any proxy.
-        direct = [httpx.AsyncClient(base_url=u, timeout=60) for u in server_urls]
+        direct = [httpx.AsyncClient(base_url=u, timeout=60, headers={"Authorization": f"Bearer {METRICS_TOKEN}"})
+                  for u in server_urls]
         http += direct
         gate = asyncio.Semaphore(args.setup_concurrency)
         slots = [Slot(i, args, urls, stats, driver, http, gate) for i in range(args.tables)]

@@ -23,24 +23,34 @@ def nginx_binary() -> str | None:
     return shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
 
 
-def local_site(upstreams: list[str], port: int) -> str:
-    """deploy/nginx.conf with these `host:port` upstreams, listening on 127.0.0.1:`port`."""
+ACCESS_LOG = "/var/log/nginx/access.log"
+
+
+def local_site(upstreams: list[str], port: int, access_log: Path | None = None) -> str:
+    """deploy/nginx.conf with these `host:port` upstreams, listening on 127.0.0.1:`port`, its access log written to
+    `access_log` (none without)."""
     site = SITE.read_text()
     first = UPSTREAM_LINE.search(site)
     if first is None or "listen 8000;" not in site:
         raise RuntimeError(f"{SITE} no longer has the upstream and listen lines this rewrites")
     servers = "".join(f"{first.group(1)}server {u};\n" for u in upstreams)
     site = site[: first.start()] + servers + UPSTREAM_LINE.sub("", site[first.start():])
+    if ACCESS_LOG not in site:
+        raise RuntimeError(f"{SITE} no longer has the access log line this rewrites")
+    site = site.replace(f"access_log {ACCESS_LOG} foodgames;",
+                        f"access_log {access_log} foodgames;" if access_log else "access_log off;")
     return site.replace("listen 8000;", f"listen 127.0.0.1:{port} backlog=4096;")
 
 
 class Proxy:
     """One nginx process (one worker) serving `local_site` from `workdir`."""
 
-    def __init__(self, upstreams: list[str], port: int, workdir: Path, workers: int = 1) -> None:
+    def __init__(self, upstreams: list[str], port: int, workdir: Path, workers: int = 1,
+                 access_log: bool = False) -> None:
         self.port, self.workdir = port, workdir
         workdir.mkdir(parents=True, exist_ok=True)
-        (workdir / "site.conf").write_text(local_site(upstreams, port))
+        self.access_log = workdir / "access.log" if access_log else None
+        (workdir / "site.conf").write_text(local_site(upstreams, port, self.access_log))
         temp = "\n".join(f"    {kind}_temp_path {workdir}/{kind};" for kind in
                          ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
         (workdir / "nginx.conf").write_text(f"""daemon off;

@@ -25,6 +25,8 @@ ROOT = Path(__file__).resolve().parent.parent
 BASE_URL = os.environ.get("DATABASE_URL", "")
 IS_POSTGRES = BASE_URL.startswith("postgres")
 SECRET = "test-secret-" + "x" * 32
+METRICS_TOKEN = "test-metrics-token"
+METRICS_HEADERS = {"Authorization": f"Bearer {METRICS_TOKEN}"}
 
 
 def _pg_admin_url() -> str:
@@ -77,6 +79,7 @@ class Server:
             **os.environ,
             "DATABASE_URL": db.url,
             "SECRET_KEY": SECRET,
+            "METRICS_TOKEN": METRICS_TOKEN,
             "PORT": str(self.port),
             "BOT_DELAY": "0",
             "LOG_LEVEL": "warning",

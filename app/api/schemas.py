@@ -22,8 +22,16 @@ class UserOut(BaseModel):
     username: str | None = None
 
 
+class MeOut(UserOut):
+    # The id of the session the request came with (not a credential: a token is signed). A page compares it to tell
+    # a newer session of this browser (a password changed in another tab) from the one that ended.
+    session: str | None = None
+
+
 class AuthOut(BaseModel):
+    # For API clients (`Authorization: Bearer`); a browser uses the HttpOnly cookie set with it and keeps no token.
     token: str
+    session: str
     user: UserOut
 
 
@@ -227,6 +235,11 @@ class VerifyOut(BaseModel):
 class HealthOut(BaseModel):
     status: str
     database: Literal["sqlite", "postgresql"]
+    broker: str = "ok"
+
+
+class LiveOut(BaseModel):
+    status: str
 
 
 class OkOut(BaseModel):

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import stat
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import event
@@ -14,13 +17,17 @@ def make_engine(settings: Settings) -> AsyncEngine:
     """Create the engine for the configured database."""
     url = settings.effective_database_url
     if url.startswith("sqlite"):
+        _private_file(url)
+        synchronous = settings.sqlite_synchronous.upper()
+        if synchronous not in ("OFF", "NORMAL", "FULL", "EXTRA"):
+            raise ValueError(f"SQLITE_SYNCHRONOUS must be OFF, NORMAL, FULL or EXTRA, not {synchronous!r}")
         engine = create_async_engine(url, connect_args={"timeout": 30})
 
         @event.listens_for(engine.sync_engine, "connect")
         def _pragmas(dbapi_conn: Any, _record: Any) -> None:
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA journal_mode=WAL")
-            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute(f"PRAGMA synchronous={synchronous}")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.execute("PRAGMA busy_timeout=30000")
             cur.close()
@@ -35,6 +42,20 @@ def make_engine(settings: Settings) -> AsyncEngine:
         pool_pre_ping=True,
         pool_timeout=10,
     )
+
+
+def _private_file(url: str) -> None:
+    """Create the SQLite file for its owner only (it holds password hashes); SQLite gives its -wal and -shm files the
+    database file's permissions. A file others may read already is narrowed."""
+    if ":///" not in url or url.endswith(":memory:"):
+        return
+    path = Path(url.split(":///", 1)[1].split("?", 1)[0])
+    if not path.parent.exists():
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if not path.exists():
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+    elif path.stat().st_mode & (stat.S_IRWXG | stat.S_IRWXO) and path.stat().st_uid == os.getuid():
+        path.chmod(0o600)
 
 
 def make_sessionmaker(engine: AsyncEngine, *, autocommit: bool = False) -> async_sessionmaker[AsyncSession]:

@@ -76,6 +76,10 @@ class Broker:
         """Send a side notice of soft state now, outside any transaction; lost if the broker is away."""
         return None
 
+    async def ready(self) -> bool:
+        """Whether moves made here reach the other processes now (readiness)."""
+        return True
+
     async def stop(self) -> None:
         return None
 
@@ -147,6 +151,10 @@ class PostgresBroker(Broker):
             await asyncio.sleep(delay)
             delay = min(delay * 2, 5.0)
 
+    async def ready(self) -> bool:
+        conn = self._conn
+        return conn is not None and not conn.is_closed()
+
     async def notify_in_tx(self, session: AsyncSession, table_id: str, version: int) -> None:
         await session.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHANNEL, "p": f"{table_id}:{version}"})
 
@@ -183,8 +191,11 @@ class RedisBroker(Broker):
 
     shared = True
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, namespace: str) -> None:
         self.url = url
+        # Pub/sub ignores the database number: every channel carries the deployment's name.
+        self.channel = f"{namespace}:{CHANNEL}"
+        self.side_channel = f"{namespace}:{SIDE_CHANNEL}"
         self._task: asyncio.Task[None] | None = None
         self._redis: Any = None
         self._pending: list[str] = []
@@ -204,12 +215,12 @@ class RedisBroker(Broker):
     async def _listen(
         self, handler: Handler, reconnected: Reconnected, ready: asyncio.Event, side: SideHandler | None = None
     ) -> None:
-        side_handlers = {SIDE_CHANNEL: _relay_side(side)} if side is not None else {}
+        side_handlers = {self.side_channel: _relay_side(side)} if side is not None else {}
         first = True
         while True:
             pubsub = self._redis.pubsub()
             try:
-                await pubsub.subscribe(CHANNEL)
+                await pubsub.subscribe(self.channel)
                 if side_handlers:
                     # With a handler of its own, pub/sub hands side notices to it and never to the loop below.
                     await pubsub.subscribe(**side_handlers)
@@ -247,6 +258,14 @@ class RedisBroker(Broker):
         self._catching_up.add(task)
         task.add_done_callback(self._catching_up.discard)
 
+    async def ready(self) -> bool:
+        if self._task is None or self._task.done():
+            return False
+        try:
+            return bool(await asyncio.wait_for(self._redis.ping(), 2))
+        except Exception:  # noqa: BLE001 - unreachable is not ready
+            return False
+
     async def after_commit(self, table_id: str, version: int) -> None:
         self._pending.append(f"{table_id}:{version}")
         if self._flusher is None:
@@ -257,7 +276,7 @@ class RedisBroker(Broker):
 
     async def announce(self, payload: str) -> None:
         try:
-            await self._redis.publish(SIDE_CHANNEL, payload)
+            await self._redis.publish(self.side_channel, payload)
         except Exception as exc:  # noqa: BLE001 - what it told is stored (a reload shows it) or said again soon
             log.warning("redis side publish failed: %s", exc)
 
@@ -267,7 +286,7 @@ class RedisBroker(Broker):
             while self._pending:
                 batch, self._pending = self._pending[:PUBLISH_BATCH], self._pending[PUBLISH_BATCH:]
                 try:
-                    await self._redis.publish(CHANNEL, ",".join(batch))
+                    await self._redis.publish(self.channel, ",".join(batch))
                 except Exception as exc:  # noqa: BLE001 - subscribers resync when their own connection returns
                     log.warning("redis publish failed: %s", exc)
         finally:
@@ -294,10 +313,16 @@ def _relay_side(side: SideHandler) -> Callable[[dict[str, Any]], None]:
     return relay
 
 
-def make_broker(database_url: str, broker_url: str) -> Broker:
+def default_namespace(database_url: str) -> str:
+    """A deployment's name for its Redis channels when none is set: its database's name (the SQLite file's stem)."""
+    tail = database_url.rsplit("/", 1)[-1].split("?", 1)[0]
+    return tail.rsplit(".", 1)[0] if tail.endswith((".sqlite3", ".sqlite", ".db")) else tail or "foodgames"
+
+
+def make_broker(database_url: str, broker_url: str, namespace: str = "") -> Broker:
     """Pick the broker for this deployment."""
     if broker_url.startswith("redis"):
-        return RedisBroker(broker_url)
+        return RedisBroker(broker_url, namespace or default_namespace(database_url))
     if database_url.startswith("postgresql"):
         return PostgresBroker(database_url)
     return Broker()

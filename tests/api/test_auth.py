@@ -21,7 +21,7 @@ async def test_health_names_the_database(server: Server) -> None:
         r = await c.get("/api/health")
     assert r.status_code == 200
     expected = "postgresql" if server.db.url.startswith("postgres") else "sqlite"
-    assert r.json() == {"status": "ok", "database": expected}
+    assert r.json() == {"status": "ok", "database": expected, "broker": "ok"}
 
 
 async def test_guest_sign_in_sets_cookie_and_token_works(server: Server) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import httpx
 
-from tests.conftest import Server
+from tests.conftest import METRICS_HEADERS, Server
 from tests.platform.client import Player
 
 
@@ -186,7 +186,7 @@ async def test_openapi_lists_the_api(server: Server) -> None:
 
 async def test_metrics_are_exposed(server: Server) -> None:
     async with httpx.AsyncClient(base_url=server.url) as c:
-        text = (await c.get("/metrics")).text
+        text = (await c.get("/metrics", headers=METRICS_HEADERS)).text
     for name in ["foodgames_commands_applied_total", "foodgames_command_latency_seconds",
                  "foodgames_sockets_open", 'foodgames_tables{status="open"}', "foodgames_group_commit_seconds",
                  "foodgames_group_commit_moves"]:

@@ -90,7 +90,10 @@ def test_the_compose_file_runs_what_the_proxy_routes_to() -> None:
     for name in upstreams:
         app = services[name]
         assert app["environment"]["PORT"] == "8000" and "ports" not in app  # reached only through the proxy
-        assert app["environment"]["FORWARDED_ALLOW_IPS"] == "*"
+        # Forwarded headers are believed from the proxy's own address only.
+        proxy_ip = services["proxy"]["networks"]["internal"]["ipv4_address"]
+        assert app["environment"]["FORWARDED_ALLOW_IPS"] == proxy_ip
+        assert app["environment"]["COOKIE_SECURE"].startswith("${COOKIE_SECURE:-true")
         assert "appdata:/srv/data" in app["volumes"]  # one generated SECRET_KEY for all of them
     proxy = services["proxy"]
     assert "./deploy/nginx.conf:/etc/nginx/conf.d/default.conf:ro" in proxy["volumes"]

@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.conftest import IS_POSTGRES, Database, Server, requires_postgres
+from tests.conftest import IS_POSTGRES, METRICS_HEADERS, Database, Server, requires_postgres
 from tests.hardening.helpers import close_all, guests, moves, table_state, wait_for
 from tests.platform.client import Player, Socket
 
@@ -35,7 +35,7 @@ def _pg_online() -> bool:
 
 async def _metric(server: Server, name: str) -> float:
     async with httpx.AsyncClient(base_url=server.url, timeout=30) as c:
-        text = (await c.get("/metrics")).text
+        text = (await c.get("/metrics", headers=METRICS_HEADERS)).text
     match = re.search(rf"^{name} ([0-9.e+-]+)$", text, re.M)
     assert match, name
     return float(match.group(1))
@@ -134,13 +134,13 @@ async def test_kill_9_mid_game_loses_no_committed_move(fresh_db: Database, tmp_p
             two.stop()
 
 
-def _raw_upgrade(port: int, path: str) -> socket.socket:
+def _raw_upgrade(port: int, path: str, token: str) -> socket.socket:
     """Open a websocket by hand and then never read or answer again (a client gone silent)."""
     sock = socket.create_connection(("127.0.0.1", port), timeout=5)
     key = base64.b64encode(os.urandom(16)).decode()
     sock.sendall(
         (f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-         f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode()
+         f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\nCookie: session={token}\r\n\r\n").encode()
     )
     head = b""
     while b"\r\n\r\n" not in head:
@@ -152,7 +152,7 @@ def _raw_upgrade(port: int, path: str) -> socket.socket:
 async def test_a_silent_socket_is_detected_and_dropped(server: Server) -> None:
     (host,) = await guests(server, "Quiet")
     t = await host.table(seats=2)
-    silent = await asyncio.to_thread(_raw_upgrade, server.port, f"/ws/tables/{t['id']}?token={host.token}")
+    silent = await asyncio.to_thread(_raw_upgrade, server.port, f"/ws/tables/{t['id']}", host.token)
     try:
         during = await _metric(server, "foodgames_sockets_open")
         assert during >= 1
