@@ -159,7 +159,7 @@ async def run_in(folder: str, args: argparse.Namespace) -> dict[str, Any]:
             """Connections for the table's players (by seat) and its share of the spectators."""
             seated[tid] = {}
             for token in tokens:
-                user = rt.signer.user_id(token)
+                user = rt.signer.claims(token).user_id
                 conn = Connection.open(SimpleNamespace(scope={"extensions": {FRAME_WRITER: sink}}), tid, user)  # type: ignore[arg-type]
                 rt.hub.attach(conn)
                 seated[tid][rec.seat_of(user) or ""] = conn
@@ -179,14 +179,14 @@ async def run_in(folder: str, args: argparse.Namespace) -> dict[str, Any]:
             for token in tokens + [""] * (args.spectators // args.tables):
                 proto = FramedWebSocketProtocol(config=config, server_state=ServerState(), app_state={})
                 proto.connection_made(CountingTransport(sink))  # type: ignore[arg-type]
-                query = f"?token={token}" if token else ""
+                cookie = f"Cookie: session={token}\r\n" if token else ""
                 key = base64.b64encode(os.urandom(16))
                 proto.data_received(
-                    f"GET /ws/tables/{tid}{query} HTTP/1.1\r\nHost: hot\r\nUpgrade: websocket\r\n"
+                    f"GET /ws/tables/{tid} HTTP/1.1\r\nHost: hot\r\n{cookie}Upgrade: websocket\r\n"
                     f"Connection: Upgrade\r\nSec-WebSocket-Key: {key.decode()}\r\nSec-WebSocket-Version: 13\r\n\r\n"
                     .encode())
                 if token:
-                    feeds[tid][rec.seat_of(rt.signer.user_id(token)) or ""] = proto
+                    feeds[tid][rec.seat_of(rt.signer.claims(token).user_id) or ""] = proto
             room = rt.hub.rooms.get(tid)
             while room is None or len(room.conns) < len(tokens) + args.spectators // args.tables:
                 await asyncio.sleep(0.001)

@@ -661,7 +661,7 @@ static void sock_close(Sock *s, const char *reason) {
     emit("closed %d %.6f %s", s->id, now_s(), reason);
 }
 
-static void sock_open(int id, const char *host, int port, const char *path, int acting) {
+static void sock_open(int id, const char *host, int port, const char *path, int acting, const char *token) {
     if (id < 0 || id > 1000000) die("bad socket id %d", id);
     if (id >= n_socks) {
         socks = xrealloc(socks, (size_t)(id + 1) * sizeof *socks);
@@ -680,8 +680,10 @@ static void sock_open(int id, const char *host, int port, const char *path, int 
     base64(raw, 16, s->key);
     snprintf(s->request, sizeof s->request,
              "GET %s HTTP/1.1\r\nHost: %s:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-             "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n%s\r\n",
-             path, host, port, s->key, deflate ? "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n" : "");
+             "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n%s%s%s%s\r\n",
+             path, host, port, s->key, deflate ? "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n" : "",
+             /* a seated socket's session, as a browser sends it: in its cookie, never in the URL */
+             token[0] ? "Cookie: session=" : "", token, token[0] ? "\r\n" : "");
     s->fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (s->fd < 0) die("socket: %s", strerror(errno));
     int one = 1;
@@ -717,10 +719,10 @@ static int dump(const char *path) {
 static Buf cmd;
 
 static int command(char *line) {
-    char host[64], path[4096];
+    char host[64], path[4096], token[1024] = "";
     int id, port, acting;
-    if (sscanf(line, "open %d %63s %d %4095s %d", &id, host, &port, path, &acting) == 5)
-        sock_open(id, host, port, path, acting);
+    if (sscanf(line, "open %d %63s %d %4095s %d %1023s", &id, host, &port, path, &acting, token) >= 5)
+        sock_open(id, host, port, path, acting, token);
     else if (strcmp(line, "play") == 0) {
         playing = 1;
         for (int i = 0; i < n_socks; i++)

@@ -1,44 +1,72 @@
-"""Sign-in routes: guests, accounts, the current user."""
+"""Sign-in routes: guests, accounts, the current user and their sessions."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, Response
+from fastapi import APIRouter, Depends, Request, Response
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.api.deps import COOKIE, current_user, get_rt, get_session, optional_user
-from app.api.schemas import AuthOut, GuestIn, LoginIn, OkOut, PasswordIn, RegisterIn, RenameIn, UserOut
+from app.api.deps import (
+    COOKIE,
+    SignedIn,
+    current_session,
+    current_user,
+    get_rt,
+    get_session,
+    optional_user,
+    signed_in,
+    token_from,
+)
+from app.api.schemas import AuthOut, GuestIn, LoginIn, MeOut, OkOut, PasswordIn, RegisterIn, RenameIn, UserOut
 from app.db.models import User
 from app.runtime import Runtime
 from app.services import account, auth
+from app.services.auth import new_session_id
+from app.services.errors import ServiceError
 
 router = APIRouter(prefix="/api", tags=["identity"])
 
 
-def _signed_in(rt: Runtime, response: Response, user: User) -> AuthOut:
-    token = rt.signer.issue(user.id, user.token_epoch or 0)
+def cookie_secure(rt: Runtime, request: Request) -> bool:
+    """Whether the session cookie is sent over HTTPS only: always with COOKIE_SECURE, else whenever the request came
+    over HTTPS (directly, or as a trusted proxy's X-Forwarded-Proto says: app.http)."""
+    return rt.settings.cookie_secure or request.url.scheme == "https"
+
+
+def _signed_in(rt: Runtime, request: Request, response: Response, user: User) -> AuthOut:
+    sid = new_session_id()
+    token = rt.signer.issue(user.id, user.token_epoch or 0, sid)
     response.set_cookie(
         COOKIE,
         token,
         max_age=rt.settings.token_max_age,
         httponly=True,
         samesite="lax",
-        secure=rt.settings.cookie_secure,
+        secure=cookie_secure(rt, request),
         path="/",
     )
-    return AuthOut(token=token, user=UserOut(id=user.id, name=user.name, username=user.username))
+    return AuthOut(token=token, session=sid, user=UserOut(id=user.id, name=user.name, username=user.username))
+
+
+def _forget_cookie(rt: Runtime, request: Request, response: Response) -> None:
+    response.delete_cookie(COOKIE, path="/", secure=cookie_secure(rt, request), httponly=True, samesite="lax")
 
 
 @router.post("/auth/guest", response_model=AuthOut)
 async def guest(
-    body: GuestIn, response: Response, rt: Runtime = Depends(get_rt), session: AsyncSession = Depends(get_session)
+    body: GuestIn,
+    request: Request,
+    response: Response,
+    rt: Runtime = Depends(get_rt),
+    session: AsyncSession = Depends(get_session),
 ) -> AuthOut:
     """Sign in as a guest with a display name."""
-    return _signed_in(rt, response, await auth.create_guest(session, body.name))
+    return _signed_in(rt, request, response, await auth.create_guest(session, body.name))
 
 
 @router.post("/auth/register", response_model=AuthOut)
 async def register(
     body: RegisterIn,
+    request: Request,
     response: Response,
     rt: Runtime = Depends(get_rt),
     session: AsyncSession = Depends(get_session),
@@ -46,36 +74,53 @@ async def register(
 ) -> AuthOut:
     """Create an account (a signed-in guest keeps their tables)."""
     registered = await account.register(rt, session, body.username, body.password, body.name, user)
-    return _signed_in(rt, response, registered)
+    return _signed_in(rt, request, response, registered)
 
 
 @router.post("/auth/login", response_model=AuthOut)
 async def login(
-    body: LoginIn, response: Response, rt: Runtime = Depends(get_rt), session: AsyncSession = Depends(get_session)
+    body: LoginIn,
+    request: Request,
+    response: Response,
+    rt: Runtime = Depends(get_rt),
+    session: AsyncSession = Depends(get_session),
 ) -> AuthOut:
     """Sign in with a username and password."""
-    return _signed_in(rt, response, await auth.login(session, body.username, body.password))
+    return _signed_in(rt, request, response, await auth.login(session, body.username, body.password))
 
 
 @router.post("/auth/logout", response_model=OkOut)
-async def logout(response: Response) -> OkOut:
-    """Forget the session cookie."""
-    response.delete_cookie(COOKIE, path="/")
+async def logout(request: Request, response: Response, rt: Runtime = Depends(get_rt)) -> OkOut:
+    """Sign this session out: its token is refused from now on (wherever a copy of it is) and its sockets close; the
+    cookie is cleared. Answered `ok` with no session or one already ended, too."""
+    token = token_from(dict(request.headers), dict(request.cookies))
+    found: SignedIn | None = None
+    try:
+        async with rt.reads() as session:
+            found = await signed_in(rt, session, token)
+    except ServiceError:
+        found = None  # signed out already, or a token that was never good: nothing to end
+    if found is not None:
+        await account.sign_out(rt, found.user.id, found.claims.sid)
+    _forget_cookie(rt, request, response)
     return OkOut(ok=True)
 
 
 @router.post("/auth/logout_all", response_model=OkOut)
-async def logout_all(response: Response, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)) -> OkOut:
-    """Sign my account out everywhere, here too: every token of it is refused and its open sockets close."""
+async def logout_all(
+    request: Request, response: Response, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)
+) -> OkOut:
+    """Sign me out everywhere, here too: every token of mine is refused and my open sockets close (a guest's too)."""
     await account.sign_out_everywhere(rt, user.id)
-    response.delete_cookie(COOKIE, path="/")
+    _forget_cookie(rt, request, response)
     return OkOut(ok=True)
 
 
-@router.get("/me", response_model=UserOut)
-async def me(user: User = Depends(current_user)) -> UserOut:
-    """The signed-in user."""
-    return UserOut(id=user.id, name=user.name, username=user.username)
+@router.get("/me", response_model=MeOut)
+async def me(found: SignedIn = Depends(current_session)) -> MeOut:
+    """The signed-in user, and the id of this session."""
+    user = found.user
+    return MeOut(id=user.id, name=user.name, username=user.username, session=found.claims.sid)
 
 
 @router.patch("/me", response_model=UserOut)
@@ -88,6 +133,7 @@ async def rename(body: RenameIn, rt: Runtime = Depends(get_rt), user: User = Dep
 @router.post("/me/password", response_model=AuthOut)
 async def change_password(
     body: PasswordIn,
+    request: Request,
     response: Response,
     rt: Runtime = Depends(get_rt),
     user: User = Depends(current_user),
@@ -95,4 +141,4 @@ async def change_password(
     """Change my account's password: my other sessions are signed out (their sockets close), this one gets a new
     token."""
     changed = await account.change_password(rt, user.id, body.current, body.new)
-    return _signed_in(rt, response, changed)
+    return _signed_in(rt, request, response, changed)

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 
 from fastapi import Depends, Request
+from sqlalchemy import exists, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import User
+from app.db.models import RevokedSession, User
 from app.runtime import Runtime
-from app.services.auth import SESSION_ENDED_MESSAGE
+from app.services.auth import SESSION_ENDED_MESSAGE, Claims
 from app.services.errors import ServiceError
 from app.services.records import valid_id
 
@@ -33,39 +35,72 @@ async def get_reads(rt: Runtime = Depends(get_rt)) -> AsyncIterator[AsyncSession
         yield session
 
 
-def token_from(request_headers: dict[str, str] | None, cookies: dict[str, str], query_token: str | None) -> str | None:
-    """The session token from a bearer header, a query parameter or the cookie, in that order."""
+def token_from(request_headers: dict[str, str] | None, cookies: dict[str, str]) -> str | None:
+    """The session token from a bearer header, else the cookie. Never from a URL: addresses end up in logs, histories
+    and Referer headers."""
     if request_headers:
         auth = request_headers.get("authorization", "")
         if auth.lower().startswith("bearer "):
             return auth[7:].strip() or None
-    return query_token or cookies.get(COOKIE) or None
+    return cookies.get(COOKIE) or None
+
+
+@dataclass(frozen=True)
+class SignedIn:
+    """A request's person and the session their token belongs to."""
+
+    user: User
+    claims: Claims
+
+
+async def signed_in(rt: Runtime, session: AsyncSession, token: str | None) -> SignedIn | None:
+    """The person and session a token names; None without a token; an error for a bad, expired, signed-out or
+    revoked one."""
+    if not token:
+        return None
+    claims = rt.signer.claims(token)
+    if not valid_id(claims.user_id):
+        raise ServiceError("bad_token", "Your session is not valid; sign in again.", 401)
+    if claims.sid is None:
+        user = await session.get(User, claims.user_id)
+        revoked = False
+    else:
+        # The user row is read anyway: the signed-out check rides on the same statement.
+        signed_out = exists().where(RevokedSession.sid == claims.sid)
+        row = (await session.execute(select(User, signed_out).where(User.id == claims.user_id))).first()
+        user, revoked = (row[0], bool(row[1])) if row is not None else (None, False)
+    if user is None:
+        raise ServiceError("bad_token", "Your session is not valid; sign in again.", 401)
+    # A password change or a sign-out everywhere bumps the epoch; a sign-out revokes the one session.
+    if revoked or claims.epoch != (user.token_epoch or 0):
+        raise ServiceError("session_revoked", SESSION_ENDED_MESSAGE, 401)
+    return SignedIn(user, claims)
 
 
 async def user_for_token(rt: Runtime, session: AsyncSession, token: str | None) -> User | None:
     """The user a token names; None without a token; an error for a bad one."""
-    if not token:
-        return None
-    user_id, epoch = rt.signer.claims(token)
-    if not valid_id(user_id):
-        raise ServiceError("bad_token", "Your session is not valid; sign in again.", 401)
-    user = await session.get(User, user_id)
-    if user is None:
-        raise ServiceError("bad_token", "Your session is not valid; sign in again.", 401)
-    # The row is read anyway, so checking the epoch costs nothing: a password change or a sign-out everywhere bumps it.
-    if epoch != (user.token_epoch or 0):
-        raise ServiceError("session_revoked", SESSION_ENDED_MESSAGE, 401)
-    return user
+    found = await signed_in(rt, session, token)
+    return found.user if found is not None else None
 
 
-async def optional_user(request: Request, rt: Runtime = Depends(get_rt)) -> User | None:
+async def optional_signed_in(request: Request, rt: Runtime = Depends(get_rt)) -> SignedIn | None:
     # Its own short session: a connection held for the whole request while the route opens a
     # second one could exhaust the pool under many concurrent requests.
-    token = token_from(dict(request.headers), dict(request.cookies), None)
+    token = token_from(dict(request.headers), dict(request.cookies))
     if not token:
         return None
     async with rt.reads() as session:
-        return await user_for_token(rt, session, token)
+        return await signed_in(rt, session, token)
+
+
+async def optional_user(found: SignedIn | None = Depends(optional_signed_in)) -> User | None:
+    return found.user if found is not None else None
+
+
+async def current_session(found: SignedIn | None = Depends(optional_signed_in)) -> SignedIn:
+    if found is None:
+        raise ServiceError("not_signed_in", "Sign in first (as a guest or with an account).", 401)
+    return found
 
 
 async def current_user(user: User | None = Depends(optional_user)) -> User:

@@ -15,7 +15,8 @@ from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 from sqlalchemy.exc import DBAPIError
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from app.api.deps import token_from, user_for_token
+from app.api.deps import signed_in, token_from
+from app.logs import log_table_id, log_user_id
 from app.realtime.hub import SESSION_ENDED, SESSION_ENDED_ERROR, Connection, lose_access
 from app.realtime.protocol import FRAME_READER
 from app.runtime import Runtime
@@ -88,11 +89,21 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         await ws.close(code=1008, reason="origin not allowed")
         return
     invite = ws.query_params.get("invite")
+    log_table_id.set(table_id[:40])
     try:
+        if "token" in ws.query_params:
+            raise ServiceError(
+                "token_in_url",
+                "A session token never goes in an address: the browser sends its cookie, other clients an "
+                "Authorization: Bearer header.",
+                400,
+            )
         async with rt.reads() as session:
-            token = token_from(None, dict(ws.cookies), ws.query_params.get("token"))
-            user = await user_for_token(rt, session, token)
+            found = await signed_in(rt, session, token_from(dict(ws.headers), dict(ws.cookies)))
+            user = found.user if found is not None else None
             rec = await rt.record(session, table_id)
+        if user is not None:
+            log_user_id.set(user.id)
         key = f"u:{user.id}" if user else f"ip:{ws.client.host if ws.client else '?'}"
         if not rec.can_see(user.id if user else None, None):
             rt.check_invite_rate(key)
@@ -118,7 +129,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     kept_invite = invite if rec.visibility == "private" and rec.invite_ok(invite) else None
     conn = Connection.open(
         ws, table_id, user.id if user else None, kept_invite, user.name if user else None,
-        (user.token_epoch or 0) if user else 0,
+        (user.token_epoch or 0) if user else 0, found.claims.sid if found is not None else None,
     )
     if rt.hub.outdated(conn):
         # The person's session ended between the token's check and now (that change's notice came meanwhile).

@@ -48,6 +48,17 @@ class User(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+class RevokedSession(Base):
+    """A signed-out session (services/auth.py; migration 0015): its token is refused until it would have expired anyway,
+    when the row may go."""
+
+    __tablename__ = "revoked_sessions"
+
+    sid: Mapped[str] = mapped_column(String(32), primary_key=True)
+    user_id: Mapped[str] = mapped_column(String(32))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
 class RenameLog(Base):
     """One change of a person's display name (services/account.py; migration 0010): the rename limit is counted from
     these rows, so it holds across every server process."""

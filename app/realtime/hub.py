@@ -24,7 +24,7 @@ import orjson
 from sqlalchemy import select
 from starlette.websockets import WebSocket
 
-from app.db.models import Move, User
+from app.db.models import Move, RevokedSession, User
 from app.games import GAMES
 from app.games.base import views_of
 from app.metrics import SOCKETS_OPEN
@@ -108,6 +108,7 @@ class Connection:
     user_name: str | None = None  # the person's name as they connected: presence names the people watching
     # The token epoch of the session it was opened with: a newer one ends it (`Hub.end_sessions`).
     epoch: int = 0
+    sid: str | None = None  # the session it was opened with: signing out of it ends it (`Hub.revoke_session`)
 
     @classmethod
     def open(
@@ -118,11 +119,13 @@ class Connection:
         invite: str | None = None,
         user_name: str | None = None,
         epoch: int = 0,
+        sid: str | None = None,
     ) -> Connection:
         """A connection for an accepted socket, using the frame writer when the protocol offers one."""
         writer = ws.scope.get("extensions", {}).get(FRAME_WRITER)
         return cls(
-            ws=ws, table_id=table_id, user_id=user_id, write_frame=writer, invite=invite, user_name=user_name, epoch=epoch
+            ws=ws, table_id=table_id, user_id=user_id, write_frame=writer, invite=invite, user_name=user_name,
+            epoch=epoch, sid=sid,
         )
 
     def may_see(self, rec: TableRecord) -> bool:
@@ -275,6 +278,8 @@ class Hub:
         # just before the change committed is refused as it joins (`outdated`). Epochs only grow, so an entry is
         # never wrong, only spent; the dict is emptied past a size rather than aged.
         self.ended: dict[str, int] = {}
+        # Sessions signed out of (by id), for the same race; emptied past a size like `ended`.
+        self.revoked: set[str] = set()
 
     def attach(self, conn: Connection) -> None:
         room = self.rooms.setdefault(conn.table_id, Room())
@@ -325,6 +330,21 @@ class Hub:
                     closed += 1
         return closed
 
+    def revoke_session(self, user_id: str, sid: str) -> int:
+        """Close this process's sockets opened with the session `sid` (signed out of); how many."""
+        if len(self.revoked) > 100_000:
+            self.revoked.clear()
+        self.revoked.add(sid)
+        closed = 0
+        for room in list(self.rooms.values()):
+            if user_id not in room.people:
+                continue
+            for conn in list(room.conns):
+                if conn.sid == sid and not conn.closed:
+                    end_session(conn)
+                    closed += 1
+        return closed
+
     def rename(self, user_id: str, name: str) -> None:
         """The person's new name: their sockets here name them with it in `presence` (announced to the others too)."""
         for table_id, room in list(self.rooms.items()):
@@ -354,20 +374,33 @@ class Hub:
 
     def outdated(self, conn: Connection) -> bool:
         """Whether the socket's session ended after its token was checked (it must not join its room)."""
-        return conn.user_id is not None and conn.epoch < self.ended.get(conn.user_id, -1)
+        return conn.user_id is not None and (
+            conn.epoch < self.ended.get(conn.user_id, -1) or (conn.sid is not None and conn.sid in self.revoked)
+        )
 
     async def recheck_sessions(self) -> None:
         """After a broker reconnect: end the sockets whose session ended meanwhile, and take up the names changed
         meanwhile (those notices were lost here)."""
         held: dict[str, int] = {}
         names: dict[str, set[str | None]] = defaultdict(set)
+        sessions: dict[str, str] = {}
         for room in list(self.rooms.values()):
             for conn in room.conns:
                 if conn.user_id is not None:
                     held[conn.user_id] = min(conn.epoch, held.get(conn.user_id, conn.epoch))
                     names[conn.user_id].add(conn.user_name)
+                    if conn.sid is not None:
+                        sessions[conn.sid] = conn.user_id
         ids = sorted(held)
+        sids = sorted(sessions)
         try:
+            for start in range(0, len(sids), 500):
+                async with self.rt.reads() as session:
+                    gone = await session.scalars(
+                        select(RevokedSession.sid).where(RevokedSession.sid.in_(sids[start : start + 500]))
+                    )
+                    for sid in gone:
+                        self.revoke_session(sessions[sid], sid)
             for start in range(0, len(ids), 500):
                 chunk = ids[start : start + 500]
                 async with self.rt.reads() as session:

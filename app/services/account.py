@@ -202,20 +202,37 @@ async def _announce_registered(rt: Runtime, user: User, table_id: str) -> None:
 
 async def change_password(rt: Runtime, user_id: str, current: str, new: str) -> User:
     """Change the account's password; every session of it but the caller's (which gets a new token) ends."""
+    async with rt.reads() as session:
+        checked, new_hash = await auth.new_password_hash(session, user_id, current, new)
     async with rt.single_writer(), rt.sessions() as session:
-        user = await auth.change_password(session, user_id, current, new)
+        user = await auth.change_password(session, user_id, checked, new_hash)
         await _end_sessions(rt, session, user)
     return user
 
 
 async def sign_out_everywhere(rt: Runtime, user_id: str) -> User:
-    """End every session of the account, the caller's included. A guest is refused (`not_registered`): with no
-    password, a guest signed out could never sign back in, and their tables would be lost to them."""
+    """End every session of the person, the caller's included: an account's, or a guest's (whose tokens may have been
+    copied; a guest signed out keeps their tables only by registering first, which the page says)."""
     async with rt.single_writer(), rt.sessions() as session:
-        user = await auth.registered_user(session, user_id)
+        user = await auth.locked_user(session, user_id)
         user.token_epoch = (user.token_epoch or 0) + 1
         await _end_sessions(rt, session, user)
     return user
+
+
+async def sign_out(rt: Runtime, user_id: str, sid: str | None) -> None:
+    """End one session: its token is refused from now on and its sockets close, on every process. A token from before
+    sessions had ids cannot be told from the person's others, so all of them end (`sign_out_everywhere`)."""
+    if sid is None:
+        await sign_out_everywhere(rt, user_id)
+        return
+    notice = orjson.dumps({"kind": "session_revoked", "origin": rt.origin, "user_id": user_id, "sid": sid}).decode()
+    async with rt.single_writer(), rt.sessions() as session:
+        await auth.revoke_session(session, user_id, sid, rt.settings.token_max_age)
+        await rt.broker.side_in_tx(session, notice)
+        await session.commit()
+    rt.hub.revoke_session(user_id, sid)
+    await rt.broker.side_after_commit(notice)
 
 
 async def _end_sessions(rt: Runtime, session: AsyncSession, user: User) -> None:

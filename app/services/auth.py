@@ -2,43 +2,72 @@
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import unicodedata
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import GameTable, Seat, User
+from app.db.models import GameTable, RevokedSession, Seat, User
 from app.services.errors import ServiceError
 
 _hasher = PasswordHasher()
+# Hashing takes ~50 ms of CPU and holds no lock on the event loop when run in a thread (argon2-cffi releases the
+# GIL); at most this many at once, so a flood of sign-ins queues here rather than taking every core from the games.
+_HASHING = asyncio.Semaphore(2)
 _TOKEN_SALT = "session-v1"
 # Said to a session whose token epoch is past (`session_revoked`), on REST and on its sockets.
 SESSION_ENDED_MESSAGE = "You were signed out: your password changed, or you signed out everywhere. Sign in again."
 
 
+async def _hash(password: str) -> str:
+    async with _HASHING:
+        return await asyncio.to_thread(_hasher.hash, password)
+
+
+async def _verify(password_hash: str, password: str) -> None:
+    """Raises VerificationError or InvalidHashError for a wrong password."""
+    async with _HASHING:
+        await asyncio.to_thread(_hasher.verify, password_hash, password)
+
+
+@dataclass(frozen=True)
+class Claims:
+    """What a valid token says: whose it is, the account's token epoch it was issued under, and its session id
+    (None in a token from before sessions had ids)."""
+
+    user_id: str
+    epoch: int
+    sid: str | None
+
+
+def new_session_id() -> str:
+    return secrets.token_hex(16)
+
+
 class TokenSigner:
-    """Signs and checks session tokens (user id + issue time) with the server's secret key."""
+    """Signs and checks session tokens (user id, token epoch, session id, issue time) with the server's secret key."""
 
     def __init__(self, secret_key: str, max_age: int) -> None:
         self._serializer = URLSafeTimedSerializer(secret_key, salt=_TOKEN_SALT)
         self.max_age = max_age
 
-    def issue(self, user_id: str, epoch: int = 0) -> str:
-        """A token for this user under their current `token_epoch` (left out while 0: tokens from before
-        epochs existed carry none and stay valid until the first password change)."""
-        return self._serializer.dumps({"uid": user_id, "e": epoch} if epoch else {"uid": user_id})
+    def issue(self, user_id: str, epoch: int = 0, sid: str | None = None) -> str:
+        """A token for a new session (`sid`, made here when not given) of this user under their current
+        `token_epoch` (left out while 0: tokens from before epochs existed carry none)."""
+        data: dict[str, str | int] = {"uid": user_id, "sid": sid or new_session_id()}
+        if epoch:
+            data["e"] = epoch
+        return self._serializer.dumps(data)
 
-    def user_id(self, token: str) -> str:
-        """The user id inside a valid token; raises ServiceError for a forged, tampered or expired one."""
-        return self.claims(token)[0]
-
-    def claims(self, token: str) -> tuple[str, int]:
-        """The user id and token epoch inside a valid token; raises ServiceError for a forged, tampered or
-        expired one."""
+    def claims(self, token: str) -> Claims:
+        """What a valid token says; raises ServiceError for a forged, tampered or expired one."""
         try:
             data = self._serializer.loads(token, max_age=self.max_age)
         except SignatureExpired as exc:
@@ -48,9 +77,23 @@ class TokenSigner:
         if not isinstance(data, dict) or not isinstance(data.get("uid"), str):
             raise ServiceError("bad_token", "Your session is not valid; sign in again.", 401)
         epoch = data.get("e", 0)
-        if not isinstance(epoch, int) or isinstance(epoch, bool):
+        sid = data.get("sid")
+        if not isinstance(epoch, int) or isinstance(epoch, bool) or not (sid is None or _is_session_id(sid)):
             raise ServiceError("bad_token", "Your session is not valid; sign in again.", 401)
-        return data["uid"], epoch
+        return Claims(data["uid"], epoch, sid)
+
+
+def _is_session_id(sid: object) -> bool:
+    return isinstance(sid, str) and len(sid) == 32 and all(ch in "0123456789abcdef" for ch in sid)
+
+
+async def revoke_session(session: AsyncSession, user_id: str, sid: str, max_age: int) -> None:
+    """Refuse this session's token from now on (it expires by `max_age` after it was issued, at the latest); the rows of
+    sessions that would have expired by now go. Not committed."""
+    now = datetime.now(UTC)
+    await session.execute(delete(RevokedSession).where(RevokedSession.expires_at < now))
+    if await session.get(RevokedSession, sid) is None:
+        session.add(RevokedSession(sid=sid, user_id=user_id, expires_at=now + timedelta(seconds=max_age)))
 
 
 def clean_name(name: str, what: str = "name", max_len: int = 40) -> str:
@@ -119,6 +162,10 @@ async def register(
     taken = await session.scalar(select(User.id).where(User.username == username))
     if taken:
         raise ServiceError("username_taken", "That username is taken.", 409)
+    password_hash = await _hash(password)  # before any row is locked: it takes a while
+    taken = await session.scalar(select(User.id).where(User.username == username))
+    if taken:
+        raise ServiceError("username_taken", "That username is taken.", 409)
     display = clean_name(name) if name else (current.name if current else username)
     if current is not None and is_guest(current):
         # Locked before its seats turn: a seat being taken now is either seen here or reads the account
@@ -138,7 +185,7 @@ async def register(
         session.add(user)
     user.name = display
     user.username = username
-    user.password_hash = _hasher.hash(password)
+    user.password_hash = password_hash
     await session.commit()
     return user
 
@@ -149,16 +196,27 @@ async def login(session: AsyncSession, username: str, password: str) -> User:
         raise ServiceError("bad_credentials", "Wrong username or password.", 401)
     username = username.strip().lower()
     if not username or len(username) > 40 or not all(ch.isalnum() or ch in "._-" for ch in username):
-        _hasher.hash(password[:256])  # same cost either way, so timing reveals nothing
+        await _hash(password[:256])  # same cost either way, so timing reveals nothing
         raise ServiceError("bad_credentials", "Wrong username or password.", 401)
     user = await session.scalar(select(User).where(User.username == username))
     if user is None or not user.password_hash:
-        _hasher.hash(password)  # same cost either way, so timing reveals nothing
+        await _hash(password[:256])  # same cost either way, so timing reveals nothing
+        raise ServiceError("bad_credentials", "Wrong username or password.", 401)
+    if len(password) > 256:  # no password that long was ever accepted; hashing it would only cost
+        await _hash(password[:256])
         raise ServiceError("bad_credentials", "Wrong username or password.", 401)
     try:
-        _hasher.verify(user.password_hash, password)
+        await _verify(user.password_hash, password)
     except (VerificationError, InvalidHashError) as exc:
         raise ServiceError("bad_credentials", "Wrong username or password.", 401) from exc
+    return user
+
+
+async def locked_user(session: AsyncSession, user_id: str) -> User:
+    """A person's row (a guest's too), locked for a change of their token epoch."""
+    user = await session.get(User, user_id, with_for_update=True, populate_existing=True)
+    if user is None:
+        raise ServiceError("bad_token", "Your session is not valid; sign in again.", 401)
     return user
 
 
@@ -172,21 +230,35 @@ async def registered_user(session: AsyncSession, user_id: str) -> User:
     return user
 
 
-async def change_password(session: AsyncSession, user_id: str, current: str, new: str) -> User:
-    """Change an account's password after checking the current one, and bump its token epoch so that every
-    session signed in before (every other device) is signed out. Not committed: the caller commits with the notice
-    that closes those sessions' sockets (services/account.py) and issues the asking session a new token. A guest
-    has no password to change (`not_registered`)."""
-    user = await registered_user(session, user_id)
+async def new_password_hash(session: AsyncSession, user_id: str, current: object, new: object) -> tuple[str, str]:
+    """Check an account's current password and hash the new one, before any row is locked (hashing takes a while):
+    the stored hash it was checked against, and the new one. A guest has no password to change (`not_registered`)."""
+    user = await session.get(User, user_id)
+    if user is None:
+        raise ServiceError("bad_token", "Your session is not valid; sign in again.", 401)
+    if not user.username or not user.password_hash:
+        raise ServiceError("not_registered", "A guest has no password: create an account first.", 409)
     if not isinstance(current, str) or not current or len(current) > 256:
-        _hasher.hash("-" * 8)  # same cost either way, so timing reveals nothing
+        await _hash("-" * 8)  # same cost either way, so timing reveals nothing
         raise ServiceError("wrong_password", "The current password is not right.", 403)
     try:
-        _hasher.verify(user.password_hash or "", current)  # never empty: registered_user refused a guest
+        await _verify(user.password_hash, current)
     except (VerificationError, InvalidHashError) as exc:
         raise ServiceError("wrong_password", "The current password is not right.", 403) from exc
     check_password(new)
-    user.password_hash = _hasher.hash(new)
+    assert isinstance(new, str)
+    return user.password_hash, await _hash(new)
+
+
+async def change_password(session: AsyncSession, user_id: str, checked_hash: str, new_hash: str) -> User:
+    """Store the new password hash (from `new_password_hash`) and bump the account's token epoch so that every session
+    signed in before (every other device) is signed out. Refused (`wrong_password`) if the password changed since it
+    was checked. Not committed: the caller commits with the notice that closes those sessions' sockets
+    (services/account.py) and issues the asking session a new token."""
+    user = await registered_user(session, user_id)
+    if user.password_hash != checked_hash:
+        raise ServiceError("wrong_password", "The current password is not right.", 403)
+    user.password_hash = new_hash
     user.token_epoch = (user.token_epoch or 0) + 1
     return user
 

@@ -1,6 +1,14 @@
 // HTTP client for the documented API (docs/api.md): JSON in, JSON out, errors as ApiError.
 
-const TOKEN_KEY = "fg.token";
+// The id of the session this browser signed in with: not a credential (the HttpOnly cookie is), only what tells a
+// newer session (a password changed in another tab) from the one that ended.
+const SESSION_KEY = "fg.session";
+
+try {
+  localStorage.removeItem("fg.token"); // where tokens were once kept: a script could read them there
+} catch {
+  // Storage refused: nothing was kept either.
+}
 
 /** An API failure: `code` and `message` come from the server's error body when it sent one. */
 export class ApiError extends Error {
@@ -11,20 +19,20 @@ export class ApiError extends Error {
   }
 }
 
-/** The bearer token of the signed-in user, or null. */
-export function getToken() {
+/** The id of this browser's session, or null. */
+export function getSessionId() {
   try {
-    return localStorage.getItem(TOKEN_KEY);
+    return localStorage.getItem(SESSION_KEY);
   } catch {
     return null;
   }
 }
 
-/** Remember (or forget, with null) the bearer token. */
-export function setToken(token) {
+/** Remember (or forget, with null) the id of this browser's session. */
+export function setSessionId(id) {
   try {
-    if (token) localStorage.setItem(TOKEN_KEY, token);
-    else localStorage.removeItem(TOKEN_KEY);
+    if (id) localStorage.setItem(SESSION_KEY, id);
+    else localStorage.removeItem(SESSION_KEY);
   } catch {
     // Private browsing may refuse storage; the session cookie still works.
   }
@@ -34,8 +42,8 @@ export function setToken(token) {
 export const SESSION_REFUSALS = new Set(["session_revoked", "bad_token", "token_expired"]);
 let sessionRefused = null;
 
-/** Call `handler(token, refusal)` whenever the server refuses the session a request was sent with (`token`: its
- * bearer token, null when only the cookie went; `refusal`: {code, message}); session.js decides whether it ended. */
+/** Call `handler(session, refusal)` whenever the server refuses the session a request was sent with (`session`: the
+ * id this page knew it by, or null; `refusal`: {code, message}); session.js decides whether it ended. */
 export function onSessionRefused(handler) {
   sessionRefused = handler;
 }
@@ -44,8 +52,7 @@ export function onSessionRefused(handler) {
  * session from calling the handler of `onSessionRefused` (for the calls that check the session themselves). */
 export async function api(method, path, body, { sessionCheck = true } = {}) {
   const headers = { Accept: "application/json" };
-  const token = getToken();
-  if (token) headers.Authorization = `Bearer ${token}`;
+  const session = getSessionId(); // the cookie goes with the request; this only names it
   if (body !== undefined) headers["Content-Type"] = "application/json";
   let response;
   try {
@@ -70,7 +77,7 @@ export async function api(method, path, body, { sessionCheck = true } = {}) {
   if (!response.ok) {
     const error = (data && data.error) || {};
     if (response.status === 401 && sessionCheck && SESSION_REFUSALS.has(error.code) && sessionRefused) {
-      sessionRefused(token, { code: error.code, message: error.message });
+      sessionRefused(session, { code: error.code, message: error.message });
     }
     const detail = data && typeof data.detail === "string" ? data.detail : "";
     throw new ApiError(

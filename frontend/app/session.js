@@ -1,9 +1,9 @@
 // Who is signed in: guest, account login/registration, sign-out, and a session the server ended.
 
-import { api, ApiError, getToken, onSessionRefused, setToken, SESSION_REFUSALS } from "./api.js";
+import { api, ApiError, getSessionId, onSessionRefused, setSessionId, SESSION_REFUSALS } from "./api.js";
 
-// How long a refused session waits for a newer token to be stored before it counts as ended: the page (or another
-// tab of this browser) that changed the password gets the new token in the answer, which may land just after the
+// How long a refused session waits for a newer session to be stored before it counts as ended: the page (or another
+// tab of this browser) that changed the password gets the new session in the answer, which may land just after the
 // refusal or the socket's close.
 const RENEWAL_GRACE_MS = 1000;
 // Written when this browser's session ends, so its other tabs (which get a storage event) sign out too.
@@ -18,9 +18,9 @@ export function me() {
   return current;
 }
 
-/** Forget the session here: the stored token, and the cookie (which holds the same one, or nothing valid). */
+/** Forget the session here: its stored id, and the cookie (which holds its token, or nothing valid). */
 async function forget() {
-  setToken(null);
+  setSessionId(null);
   current = null;
   await api("POST", "/api/auth/logout", undefined, { sessionCheck: false }).catch(() => {});
 }
@@ -29,11 +29,12 @@ async function forget() {
 export async function loadMe() {
   try {
     current = await api("GET", "/api/me", undefined, { sessionCheck: false });
+    if (current.session) setSessionId(current.session);
   } catch (error) {
     if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
       // A refused token (the password changed, a sign-out everywhere): its cookie would refuse every later call.
       if (SESSION_REFUSALS.has(error.code)) await forget();
-      setToken(null);
+      setSessionId(null);
       current = null;
     } else {
       throw error;
@@ -73,33 +74,34 @@ window.addEventListener("storage", (event) => {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Whether a token other than `oldToken` is stored, or comes within the grace. */
-async function newerToken(oldToken) {
+/** Whether a session other than `oldSession` is stored, or comes within the grace. */
+async function newerSession(oldSession) {
   const deadline = Date.now() + RENEWAL_GRACE_MS;
   for (;;) {
-    const token = getToken();
-    if (token && token !== oldToken) return true;
+    const session = getSessionId();
+    if (session && session !== oldSession) return true;
     if (Date.now() >= deadline) return false;
     await sleep(100);
   }
 }
 
-async function runCheck(oldToken, refusal) {
-  if (await newerToken(oldToken)) return true;
+async function runCheck(oldSession, refusal) {
+  if (await newerSession(oldSession)) return true;
   let refused = true;
   try {
-    // Without a newer stored token, the cookie may still hold one (a browser that refuses storage).
+    // Without a newer stored session id, the cookie may still hold a newer session (a browser refusing storage).
     current = await api("GET", "/api/me", undefined, { sessionCheck: false });
+    if (current.session) setSessionId(current.session);
     return true;
   } catch (error) {
     refused = error instanceof ApiError && error.status === 401;
   }
-  const token = getToken();
-  if (token && token !== oldToken) return true;
+  const session = getSessionId();
+  if (session && session !== oldSession) return true;
   if (refused) await forget();
   else {
-    // The server is out of reach: `oldToken` was refused by it, so it is gone for good; the cookie is left alone.
-    setToken(null);
+    // The server is out of reach: `oldSession` was refused by it, so it is gone for good; the cookie is left alone.
+    setSessionId(null);
     current = null;
   }
   ended(refusal);
@@ -107,26 +109,27 @@ async function runCheck(oldToken, refusal) {
 }
 
 /**
- * The server refused the session `oldToken` (null: the cookie's) with `refusal` ({code, message}), or closed a socket
+ * The server refused the session `oldSession` (its id, or null) with `refusal` ({code, message}), or closed a socket
  * opened with it: resolves true when this browser holds a newer session (this page or another tab changed the
  * password), else signs out here, tells the `onSignedOut` listeners and resolves false. Checks at the same time
  * share one answer.
  */
-export function checkSession(oldToken, refusal = null) {
+export function checkSession(oldSession, refusal = null) {
   if (!checking) {
-    checking = runCheck(oldToken, refusal).finally(() => {
+    checking = runCheck(oldSession, refusal).finally(() => {
       checking = null;
     });
   }
   return checking;
 }
 
-onSessionRefused((token, refusal) => {
-  checkSession(token, refusal);
+onSessionRefused((session, refusal) => {
+  checkSession(session, refusal);
 });
 
 function signedIn(answer) {
-  setToken(answer.token);
+  setSessionId(answer.session); // the token itself stays in the HttpOnly cookie, out of reach of scripts
+
   current = answer.user;
   return current;
 }
@@ -154,25 +157,25 @@ export async function rename(name) {
   return current;
 }
 
-/** Change my account's password: my other sessions are signed out, this one gets a new token. */
+/** Change my account's password: my other sessions are signed out, this one goes on as a new session. */
 export async function changePassword(currentPassword, newPassword) {
   return signedIn(await api("POST", "/api/me/password", { current: currentPassword, new: newPassword }));
 }
 
-/** Sign my account out on every device, this one included (an account only: a guest could not sign back in). */
+/** Sign me out on every device, this one included. */
 export async function signOutEverywhere() {
   await api("POST", "/api/auth/logout_all");
-  setToken(null);
+  setSessionId(null);
   current = null;
   announceEnded(); // this browser's other tabs are signed out too
 }
 
-/** Sign out and forget the token. */
+/** Sign out: the server ends the session (its token is refused from now on) and clears the cookie. */
 export async function signOut() {
   try {
     await api("POST", "/api/auth/logout");
   } finally {
-    setToken(null);
+    setSessionId(null);
     current = null;
   }
 }

@@ -1,6 +1,6 @@
 // The live connection to one table: reconnects with exponential back-off, resyncs, heartbeats.
 
-import { getToken, SESSION_REFUSALS } from "./api.js";
+import { getSessionId, SESSION_REFUSALS } from "./api.js";
 
 const PING_MS = 20000;
 const PONG_WAIT_MS = 15000; // a ping unanswered for this long: the link is dead
@@ -30,7 +30,7 @@ function newClientId() {
  * it); a type it does not know it should ignore.
  * onStatus(status, info) gets
  * "connecting" | "online" | "reconnecting" (info.delay ms) | "closed" (info.code, info.reason, info.signedOut).
- * checkSession(token, refusal) resolves whether this browser holds a newer session than `token`, whose session ended
+ * checkSession(session, refusal) resolves whether this browser holds a newer session than `session`, which ended
  * (`refusal`: the server's {code, message}, or null): then the socket reconnects with it; otherwise it closes with
  * `signedOut` true and `refusal`.
  */
@@ -73,9 +73,9 @@ export class TableSocket {
     if (this.ws) this.ws.close(1000);
   }
 
-  url(token) {
+  url() {
+    // The session rides in the HttpOnly cookie the browser sends with the handshake, never in the address.
     const params = new URLSearchParams();
-    if (token) params.set("token", token);
     if (this.invite) params.set("invite", this.invite);
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const search = params.toString();
@@ -92,9 +92,9 @@ export class TableSocket {
     clearTimeout(this.retryTimer);
     this.setStatus(this.attempts ? "reconnecting" : "connecting", { delay: 0 });
     let ws;
-    const token = getToken(); // kept: a session that ends is told apart from a newer one by it
+    const session = getSessionId(); // kept: a session that ends is told apart from a newer one by it
     try {
-      ws = new WebSocket(this.url(token));
+      ws = new WebSocket(this.url());
     } catch {
       this.scheduleReconnect();
       return;
@@ -129,7 +129,7 @@ export class TableSocket {
       clearInterval(this.pingTimer);
       if (this.stopped) return;
       if (event.code === SESSION_ENDED) {
-        this.sessionEnded(token, event);
+        this.sessionEnded(session, event);
         return;
       }
       if (isFatal(event.code)) {
@@ -141,16 +141,16 @@ export class TableSocket {
     };
   }
 
-  /** The session this socket was opened with (`token`) ended: carry on with a newer one if this browser holds one
+  /** The session this socket was opened with (`session`) ended: carry on with a newer one if this browser holds one
    * (the password was changed here), else stay closed, signed out. Moves waiting for an answer wait for the check. */
-  async sessionEnded(token, event) {
+  async sessionEnded(session, event) {
     this.checking = true;
     this.setStatus("connecting", { delay: 0 });
     const refusal = this.refusal;
     this.refusal = null;
     let renewed = false;
     try {
-      renewed = await this.checkSession(token, refusal);
+      renewed = await this.checkSession(session, refusal);
     } finally {
       this.checking = false;
     }

@@ -206,12 +206,13 @@ async def test_cookies_are_httponly_and_samesite(server: Server) -> None:
 async def test_websocket_upgrades_from_other_origins_are_refused(server: Server, origin: str) -> None:
     (host,) = await guests(server, "Host")
     t = await host.table(seats=2)
-    url = f"{server.ws_url}/ws/tables/{t['id']}?token={host.token}"
+    url = f"{server.ws_url}/ws/tables/{t['id']}"
+    cookie = {"Cookie": f"session={host.token}"}
     with pytest.raises(InvalidStatus) as refused:
-        async with websockets.connect(url, origin=origin) as ws:  # type: ignore[arg-type]
+        async with websockets.connect(url, origin=origin, additional_headers=cookie) as ws:  # type: ignore[arg-type]
             await asyncio.wait_for(ws.recv(), 5)
     assert refused.value.response.status_code == 403
-    async with websockets.connect(url, origin=server.url) as ws:  # type: ignore[arg-type]
+    async with websockets.connect(url, origin=server.url, additional_headers=cookie) as ws:  # type: ignore[arg-type]
         assert json.loads(await asyncio.wait_for(ws.recv(), 5))["type"] == "snapshot"
     await host.close()
 

@@ -175,7 +175,8 @@ async def test_generated_garbage_never_applies_anything(server: Server) -> None:
 async def test_frame_over_the_transport_limit_closes_with_1009(server: Server) -> None:
     players, tid = await started_tiny(server)
     before = await table_state(server, tid)
-    async with websockets.connect(f"{server.ws_url}/ws/tables/{tid}?token={players[0].token}") as ws:
+    bearer = {"Authorization": f"Bearer {players[0].token}"}
+    async with websockets.connect(f"{server.ws_url}/ws/tables/{tid}", additional_headers=bearer) as ws:
         json.loads(await ws.recv())
         try:
             # The server may close before the client has finished writing, so the send can raise too.

@@ -68,12 +68,10 @@ class Socket:
     @classmethod
     async def open(cls, ws_base: str, table_id: str, token: str | None = None, invite: str | None = None,
                    **kw: Any) -> Socket:
-        query = []
+        url = f"{ws_base}/ws/tables/{table_id}" + (f"?invite={invite}" if invite else "")
         if token:
-            query.append(f"token={token}")
-        if invite:
-            query.append(f"invite={invite}")
-        url = f"{ws_base}/ws/tables/{table_id}" + ("?" + "&".join(query) if query else "")
+            # As a non-browser client does: the token in a header, never in the URL (a browser sends its cookie).
+            kw["additional_headers"] = {**kw.get("additional_headers", {}), "Authorization": f"Bearer {token}"}
         return cls(await websockets.connect(url, max_size=2**22, **kw))
 
     async def _read(self) -> None:
