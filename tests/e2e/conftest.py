@@ -171,6 +171,9 @@ def people(browser: Browser, base: str) -> Iterator[Callable[..., Person]]:
         who = Person(context, page, base)
         page.on("pageerror", lambda exc: who.errors.append(str(exc)))
         page.on("dialog", who.note_dialog)
+        # Every page runs under the site's Content-Security-Policy: anything it blocks is a failure.
+        page.on("console", lambda msg: who.errors.append(f"CSP: {msg.text}")
+                if "Content Security Policy" in msg.text else None)
         made.append(who)
         who.goto("/")
         if name is not None:

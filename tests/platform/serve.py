@@ -18,6 +18,7 @@ if __name__ == "__main__":
         asgi_app(),
         host="127.0.0.1",
         port=int(os.environ["PORT"]),
-        log_level="warning",
+        log_level=get_settings().log_level,
+        log_config=None,  # the app's own JSON logging (app.logs), as `python -m app.main` has it
         **{**uvicorn_options(get_settings()), "ws_ping_interval": 5, "ws_ping_timeout": 5},
     )
