@@ -60,7 +60,14 @@ class Settings(BaseSettings):
     ws_impl: str = "framed"
     ws_rate_per_second: float = 20.0
     ws_rate_burst: int = 40
-    invite_failures_per_minute: int = 10
+    invite_failures_per_minute: int = 10  # per person and per client address, whichever runs out first
+    # Limits per client address (and per account where there is one), across every server process
+    # (services/ratelimits.py): "N/second|minute|hour|day", or "N/M minutes".
+    limit_login_failures: str = "10/minute"  # wrong passwords, per address and per username
+    limit_registrations: str = "10/hour"
+    limit_guests: str = "30/hour"
+    limit_tables: str = "30/hour"  # new tables, per person and per address
+    max_open_tables: int = 5  # tables one person may host at once while they wait for players
     # Table chat, per person per table: a burst of this many messages, then one every 1/rate seconds.
     chat_rate_burst: int = 5
     chat_rate_per_second: float = 0.5
@@ -96,6 +103,15 @@ class Settings(BaseSettings):
             return url
         private_dir(DATA_DIR)
         return f"sqlite+aiosqlite:///{(DATA_DIR / 'foodgames.sqlite3').resolve()}"
+
+    @property
+    def effective_broker_namespace(self) -> str:
+        """The prefix of this deployment's Redis channels and keys: BROKER_NAMESPACE, else the database's name (the
+        SQLite file's stem)."""
+        if self.broker_namespace:
+            return self.broker_namespace
+        tail = self.effective_database_url.rsplit("/", 1)[-1].split("?", 1)[0]
+        return (tail.rsplit(".", 1)[0] if tail.endswith((".sqlite3", ".sqlite", ".db")) else tail) or "foodgames"
 
     @property
     def is_postgres(self) -> bool:

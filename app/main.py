@@ -143,7 +143,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(ServiceError)
     async def service_error(_req: Request, exc: ServiceError) -> JSONResponse:
-        return _error(exc.status, exc.code, exc.message)
+        response = _error(exc.status, exc.code, exc.message)
+        if exc.retry_after is not None:
+            response.headers["Retry-After"] = str(exc.retry_after)
+        return response
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_req: Request, exc: RequestValidationError) -> JSONResponse:

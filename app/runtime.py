@@ -6,9 +6,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
-import time
 import weakref
-from collections import deque
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -25,7 +23,7 @@ from app.realtime.hub import Hub
 from app.realtime.presence import NAME_CHARS, Presence
 from app.services.auth import TokenSigner
 from app.services.bots import BotRunner
-from app.services.errors import ServiceError
+from app.services.ratelimits import make_rate_limits
 from app.services.ratings import settle as settle_rating
 from app.services.ratings import sweep as sweep_ratings
 from app.services.records import TableCache, TableRecord, advance, catch_up, load_record, moves_after
@@ -49,7 +47,9 @@ class Runtime:
         self.is_postgres = settings.is_postgres
         self.cache = TableCache()
         self.hub = Hub(self)
-        self.broker = make_broker(settings.effective_database_url, settings.broker_url, settings.broker_namespace)
+        self.broker = make_broker(
+            settings.effective_database_url, settings.broker_url, settings.effective_broker_namespace
+        )
         self.bots = BotRunner(self)
         self.writer: SessionWriter | PostgresBatchWriter = (
             PostgresBatchWriter(
@@ -64,7 +64,7 @@ class Runtime:
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         # SQLite has one writer: serialising writes here avoids its busy errors entirely.
         self._write_lock = None if self.is_postgres else asyncio.Lock()
-        self._invite_failures: dict[str, deque[float]] = {}
+        self.limits = make_rate_limits(settings, self.sessions, self.single_writer)
         self._tasks: set[asyncio.Task[Any]] = set()
         # Changes announced by the broker, waiting for one catch-up read: table id -> newest version.
         self._remote: dict[str, int] = {}
@@ -330,17 +330,3 @@ class Runtime:
             except Exception:  # noqa: BLE001 - try again next round
                 log.exception("rating sweep failed")
             await asyncio.sleep(every)
-
-    def check_invite_rate(self, key: str) -> None:
-        """Refuse further invite attempts from someone who failed too often in the last minute."""
-        window = self._invite_failures.get(key)
-        now = time.monotonic()
-        while window and now - window[0] > 60:
-            window.popleft()
-        if window and len(window) >= self.settings.invite_failures_per_minute:
-            raise ServiceError("too_many_attempts", "Too many wrong invite codes; wait a minute.", 429)
-
-    def note_invite_failure(self, key: str) -> None:
-        self._invite_failures.setdefault(key, deque()).append(time.monotonic())
-        if len(self._invite_failures) > 100_000:
-            self._invite_failures.clear()

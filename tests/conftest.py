@@ -27,6 +27,13 @@ IS_POSTGRES = BASE_URL.startswith("postgres")
 SECRET = "test-secret-" + "x" * 32
 METRICS_TOKEN = "test-metrics-token"
 METRICS_HEADERS = {"Authorization": f"Bearer {METRICS_TOKEN}"}
+# Every test client comes from 127.0.0.1, so the per-address limits on sign-ins, guests, tables and invite guesses
+# would soon refuse the suite itself: test servers allow plenty, except those started with `real_limits`.
+GENEROUS_LIMITS = {
+    "LIMIT_LOGIN_FAILURES": "100000/minute", "LIMIT_REGISTRATIONS": "100000/minute",
+    "LIMIT_GUESTS": "100000/minute", "LIMIT_TABLES": "100000/minute", "MAX_OPEN_TABLES": "100000",
+    "INVITE_FAILURES_PER_MINUTE": "100000",
+}
 
 
 def _pg_admin_url() -> str:
@@ -71,12 +78,13 @@ def free_port() -> int:
 class Server:
     """A real server process (uvicorn) on a free port, with the tiny test game registered."""
 
-    def __init__(self, db: Database, tmp: Path, **env: str) -> None:
+    def __init__(self, db: Database, tmp: Path, real_limits: bool = False, **env: str) -> None:
         self.db = db
         self.port = free_port()
         self.tmp = tmp
         self.env = {
             **os.environ,
+            **({} if real_limits else GENEROUS_LIMITS),
             "DATABASE_URL": db.url,
             "SECRET_KEY": SECRET,
             "METRICS_TOKEN": METRICS_TOKEN,
@@ -151,6 +159,14 @@ def fresh_db(tmp_path: Path) -> Iterator[Database]:
     db = Database(tmp_path)
     yield db
     db.drop()
+
+
+@pytest.fixture
+def limited_server(fresh_db: Database, tmp_path: Path) -> Iterator[Server]:
+    """A server of its own with the default rate limits (and counters nobody else has used)."""
+    srv = Server(fresh_db, tmp_path, real_limits=True).start()
+    yield srv
+    srv.stop()
 
 
 def requires_postgres() -> None:

@@ -8,6 +8,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.api.deps import (
     COOKIE,
     SignedIn,
+    client_keys,
     current_session,
     current_user,
     get_rt,
@@ -60,6 +61,7 @@ async def guest(
     session: AsyncSession = Depends(get_session),
 ) -> AuthOut:
     """Sign in as a guest with a display name."""
+    await rt.limits.hit(rt.limits.guests, *client_keys(request, None))
     return _signed_in(rt, request, response, await auth.create_guest(session, body.name))
 
 
@@ -73,6 +75,7 @@ async def register(
     user: User | None = Depends(optional_user),
 ) -> AuthOut:
     """Create an account (a signed-in guest keeps their tables)."""
+    await rt.limits.hit(rt.limits.registrations, *client_keys(request, None))
     registered = await account.register(rt, session, body.username, body.password, body.name, user)
     return _signed_in(rt, request, response, registered)
 
@@ -85,8 +88,17 @@ async def login(
     rt: Runtime = Depends(get_rt),
     session: AsyncSession = Depends(get_session),
 ) -> AuthOut:
-    """Sign in with a username and password."""
-    return _signed_in(rt, request, response, await auth.login(session, body.username, body.password))
+    """Sign in with a username and password. Wrong passwords are limited per client address and per username."""
+    name = body.username.strip().lower()[:40] if isinstance(body.username, str) else ""
+    keys = (*client_keys(request, None), f"name:{name}")
+    await rt.limits.check(rt.limits.login_failures, *keys)
+    try:
+        user = await auth.login(session, body.username, body.password)
+    except ServiceError as exc:
+        if exc.code == "bad_credentials":
+            await rt.limits.note(rt.limits.login_failures, *keys)
+        raise
+    return _signed_in(rt, request, response, user)
 
 
 @router.post("/auth/logout", response_model=OkOut)

@@ -109,8 +109,9 @@ async def current_user(user: User | None = Depends(optional_user)) -> User:
     return user
 
 
-def client_key(request: Request, user: User | None) -> str:
-    """Who is trying (for rate limits): the user, else the client address."""
-    if user is not None:
-        return f"u:{user.id}"
-    return f"ip:{request.client.host if request.client else '?'}"
+def client_keys(request: Request, user: User | None) -> tuple[str, ...]:
+    """Who is trying, for rate limits: the client address (a trusted proxy's word for it, app.http), and the person
+    when signed in, so that neither new guests from one address nor one person from many addresses get a fresh
+    allowance."""
+    address = f"ip:{request.client.host if request.client else '?'}"
+    return (address, f"u:{user.id}") if user is not None else (address,)

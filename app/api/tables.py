@@ -8,7 +8,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, Depends, Query, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.api.deps import client_key, current_user, get_reads, get_rt, get_session, optional_user
+from app.api.deps import client_keys, current_user, get_reads, get_rt, get_session, optional_user
 from app.api.schemas import (
     AbandonIn,
     CreateTableIn,
@@ -25,7 +25,7 @@ from app.games import GAMES
 from app.runtime import Runtime
 from app.services import history
 from app.services import tables as svc
-from app.services.errors import not_found
+from app.services.errors import ServiceError, not_found
 from app.services.records import TableRecord
 
 router = APIRouter(prefix="/api", tags=["lobby"])
@@ -45,12 +45,14 @@ async def game_catalog(game_id: str) -> dict[str, Any]:
 
 @router.post("/tables", response_model=TableOut, response_model_exclude_none=False)
 async def create_table(
+    request: Request,
     body: CreateTableIn,
     rt: Runtime = Depends(get_rt),
     session: AsyncSession = Depends(get_session),
     user: User = Depends(current_user),
 ) -> dict[str, Any]:
     """Create a table; the host takes the first seat."""
+    await rt.limits.hit(rt.limits.tables, *client_keys(request, user))
     rec = await svc.create_table(rt, session, user, body.game, body.seats, body.options, body.visibility, body.name)
     await rt.after_change(rec)
     return svc.table_json(rt, rec, user.id)
@@ -89,12 +91,12 @@ async def visible_table(
     rec = await rt.record_fresh(session, table_id)
     if rec.can_see(user.id if user else None, None):
         return rec
-    key = client_key(request, user)
-    rt.check_invite_rate(key)
+    keys = client_keys(request, user)
+    await rt.limits.check(rt.limits.invite_failures, *keys)
     if rec.invite_ok(invite):
         return rec
     if invite:
-        rt.note_invite_failure(key)
+        await rt.limits.note(rt.limits.invite_failures, *keys)
     raise not_found()
 
 
@@ -135,10 +137,16 @@ async def join(
     user: User = Depends(current_user),
 ) -> dict[str, Any]:
     """Take a seat (the first free one unless named)."""
-    rt.check_invite_rate(client_key(request, user))
-    rec = await svc.lobby_change(
-        rt, table_id, user, body.invite_code, lambda s, r: svc.join(rt, s, r, user, body.seat, body.invite_code)
-    )
+    keys = client_keys(request, user)
+    await rt.limits.check(rt.limits.invite_failures, *keys)
+    try:
+        rec = await svc.lobby_change(
+            rt, table_id, user, body.invite_code, lambda s, r: svc.join(rt, s, r, user, body.seat, body.invite_code)
+        )
+    except ServiceError as exc:
+        if exc.code == "bad_invite" or (exc.code == "not_found" and body.invite_code):
+            await rt.limits.note(rt.limits.invite_failures, *keys)
+        raise
     return svc.table_json(rt, rec, user.id)
 
 

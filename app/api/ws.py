@@ -104,12 +104,13 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
             rec = await rt.record(session, table_id)
         if user is not None:
             log_user_id.set(user.id)
-        key = f"u:{user.id}" if user else f"ip:{ws.client.host if ws.client else '?'}"
+        address = f"ip:{ws.client.host if ws.client else '?'}"
+        keys = (address, f"u:{user.id}") if user else (address,)
         if not rec.can_see(user.id if user else None, None):
-            rt.check_invite_rate(key)
+            await rt.limits.check(rt.limits.invite_failures, *keys)
             if not rec.invite_ok(invite):
                 if invite:
-                    rt.note_invite_failure(key)
+                    await rt.limits.note(rt.limits.invite_failures, *keys)
                 raise ServiceError("not_found", "No such table.", 404)
     except ServiceError as exc:
         await ws.accept()

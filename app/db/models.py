@@ -59,6 +59,16 @@ class RevokedSession(Base):
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 
 
+class RateCounter(Base):
+    """One rate limit's count for one client in its current window (services/ratelimits.py; migration 0016)."""
+
+    __tablename__ = "rate_counters"
+
+    key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    count: Mapped[int] = mapped_column(Integer)
+    expires_at: Mapped[float] = mapped_column(Float, index=True)  # seconds since the epoch
+
+
 class RenameLog(Base):
     """One change of a person's display name (services/account.py; migration 0010): the rename limit is counted from
     these rows, so it holds across every server process."""

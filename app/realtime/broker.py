@@ -313,16 +313,10 @@ def _relay_side(side: SideHandler) -> Callable[[dict[str, Any]], None]:
     return relay
 
 
-def default_namespace(database_url: str) -> str:
-    """A deployment's name for its Redis channels when none is set: its database's name (the SQLite file's stem)."""
-    tail = database_url.rsplit("/", 1)[-1].split("?", 1)[0]
-    return tail.rsplit(".", 1)[0] if tail.endswith((".sqlite3", ".sqlite", ".db")) else tail or "foodgames"
-
-
-def make_broker(database_url: str, broker_url: str, namespace: str = "") -> Broker:
-    """Pick the broker for this deployment."""
+def make_broker(database_url: str, broker_url: str, namespace: str = "foodgames") -> Broker:
+    """Pick the broker for this deployment (`namespace`: the prefix of its Redis channels)."""
     if broker_url.startswith("redis"):
-        return RedisBroker(broker_url, namespace or default_namespace(database_url))
+        return RedisBroker(broker_url, namespace)
     if database_url.startswith("postgresql"):
         return PostgresBroker(database_url)
     return Broker()

@@ -6,11 +6,12 @@ from __future__ import annotations
 class ServiceError(Exception):
     """A refused request with a stable code, a readable message and an HTTP status."""
 
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
+    def __init__(self, code: str, message: str, status: int = 400, retry_after: int | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
+        self.retry_after = retry_after  # seconds, for a 429: sent as Retry-After
 
 
 def not_found(what: str = "table") -> ServiceError:

@@ -11,7 +11,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import delete, exists, select, update
+from sqlalchemy import delete, exists, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import GameTable, Seat, TableLogEntry, User
@@ -197,6 +197,19 @@ async def create_table(
         raise ServiceError("bad_visibility", "Visibility must be 'public' or 'private'.", 422)
     opts = check_options(game, options, seats)
     title = clean_name(name, "table name", 80) if name else f"{host.name}'s {game.title}"
+    # Tables waiting with someone seated are the ones the lobby lists: one person may not fill it. (One the host
+    # left empty is listed nowhere but in their own tables.)
+    seated = exists().where(Seat.table_id == GameTable.id, Seat.user_id.is_not(None))
+    waiting = await session.scalar(
+        select(func.count()).select_from(GameTable)
+        .where(GameTable.host_id == host.id, GameTable.status == "open", seated)
+    )
+    if (waiting or 0) >= rt.settings.max_open_tables:
+        raise ServiceError(
+            "too_many_open_tables",
+            f"You already host {waiting} tables waiting for players: start one, or leave one, first.",
+            429,
+        )
     seating = [(host.id, False)] + [(None, False)] * (seats - 1)
     table_id = await _add_table(rt, session, game, title, host, visibility, opts, seating)
     rec = await load_record(session, table_id)  # what the commit makes, read in its transaction
@@ -309,7 +322,6 @@ async def join(
     """Take a free seat (the first one if none is named)."""
     _require_open(rec)
     if rec.visibility == "private" and user.id != rec.host_id and not rec.invite_ok(invite):
-        rt.note_invite_failure(f"u:{user.id}")
         raise ServiceError("bad_invite", "This table is private: the invite code is missing or wrong.", 403)
     if rec.seat_of(user.id) is not None:
         raise ServiceError("already_seated", "You already have a seat at this table.", 409)

@@ -138,7 +138,8 @@ async def test_public_list_filters(server: Server) -> None:
     await host.close()
 
 
-async def test_private_table_needs_the_invite(server: Server) -> None:
+async def test_private_table_needs_the_invite(limited_server: Server) -> None:
+    server = limited_server
     host, guest, snoop = [await Player.guest(server.url, n) for n in ("Host", "Guest", "Snoop")]
     t = await host.table(seats=2, visibility="private")
     tid, code = t["id"], t["invite_code"]

@@ -18,6 +18,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.conftest import GENEROUS_LIMITS
+
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -68,6 +70,7 @@ class AppServer:
             "LOG_LEVEL": "warning",
             "HOST": "127.0.0.1",
             "PORT": str(self.port),
+            **GENEROUS_LIMITS,
         }
         self.proc: subprocess.Popen[bytes] | None = None
 

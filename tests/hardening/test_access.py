@@ -121,7 +121,8 @@ async def test_private_tables_hide_and_ask_for_the_code(server: Server) -> None:
     "join",
     "ws",
 ])
-async def test_wrong_invite_codes_are_rate_limited(server: Server, door: str) -> None:
+async def test_wrong_invite_codes_are_rate_limited(limited_server: Server, door: str) -> None:
+    server = limited_server
     host, prober = await guests(server, "Host", "Prober")
     t = await host.table(seats=4, visibility="private")
     tid, code = t["id"], t["invite_code"]

@@ -32,7 +32,8 @@ async def _guess_invites(base: str, table_id: str, forwarded_for: str | None, tr
     return statuses
 
 
-async def test_a_spoofed_forwarded_for_is_not_believed_from_a_client(server: Server) -> None:
+async def test_a_spoofed_forwarded_for_is_not_believed_from_a_client(limited_server: Server) -> None:
+    server = limited_server
     (host,) = await guests(server, "Host")
     t = await host.table(seats=2, visibility="private")
     # Each guess claims another address: without a trusted proxy the server counts them all as this client's.
@@ -44,7 +45,7 @@ async def test_a_spoofed_forwarded_for_is_not_believed_from_a_client(server: Ser
 async def test_behind_a_trusted_proxy_one_clients_failures_do_not_lock_out_another(
     fresh_db: Database, tmp_path: Path
 ) -> None:
-    server = Server(fresh_db, tmp_path, FORWARDED_ALLOW_IPS="127.0.0.1").start()
+    server = Server(fresh_db, tmp_path, real_limits=True, FORWARDED_ALLOW_IPS="127.0.0.1").start()
     try:
         (host,) = await guests(server, "Host")
         t = await host.table(seats=2, visibility="private")
@@ -153,10 +154,15 @@ async def test_readiness_follows_the_broker_and_liveness_does_not(fresh_db: Data
         redis.wait(5)
 
 
+def _broker(**settings: str) -> object:
+    s = Settings(**settings)  # type: ignore[arg-type]
+    return make_broker(s.effective_database_url, s.broker_url, s.effective_broker_namespace)
+
+
 def test_deployments_sharing_a_redis_use_channels_of_their_own() -> None:
-    one = make_broker("postgresql+asyncpg://u@db/games_one", "redis://r:6379/5")
-    two = make_broker("postgresql+asyncpg://u@db/games_two", "redis://r:6379/9")
-    named = make_broker("postgresql+asyncpg://u@db/games_one", "redis://r:6379/5", "blue")
+    one = _broker(database_url="postgresql://u@db/games_one", broker_url="redis://r:6379/5")
+    two = _broker(database_url="postgresql://u@db/games_two", broker_url="redis://r:6379/9")
+    named = _broker(database_url="postgresql://u@db/games_one", broker_url="redis://r:6379/5", broker_namespace="blue")
     assert isinstance(one, RedisBroker) and isinstance(two, RedisBroker) and isinstance(named, RedisBroker)
     assert {one.channel, one.side_channel}.isdisjoint({two.channel, two.side_channel})
     assert one.channel.startswith("games_one:") and named.channel.startswith("blue:")
