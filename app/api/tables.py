@@ -210,7 +210,7 @@ async def abandon(
     """My say on abandoning the running game: the first "yes" proposes it, every other player whose seat no bot
     plays must agree, any "no" ends the proposal; once all agree the game is over, abandoned, with no winner."""
     rec = await svc.lobby_change(
-        rt, table_id, user, None, lambda s, r: svc.vote_abandon(s, r, user, body.vote, body.proposal)
+        rt, table_id, user, None, lambda s, r: svc.vote_abandon(s, r, user, body.vote, body.proposal, rt.settings.stand_in_after)
     )
     return svc.table_json(rt, rec, user.id)
 

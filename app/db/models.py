@@ -152,6 +152,9 @@ class Seat(Base):
     # (migration 0012). Kept on the seat, not read from `users`: a finished game stays as it was played, and a guest
     # who registers turns only the seats of games not settled yet into an account's (services/account.register).
     guest: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # While a bot stands in for the seat's person: since when they have been away. They keep their say on abandoning
+    # the game until away for the stand-in wait (services/tables.vote_abandon; migration 0018).
+    away_since: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class Move(Base):
@@ -164,7 +167,8 @@ class Move(Base):
     """
 
     __tablename__ = "moves"
-    __table_args__ = (Index("ix_moves_client", "table_id", "client_id", unique=True),)
+    # A client id is its sender's: two seats may use the same one (migration 0017).
+    __table_args__ = (Index("ix_moves_client", "table_id", "seat", "client_id", unique=True),)
 
     table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
     seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)

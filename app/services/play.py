@@ -67,13 +67,14 @@ def same_json(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
-async def _previous_ack(rt: Runtime, table_id: str, client_id: str | None) -> Ack | None:
-    """The ack of a move already applied under this client_id (a retry after a lost ack)."""
-    if client_id is None:
+async def _previous_ack(rt: Runtime, table_id: str, seat: str | None, client_id: str | None) -> Ack | None:
+    """The ack of a move this seat already made under this client_id (a retry after a lost ack). Another seat's move
+    under the same id is no answer: an id is its sender's."""
+    if client_id is None or seat is None:
         return None
     async with rt.reads() as session:
         version = await session.scalar(
-            select(Move.version).where(Move.table_id == table_id, Move.client_id == client_id)
+            select(Move.version).where(Move.table_id == table_id, Move.seat == seat, Move.client_id == client_id)
         )
     return Ack(client_id, version, duplicate=True) if version is not None else None
 
@@ -107,14 +108,14 @@ async def apply_action(
                     # Its notice may have been taken for our own write's echo, so publish what we found.
                     fresh = await rt.reload(table_id)
                     rt.spawn(rt.hub.publish(table_id, fresh.version))
-                    previous = await _previous_ack(rt, table_id, client_id)
+                    previous = await _previous_ack(rt, table_id, seat, client_id)
                     if previous:
                         return previous
             else:
                 raise ServiceError("conflict", "The table is busy; resync and try again.", 409)
     except ServiceError as exc:
         if exc.code not in ("bad_action", "bad_client_id", "bad_version", "not_seated"):
-            previous = await _previous_ack(rt, table_id, client_id)
+            previous = await _previous_ack(rt, table_id, seat, client_id)
             if previous:
                 return previous
         COMMANDS_REFUSED.labels(code=exc.code).inc()

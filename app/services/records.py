@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from collections import OrderedDict
 from dataclasses import dataclass, field, fields
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 import orjson
@@ -30,6 +30,8 @@ class SeatInfo:
     user_name: str | None
     bot: bool
     guest: bool = False  # its person plays it as a guest: not rated (`seats.guest`)
+    # While a bot stands in for its person: since when the person has been away (`seats.away_since`).
+    away_since: datetime | None = None
 
 
 # An update carries the events of at most this many versions (a client further behind resyncs), so a record
@@ -117,17 +119,23 @@ class TableRecord:
             return self.rated  # settled under the rule of its day, which a rule of later must not rewrite
         return self.visibility == "public" and not self.abandoned and len(self.rated_people()) >= 2
 
-    def abandon_voters(self) -> list[str]:
-        """The seats whose say an abandon needs: those played by their person. A bot from the start has none, nor
-        does a person away whose seat a bot plays for them (until they take it back)."""
-        return [s.seat for s in self.seats if s.user_id is not None and not s.bot]
+    def abandon_voters(self, away_enough: float) -> list[str]:
+        """The seats whose say an abandon needs: those played by their person, and those a bot plays for a person who
+        has been away for less than `away_enough` seconds (the stand-in wait): whoever asked for the bot, a game
+        cannot be ended behind the back of a player who just stepped out. A bot from the start has no say."""
+        now = datetime.now(UTC)
+        return [
+            s.seat for s in self.seats
+            if s.user_id is not None and (not s.bot or (
+                s.away_since is not None and (now - _aware(s.away_since)).total_seconds() < away_enough))
+        ]
 
-    def abandon_waiting(self) -> list[str]:
+    def abandon_waiting(self, away_enough: float) -> list[str]:
         """The voters who have yet to agree to the open proposal to abandon (none when no proposal is open)."""
         if self.abandon is None:
             return []
         yes = self.abandon["yes"]
-        return [seat for seat in self.abandon_voters() if seat not in yes]
+        return [seat for seat in self.abandon_voters(away_enough) if seat not in yes]
 
     def invite_ok(self, code: str | None) -> bool:
         return bool(code) and self.invite_hash == hash_invite(code or "")
@@ -162,6 +170,10 @@ class TableRecord:
 
 
 _RECORD_FIELDS = frozenset(f.name for f in fields(TableRecord))
+
+
+def _aware(at: datetime) -> datetime:
+    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)  # SQLite gives back UTC without its zone
 
 
 def hash_invite(code: str) -> str:
@@ -203,7 +215,8 @@ async def load_record(session: AsyncSession, table_id: str, *, for_update: bool 
         state = replayed.state
         undo_seat = replayed.undo_seat if row.status == "playing" else None
     seats = sorted(
-        (SeatInfo(s.seat, s.user_id, name if s.user_id else None, s.bot, bool(s.guest) and s.user_id is not None)
+        (SeatInfo(s.seat, s.user_id, name if s.user_id else None, s.bot, bool(s.guest) and s.user_id is not None,
+                  s.away_since if s.bot else None)
          for s, name in seat_rows),
         key=lambda s: int(s.seat),
     )

@@ -8,12 +8,13 @@ import hmac
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import delete, exists, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.config import get_settings
 from app.db.models import GameTable, Seat, TableLogEntry, User
 from app.games import GAMES
 from app.games.base import Game
@@ -150,11 +151,13 @@ def table_key(rec: TableRecord) -> tuple[Any, ...]:
 
 def abandon_json(rec: TableRecord) -> dict[str, Any] | None:
     """The open proposal to abandon as the API shows it: its id (the version that opened it), who proposed it,
-    who agreed so far and whose say it still waits for."""
+    who agreed so far and whose say it still waits for (as of this version: a player a bot stands in for loses
+    their say once away for the stand-in wait, which the next vote finds)."""
     vote = rec.abandon
     if vote is None or rec.status != "playing":
         return None
-    return {"id": vote["since"], "by": vote["by"], "yes": list(vote["yes"]), "waiting": rec.abandon_waiting()}
+    waiting = rec.abandon_waiting(get_settings().stand_in_after)
+    return {"id": vote["since"], "by": vote["by"], "yes": list(vote["yes"]), "waiting": waiting}
 
 
 def table_json_for(rt: Runtime, rec: TableRecord, public: dict[str, Any], user_id: str | None) -> dict[str, Any]:
@@ -429,15 +432,22 @@ async def stand_in(
             _require_idle(rec, user, target, info.user_name, idle_after_online, online=True)
         else:
             _require_idle(rec, user, target, info.user_name, idle_after)
-    await session.execute(update(Seat).where(Seat.table_id == rec.id, Seat.seat == target).values(bot=True))
+    # Away since the table began waiting on them, or since now if it was not (they asked, or the host did).
+    now = datetime.now(UTC)
+    away_since = now - timedelta(seconds=waited(rec)) if target in rec.awaiting else now
+    await session.execute(
+        update(Seat).where(Seat.table_id == rec.id, Seat.seat == target).values(bot=True, away_since=away_since)
+    )
     event = {"type": "stand_in", "seat": target, "name": info.user_name, "visible_to": None}
     if user.id != info.user_id:
         # The player, back, learns who handed their seat over; the id links the name to its profile (a name alone
         # may be borne by two people at the table, or by nobody there after a rename).
         event["by"] = user.name
         event["by_id"] = user.id
-    standing = rec.evolve(seats=[replace(s, bot=True) if s.seat == target else s for s in rec.seats])
-    if rec.abandon is not None and not standing.abandon_waiting():
+    standing = rec.evolve(
+        seats=[replace(s, bot=True, away_since=away_since) if s.seat == target else s for s in rec.seats]
+    )
+    if rec.abandon is not None and not standing.abandon_waiting(idle_after):
         # The proposal waited only on this player, whose seat no longer needs their say: it is agreed.
         await _abandon(session, rec)
         return [event, {"type": "abandoned", "visible_to": None}]
@@ -473,14 +483,19 @@ async def reclaim(session: AsyncSession, rec: TableRecord, user: User) -> Events
         raise ServiceError("not_seated", "You have no seat at this table.", 409)
     if seat not in rec.bot_seats():
         raise ServiceError("not_standing_in", "No bot is playing your seat.", 409)
-    await session.execute(update(Seat).where(Seat.table_id == rec.id, Seat.seat == seat).values(bot=False))
+    await session.execute(
+        update(Seat).where(Seat.table_id == rec.id, Seat.seat == seat).values(bot=False, away_since=None)
+    )
     _bump(session, rec)
     return [{"type": "reclaimed", "seat": seat, "name": user.name, "visible_to": None}]
 
 
-async def vote_abandon(session: AsyncSession, rec: TableRecord, user: User, vote: Any, proposal: Any) -> Events:
-    """A player's say on abandoning the running game: the first "yes" proposes it, every other player whose
-    seat is not played by a bot must agree, and any one "no" (the proposer's too) ends the proposal.
+async def vote_abandon(
+    session: AsyncSession, rec: TableRecord, user: User, vote: Any, proposal: Any, away_enough: float
+) -> Events:
+    """A player's say on abandoning the running game: the first "yes" proposes it, every other player must agree
+    (one a bot stands in for too, until they have been away `away_enough` seconds), and any one "no" (the proposer's
+    too) ends the proposal. A "yes" said again ends the game if nobody's say is still awaited by now.
 
     `proposal` names the open proposal the vote answers (its `id`), so a "yes" meant for one that ended
     meanwhile opens no new one. Moves go on while a proposal is open; the game's end ends it."""
@@ -493,8 +508,6 @@ async def vote_abandon(session: AsyncSession, rec: TableRecord, user: User, vote
     seat = rec.seat_of(user.id)
     if seat is None:
         raise ServiceError("not_seated", "Only the players at the table can vote on abandoning it.", 403)
-    if seat in rec.bot_seats():
-        raise ServiceError("bot_playing", "A bot is playing your seat; take your seat back to vote.", 409)
     current = rec.abandon
     if proposal is not None and (current is None or current["since"] != proposal):
         raise ServiceError("no_proposal", "That proposal to abandon is over.", 409)
@@ -508,11 +521,13 @@ async def vote_abandon(session: AsyncSession, rec: TableRecord, user: User, vote
         _bump(session, rec, abandon_vote=None)
         return [{"type": "abandon_declined", **who, "withdrawn": seat in current["yes"]}]
     elif seat in current["yes"]:
-        raise ServiceError("already_voted", "You have already agreed to abandon this game.", 409)
+        if rec.abandon_waiting(away_enough):
+            raise ServiceError("already_voted", "You have already agreed to abandon this game.", 409)
+        events = []  # those it waited on have been away long enough since: agreed
     else:
         current = {**current, "yes": [*current["yes"], seat]}
         events = [{"type": "abandon_agreed", **who}]
-    if rec.evolve(abandon=current).abandon_waiting():
+    if rec.evolve(abandon=current).abandon_waiting(away_enough):
         _bump(session, rec, abandon_vote=current)
         return events
     await _abandon(session, rec)

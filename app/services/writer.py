@@ -9,7 +9,7 @@ On Postgres the moves of many tables are committed together (group commit): a
 single statement per batch updates the table rows with an optimistic version
 check, inserts the moves whose table row was updated, and notifies the other
 processes with one notification listing every written `table_id:version`. A
-client_id already stored is refused by the unique index on (table_id, client_id);
+client_id already stored for the same seat is refused by the unique index on (table_id, seat, client_id);
 the batch is then committed again without those moves. A move is acknowledged
 only after its batch has committed. A connection starts its next batch no sooner than `min_interval` after the
 last one began, since Postgres' cost is mostly per commit. On SQLite (one writer) each move is its own
@@ -159,7 +159,8 @@ FROM ins
 _BATCH_SQL = _batch_sql("")
 # The batch leaving out the moves whose client_id is stored (a NULL client_id matches no row). It runs
 # only after such a refusal, planned for the table sizes of that moment (a custom plan).
-_SKIP_SEEN = "\n      AND NOT EXISTS (SELECT FROM moves m WHERE m.table_id = d.id AND m.client_id = d.client_id)"
+_SKIP_SEEN = ("\n      AND NOT EXISTS (SELECT FROM moves m WHERE m.table_id = d.id AND m.seat = d.seat"
+              " AND m.client_id = d.client_id)")
 _BATCH_SKIPPING_SEEN_SQL = _batch_sql(_SKIP_SEEN)
 
 # Settings of the writer's own connections. asyncpg prepares the batch statement once per connection and,

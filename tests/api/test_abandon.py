@@ -137,36 +137,64 @@ async def test_one_no_ends_the_proposal_and_another_may_follow(server: Server) -
         await who.close()
 
 
-async def test_a_seat_a_bot_plays_for_its_player_needs_no_say_until_they_return(
+async def test_a_player_a_bot_stands_in_for_keeps_their_say_until_away_the_full_wait(
     fresh_db: Database, tmp_path: Path
 ) -> None:
-    server = Server(fresh_db, tmp_path, BOT_DELAY="0.05").start()
+    server = Server(fresh_db, tmp_path, BOT_DELAY="0.05", STAND_IN_AFTER="2").start()
     try:
-        # Unrated, so the host may hand a seat to a bot at once (at a rated table they wait like anyone).
+        # Unrated, so the host may hand a seat to a bot at once (at a rated table they wait like anyone)...
         (ana, ben, cy), tid = await _started(server, visibility="private")
-        await ana.post(f"/api/tables/{tid}/stand_in", {"seat": "1"})  # Ben is away
+        await ana.post(f"/api/tables/{tid}/stand_in", {"seat": "1"})
+        # ...but that does not take Ben's say: he stepped out a moment ago, and the game is not ended behind his back.
         proposed = await vote(ana, tid, "yes")
-        assert proposed["abandon"]["waiting"] == ["2"]
-        assert (await vote(ben, tid, "yes", status=409))["code"] == "bot_playing"
-
-        # Ben is back while the proposal is open: now it needs his say too.
-        back = (await ben.post(f"/api/tables/{tid}/reclaim")).json()
-        assert back["abandon"]["waiting"] == ["1", "2"] and back["status"] == "playing"
+        assert proposed["abandon"]["waiting"] == ["1", "2"]
         assert (await vote(cy, tid, "yes"))["abandon"]["waiting"] == ["1"]
+        assert (await vote(ana, tid, "yes", status=409))["code"] == "already_voted"
+        # Ben, back and still played by the bot, says no: the proposal is over.
+        declined = await vote(ben, tid, "no")
+        assert declined["abandon"] is None and declined["status"] == "playing"
 
-        # Ben is away again: the one say still missing is no longer needed, and the proposal is agreed.
+        # Proposed again; once Ben has been away the full stand-in wait, his say is no longer needed, and the next
+        # "yes" (the proposer's again) finds the proposal agreed.
+        await vote(ana, tid, "yes")
         sc = await Socket.open(server.ws_url, tid, cy.token)
         await sc.expect("snapshot")
-        done = (await ana.post(f"/api/tables/{tid}/stand_in", {"seat": "1"})).json()
+        waiting = await vote(cy, tid, "yes")
+        assert waiting["abandon"]["waiting"] == ["1"]
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 10
+        while (r := await ana.post(f"/api/tables/{tid}/abandon", {"vote": "yes"}, ok=False)).status_code != 200:
+            assert r.json()["error"]["code"] == "already_voted" and loop.time() < deadline
+            await asyncio.sleep(0.25)
+        done = r.json()
         assert done["status"] == "finished" and done["abandoned"] is True and done["outcome"] is None
         seen = await sc.until_version(done["version"])
-        assert [e["type"] for e in seen["events"]][-2:] == ["stand_in", "abandoned"]
+        assert [e["type"] for e in seen["events"]][-1] == "abandoned"
         # Over: nobody hands seats to bots or takes them back any more.
         assert (await ben.post(f"/api/tables/{tid}/reclaim", ok=False)).json()["error"]["code"] == "not_playing"
         refused = await ana.post(f"/api/tables/{tid}/stand_in", {"seat": "2"}, ok=False)
         assert refused.json()["error"]["code"] == "not_playing"
         await sc.close()
         for who in (ana, ben, cy):
+            await who.close()
+    finally:
+        server.stop()
+
+
+async def test_a_stand_in_called_after_the_full_wait_takes_the_say_at_once(fresh_db: Database, tmp_path: Path) -> None:
+    server = Server(fresh_db, tmp_path, BOT_DELAY="0.05", STAND_IN_AFTER="1").start()
+    try:
+        (ana, ben), tid = await _started(server, ("Ana", "Ben"))
+        # Both are awaited (a secret pick each); Ana picks, and the table then waits on Ben alone.
+        sa = await Socket.open(server.ws_url, tid, ana.token)
+        await sa.expect("snapshot")
+        assert (await sa.act({"type": "pick", "n": 1}))["type"] == "ack"
+        await vote(ana, tid, "yes")
+        await asyncio.sleep(1.2)  # the table has waited the full stand-in wait on Ben
+        done = (await ana.post(f"/api/tables/{tid}/stand_in", {"seat": "1"})).json()
+        assert done["status"] == "finished" and done["abandoned"] is True
+        await sa.close()
+        for who in (ana, ben):
             await who.close()
     finally:
         server.stop()
