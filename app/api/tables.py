@@ -196,6 +196,15 @@ async def stand_in(
     return svc.table_json(rt, rec, user.id)
 
 
+@router.post("/tables/{table_id}/invite", response_model=TableOut)
+async def rotate_invite(
+    table_id: str, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)
+) -> dict[str, Any]:
+    """The host withdraws the private table's invite link; the answer holds the new `invite_code`."""
+    rec = await svc.lobby_change(rt, table_id, user, None, lambda s, r: svc.rotate_invite(rt, s, r, user))
+    return svc.table_json(rt, rec, user.id)
+
+
 @router.post("/tables/{table_id}/reclaim", response_model=TableOut)
 async def reclaim(table_id: str, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)) -> dict[str, Any]:
     """Take my seat back from the bot that played it."""

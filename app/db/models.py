@@ -96,6 +96,8 @@ class GameTable(Base):
     host_id: Mapped[str] = mapped_column(ForeignKey("users.id"))
     visibility: Mapped[str] = mapped_column(String(10))
     invite_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # Bumped when the host withdraws the invite link: the code is derived from it (migration 0019).
+    invite_round: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     status: Mapped[str] = mapped_column(String(10), index=True)
     seat_count: Mapped[int] = mapped_column(Integer)
     options: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import and_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import Move, TableLogEntry
+from app.db.models import GameTable, Move, TableLogEntry
 from app.games import GAMES
 from app.realtime.hub import redact_events
 from app.services.errors import ServiceError
@@ -64,18 +64,26 @@ def _replay_state(rec: TableRecord, moves: list[Move]) -> dict[str, Any]:
 
 
 async def replay_step(session: AsyncSession, rec: TableRecord, step: int) -> dict[str, Any]:
-    """The spectator's view after `step` moves, with that move's public events."""
+    """The spectator's view after `step` moves, with that move's public events.
+
+    The moves and the count of moves the table has now are read by one statement, one snapshot: a move taken back
+    meanwhile cannot leave a view of fewer moves labelled `step`."""
     if rec.state is None:
         raise ServiceError("not_started", "The game has not started yet.", 409)
-    if not 0 <= step <= rec.move_count:
-        raise ServiceError("bad_step", f"Step must be between 0 and {rec.move_count}.", 422)
-    moves = await stored_moves(session, rec.id, step)
+    current = and_(Move.table_id == GameTable.id, Move.seq <= step, Move.seq <= GameTable.move_count)
+    rows = (await session.execute(
+        select(GameTable.move_count, Move).outerjoin(Move, current).where(GameTable.id == rec.id).order_by(Move.seq)
+    )).all()
+    total = rows[0][0] if rows else rec.move_count
+    if not 0 <= step <= total:
+        raise ServiceError("bad_step", f"Step must be between 0 and {total}.", 422)
+    moves = [move for _, move in rows if move is not None]
     state = _replay_state(rec, moves)
     finished = rec.status == "finished"
     events = redact_events(moves[-1].events, None, finished) if moves else []
     return {
-        "step": step,
-        "total": rec.move_count,
+        "step": len(moves),
+        "total": total,
         "view": GAMES[rec.game].view(state, None),
         "events": events,
     }

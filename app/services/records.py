@@ -67,6 +67,7 @@ class TableRecord:
     # there is none or the game is not running; `abandoned`: the players agreed to end the game (services/tables).
     abandon: dict[str, Any] | None = None
     abandoned: bool = False
+    invite_round: int = 0  # how many times the host has changed the invite code (`tables.rotate_invite`)
     # events of recent versions, for updates: version -> events
     recent_events: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     # The seat that may take back the last move: it made it, and the engine marked it undoable (it revealed
@@ -228,6 +229,7 @@ async def load_record(session: AsyncSession, table_id: str, *, for_update: bool 
         host_name=host_name,
         visibility=row.visibility,
         invite_hash=row.invite_hash,
+        invite_round=row.invite_round or 0,
         status=row.status,
         seat_count=row.seat_count,
         options=dict(row.options or {}),

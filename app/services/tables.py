@@ -46,9 +46,11 @@ def game_json(game: Game) -> dict[str, Any]:
     }
 
 
-def invite_code(secret_key: str, table_id: str) -> str:
-    """The table's invite code: derived from the server secret, so only a hash needs storing."""
-    digest = hmac.new(secret_key.encode(), f"invite:{table_id}".encode(), hashlib.sha256).digest()
+def invite_code(secret_key: str, table_id: str, invite_round: int = 0) -> str:
+    """The table's invite code: derived from the server secret and how many times the host changed it, so only a hash
+    needs storing, and a new round makes every older link useless."""
+    what = f"invite:{table_id}" if invite_round == 0 else f"invite:{table_id}:{invite_round}"
+    digest = hmac.new(secret_key.encode(), what.encode(), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest[:18]).decode()
 
 
@@ -165,7 +167,7 @@ def table_json_for(rt: Runtime, rec: TableRecord, public: dict[str, Any], user_i
     on the moment: in a running game, how long the table has waited and when its players may call a bot."""
     data = {**public, "my_seat": rec.seat_of(user_id), "is_host": user_id is not None and user_id == rec.host_id}
     if rec.visibility == "private" and user_id == rec.host_id:
-        data["invite_code"] = invite_code(rt.secret_key, rec.id)
+        data["invite_code"] = invite_code(rt.secret_key, rec.id, rec.invite_round)
     if rec.status == "playing":
         # Seconds rather than a time of day, so a client whose clock is off still counts right.
         data["waited"] = round(waited(rec), 1)
@@ -472,6 +474,19 @@ def _require_idle(
             f"after {idle_after:.0f} s without a move{since} ({left:.0f} s from now).",
             409,
         )
+
+
+async def rotate_invite(rt: Runtime, session: AsyncSession, rec: TableRecord, user: User) -> Events:
+    """The host withdraws a private table's invite link (it leaked, or someone unwelcome has it) and gets a new one:
+    the old code lets nobody in from now on, and those watching only by it lose sight of the table. Seated players
+    and the host are not affected."""
+    _require_host(rec, user)
+    if rec.visibility != "private":
+        raise ServiceError("not_private", "Only a private table has an invite link.", 409)
+    new_round = rec.invite_round + 1
+    _bump(session, rec, invite_round=new_round,
+          invite_hash=hash_invite(invite_code(rt.secret_key, rec.id, new_round)))
+    return [{"type": "invite_changed", "visible_to": None}]
 
 
 async def reclaim(session: AsyncSession, rec: TableRecord, user: User) -> Events:
