@@ -54,7 +54,8 @@ def check_shape(action: Any) -> str:
     return kind
 
 
-# The lobby's words for the special-chef option: the printed names, in English and in Spanish.
+# The lobby's words for the special-chef option: the chefs' names, in English and in Spanish. The names are the
+# site's own (spec 3.4: the rulebook's are lost); the requirements are the rulebook's.
 CHEF_CHOICE_LABELS = setup.special_chef_choice_labels({c: chef.label for c, chef in SPECIAL_CHEFS.items()}, "A random pair")
 CHEF_CHOICE_LABELS_ES = setup.special_chef_choice_labels({
     "specialist": "El Especialista", "globetrotter": "El Trotamundos", "star_gazer": "El Astrónomo",
@@ -81,7 +82,7 @@ class Foodies:
     # The lobby's texts in other languages, by their English wording.
     i18n: dict[str, dict[str, str]] = {"es": {
         description: "Tira el dado y todos los patios de comidas pagan: compra puestos, completa estrellas, contrata chefs.",
-        "First player": "Jugador inicial", "Random": "Al azar", "The first seat listed": "El primer asiento de la lista",
+        "First player": "Primer jugador", "Random": "Al azar", "The first seat listed": "El primer asiento de la lista",
         "Special chefs": "Chefs especiales",
         **{CHEF_CHOICE_LABELS[c]: CHEF_CHOICE_LABELS_ES[c] for c in CHEF_CHOICE_LABELS},
     }}

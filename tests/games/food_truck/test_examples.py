@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from app.games.food_truck import ENGINE
+from app.games.food_truck.data import TRUCK_CARDS
 from app.games.food_truck.service import discard_truck_cards, gather_cards
-from app.games.food_truck.setup import new_game, start_round
+from app.games.food_truck.setup import flip_truck_card, new_game, start_round
 
 from .helpers import act, build, check_invariants, types_of
 
@@ -213,6 +214,37 @@ def test_example_7_truck_pile_cycle() -> None:
     assert "truck_reshuffled" in types_of(ev)
     me = s["seats"]["0"]
     assert me["truck_discard"] == [] and len(me["truck_pile"]) == 4 and me["truck_current"] in cards
+
+
+def _rebuilt_pile(seed: int) -> tuple[list[str], dict]:
+    """Seat 0's Truck pile is empty and its discard holds its five Truck cards E1..E5, in that order: the effects
+    of the pile rebuilt at Prep (the card turned up, then the rest), and the state after."""
+    s = new_game(["0", "1"], seed, {"trucks": "random"})
+    me = s["seats"]["0"]
+    me["truck_pile"], me["truck_discard"], me["truck_current"] = [], list(TRUCK_CARDS[me["truck"]]), None
+    ev: list = []
+    flip_truck_card(s, "0", ev)
+    assert "truck_reshuffled" in types_of(ev)
+    return [c.rsplit("-", 1)[1] for c in [me["truck_current"], *me["truck_pile"]]], s
+
+
+# Spec §4.1 Prep step 1 "if truck_pile is empty, shuffle truck_discard to form a new truck_pile", drawn like all the
+# engines' randomness from the seeded generator in the state (`app/games/rng.py`, so replays are identical): the
+# rebuilt pile is shuffled, not the discard order nor a fixed rearrangement of it, and the same seed rebuilds it alike.
+def test_truck_pile_rebuilt_from_the_discard_is_a_seeded_shuffle() -> None:
+    discard = ["e1", "e2", "e3", "e4", "e5"]
+    orders = {}
+    for seed in range(1, 21):
+        order, s = _rebuilt_pile(seed)
+        again, s_again = _rebuilt_pile(seed)
+        assert order == again and s["rng"] == s_again["rng"], "the same seed rebuilds the same pile"
+        assert sorted(order) == discard and s["seats"]["0"]["truck_discard"] == []
+        check_invariants(s)
+        orders[seed] = order
+    assert orders[1] != discard
+    assert sum(order == discard for order in orders.values()) <= 1, "the discard order kept"
+    assert len({tuple(order) for order in orders.values()}) >= 10, "not shuffled by the seed"
+    assert {order[0] for order in orders.values()} == set(discard), "some card never comes up first"
 
 
 def _last_elimination(players: list[str]) -> dict:

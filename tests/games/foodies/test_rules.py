@@ -393,6 +393,23 @@ def test_special_chef_requirements(chef: str, yes: dict[int, str], no: dict[int,
     assert not meets_requirement(court_of(no), chef)
 
 
+# Spec §3 `star_gazer` "at least 6 full stars" (§5.1.5: each matched pair counted once), at exactly 6 and at 5.
+# AME05 has a half-star on every edge: stalls on 1 2 3 / 4 5 . / 7 . . match 1-2, 2-3, 4-5, 1-4, 2-5 and 4-7.
+@pytest.mark.parametrize(("spaces", "stars", "claimable"), [((1, 2, 3, 4, 5, 7), 6, True), ((1, 2, 3, 4, 5), 5, False)])
+def test_star_gazer_at_exactly_six_full_stars(spaces: tuple[int, ...], stars: int, claimable: bool) -> None:
+    court = {s: "AME05" for s in spaces}
+    assert full_stars(court_of(court)) == stars
+    assert meets_requirement(court_of(court), "star_gazer") is claimable
+    state = hire_state(court)
+    offered = {"type": "claim_chef", "chef": "star_gazer"} in G.actions(state, "0")
+    assert offered is claimable
+    if claimable:
+        state = step(state, "0", {"type": "claim_chef", "chef": "star_gazer"})
+        assert state["players"]["0"]["chefs"] == ["star_gazer"] and state["players"]["0"]["popularity"] == 3
+    else:
+        assert refused(state, "0", {"type": "claim_chef", "chef": "star_gazer"}) == "requirement_not_met"
+
+
 def test_claimed_chef_kept_after_losing_the_condition() -> None:
     state = hire_state({1: "AME01", 2: "AME02", 3: "BRA01", 4: "BRA02", 5: "CHN01", 6: "CHN02"})
     state = step(state, "0", {"type": "claim_chef", "chef": "trio"})
