@@ -44,7 +44,7 @@ from sqlalchemy import delete, select, update
 
 from app.db.models import GameTable, RenameLog, Seat, User
 from app.services import auth
-from app.services.auth import clean_name
+from app.services.auth import check_distinct_name, clean_name
 from app.services.errors import ServiceError
 from app.services.records import TableRecord
 from app.services.tables import Events, lobby_change
@@ -99,6 +99,8 @@ async def rename(rt: Runtime, user: User, name: str) -> User:
         old = row.name
         if new == old:
             return row  # nothing changes, so no table needs telling (and no rename is counted)
+        # Nobody may take a name that could be mistaken for another player's at a live table of theirs.
+        check_distinct_name(new, await _names_beside(session, user.id), "at a table of yours")
         await _count_rename(session, user.id)
         row.name = new
         notice = orjson.dumps({"kind": "renamed", "origin": rt.origin, "user_id": user.id, "name": new}).decode()
@@ -110,6 +112,17 @@ async def rename(rt: Runtime, user: User, name: str) -> User:
     for table_id in live:
         await _announce(rt, row, table_id, old, new)
     return row
+
+
+async def _names_beside(session: AsyncSession, user_id: str) -> list[str]:
+    """The names of the other people at the open or running tables this person sits at or hosts."""
+    live = select(GameTable.id).where(
+        GameTable.status != "finished",
+        (GameTable.host_id == user_id) | GameTable.id.in_(select(Seat.table_id).where(Seat.user_id == user_id)),
+    )
+    seated = select(Seat.user_id).where(Seat.table_id.in_(live), Seat.user_id.is_not(None), Seat.user_id != user_id)
+    hosts = select(GameTable.host_id).where(GameTable.id.in_(live), GameTable.host_id != user_id)
+    return list(await session.scalars(select(User.name).where(User.id.in_(seated) | User.id.in_(hosts))))
 
 
 async def _live_tables_of(session: AsyncSession, user_id: str) -> list[str]:

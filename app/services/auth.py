@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 import secrets
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+import confusables
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
@@ -96,18 +98,49 @@ async def revoke_session(session: AsyncSession, user_id: str, sid: str, max_age:
         session.add(RevokedSession(sid=sid, user_id=user_id, expires_at=now + timedelta(seconds=max_age)))
 
 
+# Characters that print as nothing though Unicode does not call them format characters: fillers of the Hangul and
+# braille blocks, and the like, with which a name could look empty or like another.
+_INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e\u17b4\u17b5\u034f\u2061\u2062\u2063\u2064")
+# More combining marks than this on one letter is "zalgo" text that spills over the lines around it.
+MAX_MARKS = 2
+
+
 def clean_name(name: str, what: str = "name", max_len: int = 40) -> str:
-    """Normalise a display name: NFC, no control characters, trimmed, 1..max_len characters."""
+    """A display name people can trust: NFKC (so 𝕏 is X and full-width letters are letters), whitespace squeezed,
+    1..max_len characters; refused with invisible, control or format characters, or a pile of combining marks."""
     if not isinstance(name, str):
         raise ServiceError("bad_name", f"The {what} must be text.", 422)
-    name = unicodedata.normalize("NFC", name)
-    name = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C")
-    name = " ".join(name.split())
+    name = " ".join(unicodedata.normalize("NFKC", name).split())
     if not name:
         raise ServiceError("bad_name", f"The {what} must not be empty.", 422)
     if len(name) > max_len:
         raise ServiceError("bad_name", f"The {what} is longer than {max_len} characters.", 422)
+    marks = 0
+    for ch in name:
+        category = unicodedata.category(ch)
+        if category[0] == "C" or ch in _INVISIBLE or (category[0] == "Z" and ch != " "):
+            raise ServiceError("bad_name", f"The {what} holds an invisible or control character.", 422)
+        marks = marks + 1 if category in ("Mn", "Me") else 0
+        if marks > MAX_MARKS:
+            raise ServiceError("bad_name", f"The {what} piles too many accents on one letter.", 422)
     return name
+
+
+def confusable(one: str, other: str) -> bool:
+    """Whether two names could be taken for each other (Latin a and Cyrillic а, rn and m, l and 1, case): the
+    `confusables` package's comparison over Unicode's confusables data."""
+    return bool(confusables.is_confusable(one, other))
+
+
+def check_distinct_name(name: str, others: Iterable[str | None], what: str = "at this table") -> None:
+    """Refuse a name that could be taken for one of `others` (the people of a table)."""
+    for other in others:
+        if other is not None and confusable(name, other):
+            raise ServiceError(
+                "name_confusable",
+                f"Your name could be taken for {other}'s, who is {what}: change your name to take a seat here.",
+                409,
+            )
 
 
 def check_password(password: object) -> None:

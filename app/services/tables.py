@@ -19,7 +19,7 @@ from app.db.models import GameTable, Seat, TableLogEntry, User
 from app.games import GAMES
 from app.games.base import Game
 from app.services import chat
-from app.services.auth import clean_name, mark_guest_seats, new_id
+from app.services.auth import check_distinct_name, clean_name, mark_guest_seats, new_id
 from app.services.errors import ServiceError, not_found
 from app.services.records import TableRecord, hash_invite, load_record, seed_commitment
 
@@ -330,6 +330,8 @@ async def join(
         raise ServiceError("bad_invite", "This table is private: the invite code is missing or wrong.", 403)
     if rec.seat_of(user.id) is not None:
         raise ServiceError("already_seated", "You already have a seat at this table.", 409)
+    others = [s.user_name for s in rec.seats if s.user_id not in (None, user.id)]
+    check_distinct_name(user.name, [*others, rec.host_name if rec.host_id != user.id else None])
     free = [s for s in rec.seats if s.user_id is None and not s.bot]
     if seat is None:
         if not free:

@@ -38,11 +38,11 @@ async def _abandoned(host: Player, other: Player) -> dict[str, Any]:
 
 async def test_a_guest_renames_with_the_sign_up_rules(server: Server) -> None:
     ana = await Player.guest(server.url, "Ana")
-    me = await _rename(ana, "  Ana   María\u0007 ")
+    me = await _rename(ana, "  Ana   María ")
     assert me == {"id": ana.user["id"], "name": "Ana María", "username": None}
     assert (await ana.http.get("/api/me")).json()["name"] == "Ana María"
     # Every refusal says why and changes nothing.
-    for bad in ["", "   ", "x" * 41, "\x00\x01"]:
+    for bad in ["", "   ", "x" * 41, "\x00\x01", "Ana María\u0007"]:
         assert (await _rename(ana, bad, 422))["code"] == "bad_name", bad
     for bad in [None, 5, ["Ana"]]:
         assert (await _rename(ana, bad, 422))["code"] == "invalid_request", bad

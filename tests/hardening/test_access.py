@@ -230,7 +230,7 @@ async def test_hostile_strings_are_stored_as_data(server: Server) -> None:
             accepted += 1
             body = r.json()
             name = body["user"]["name"]
-            # Control and format characters are removed; everything else comes back exactly.
+            # Names with control or format characters are refused (test_names); everything else comes back exactly.
             assert not any(ch in name for ch in "\x00\u202e\u202c\t\n")
             token = body["token"]
             stored = await db_rows(server, "SELECT name FROM users WHERE id = :id", id=body["user"]["id"])
