@@ -81,19 +81,13 @@ async def register(
 
 
 @router.post("/auth/login", response_model=AuthOut)
-async def login(
-    body: LoginIn,
-    request: Request,
-    response: Response,
-    rt: Runtime = Depends(get_rt),
-    session: AsyncSession = Depends(get_session),
-) -> AuthOut:
+async def login(body: LoginIn, request: Request, response: Response, rt: Runtime = Depends(get_rt)) -> AuthOut:
     """Sign in with a username and password. Wrong passwords are limited per client address and per username."""
     name = body.username.strip().lower()[:40] if isinstance(body.username, str) else ""
     keys = (*client_keys(request, None), f"name:{name}")
     await rt.limits.check(rt.limits.login_failures, *keys)
     try:
-        user = await auth.login(session, body.username, body.password)
+        user = await auth.login(rt.reads, body.username, body.password)
     except ServiceError as exc:
         if exc.code == "bad_credentials":
             await rt.limits.note(rt.limits.login_failures, *keys)

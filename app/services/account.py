@@ -215,8 +215,7 @@ async def _announce_registered(rt: Runtime, user: User, table_id: str) -> None:
 
 async def change_password(rt: Runtime, user_id: str, current: str, new: str) -> User:
     """Change the account's password; every session of it but the caller's (which gets a new token) ends."""
-    async with rt.reads() as session:
-        checked, new_hash = await auth.new_password_hash(session, user_id, current, new)
+    checked, new_hash = await auth.new_password_hash(rt.reads, user_id, current, new)
     async with rt.single_writer(), rt.sessions() as session:
         user = await auth.change_password(session, user_id, checked, new_hash)
         await _end_sessions(rt, session, user)

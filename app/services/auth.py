@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
 import secrets
+import threading
 import unicodedata
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -14,15 +18,25 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 from sqlalchemy import delete, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import GameTable, RevokedSession, Seat, User
 from app.services.errors import ServiceError
 
 _hasher = PasswordHasher()
-# Hashing takes ~50 ms of CPU and holds no lock on the event loop when run in a thread (argon2-cffi releases the
-# GIL); at most this many at once, so a flood of sign-ins queues here rather than taking every core from the games.
-_HASHING = asyncio.Semaphore(2)
+# Hashing takes ~50 ms of CPU (on several threads: argon2's lanes) and holds nothing of the event loop when run in a
+# thread (argon2-cffi releases the GIL). One at a time, on a thread of lower priority whose lanes inherit it, so a
+# flood of sign-ins queues here rather than taking the cores from the games; the sign-in limits
+# (services/ratelimits.py) keep that queue short.
+_HASHING = asyncio.Semaphore(1)
+
+
+def _lower_priority() -> None:
+    with contextlib.suppress(OSError, AttributeError):  # not every system lets a thread lower its own priority
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+
+
+_HASHER_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="password-hash", initializer=_lower_priority)
 _TOKEN_SALT = "session-v1"
 # Said to a session whose token epoch is past (`session_revoked`), on REST and on its sockets.
 SESSION_ENDED_MESSAGE = "You were signed out: your password changed, or you signed out everywhere. Sign in again."
@@ -30,13 +44,13 @@ SESSION_ENDED_MESSAGE = "You were signed out: your password changed, or you sign
 
 async def _hash(password: str) -> str:
     async with _HASHING:
-        return await asyncio.to_thread(_hasher.hash, password)
+        return await asyncio.get_running_loop().run_in_executor(_HASHER_THREAD, _hasher.hash, password)
 
 
 async def _verify(password_hash: str, password: str) -> None:
     """Raises VerificationError or InvalidHashError for a wrong password."""
     async with _HASHING:
-        await asyncio.to_thread(_hasher.verify, password_hash, password)
+        await asyncio.get_running_loop().run_in_executor(_HASHER_THREAD, _hasher.verify, password_hash, password)
 
 
 @dataclass(frozen=True)
@@ -192,10 +206,8 @@ async def register(
     if not all(ch.isalnum() or ch in "._-" for ch in username):
         raise ServiceError("bad_username", "A username may hold letters, digits, '.', '_' and '-'.", 422)
     check_password(password)
-    taken = await session.scalar(select(User.id).where(User.username == username))
-    if taken:
-        raise ServiceError("username_taken", "That username is taken.", 409)
-    password_hash = await _hash(password)  # before any row is locked: it takes a while
+    # Before the session takes a connection and any row is locked: hashing takes a while.
+    password_hash = await _hash(password)
     taken = await session.scalar(select(User.id).where(User.username == username))
     if taken:
         raise ServiceError("username_taken", "That username is taken.", 409)
@@ -223,15 +235,17 @@ async def register(
     return user
 
 
-async def login(session: AsyncSession, username: str, password: str) -> User:
-    """Check a username and password."""
+async def login(reads: async_sessionmaker[AsyncSession], username: str, password: str) -> User:
+    """Check a username and password. The account is read in a session of its own, closed before the password is
+    checked: a flood of sign-ins waiting for the hashing threads must not hold the database's connections."""
     if not isinstance(username, str) or not isinstance(password, str):
         raise ServiceError("bad_credentials", "Wrong username or password.", 401)
     username = username.strip().lower()
     if not username or len(username) > 40 or not all(ch.isalnum() or ch in "._-" for ch in username):
         await _hash(password[:256])  # same cost either way, so timing reveals nothing
         raise ServiceError("bad_credentials", "Wrong username or password.", 401)
-    user = await session.scalar(select(User).where(User.username == username))
+    async with reads() as session:
+        user = await session.scalar(select(User).where(User.username == username))
     if user is None or not user.password_hash:
         await _hash(password[:256])  # same cost either way, so timing reveals nothing
         raise ServiceError("bad_credentials", "Wrong username or password.", 401)
@@ -263,10 +277,14 @@ async def registered_user(session: AsyncSession, user_id: str) -> User:
     return user
 
 
-async def new_password_hash(session: AsyncSession, user_id: str, current: object, new: object) -> tuple[str, str]:
-    """Check an account's current password and hash the new one, before any row is locked (hashing takes a while):
-    the stored hash it was checked against, and the new one. A guest has no password to change (`not_registered`)."""
-    user = await session.get(User, user_id)
+async def new_password_hash(
+    reads: async_sessionmaker[AsyncSession], user_id: str, current: object, new: object
+) -> tuple[str, str]:
+    """Check an account's current password and hash the new one, with no row locked and no connection held (hashing
+    takes a while): the stored hash it was checked against, and the new one. A guest has no password to change
+    (`not_registered`)."""
+    async with reads() as session:
+        user = await session.get(User, user_id)
     if user is None:
         raise ServiceError("bad_token", "Your session is not valid; sign in again.", 401)
     if not user.username or not user.password_hash:

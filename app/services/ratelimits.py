@@ -1,5 +1,6 @@
 """Limits on what one client may do in a while (sign-ins, new guests and accounts, new tables, invite guesses), kept
-where every server process sees them: Redis when the deployment has one (BROKER_URL), else the database.
+where every server process sees them: Redis when the deployment has one (BROKER_URL), else Postgres; SQLite is
+served by one process, which keeps them in memory (no disk flush per counted attempt beside the moves' commits).
 
 The counting is the `limits` library's (fixed windows, `RateLimitItem` parsed from settings such as "10/minute");
 `DatabaseStorage` is its storage on our own database, so the limits hold across processes without Redis too.
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from limits import RateLimitItem, parse
-from limits.aio.storage import Storage
+from limits.aio.storage import MemoryStorage, Storage
 from limits.aio.strategies import FixedWindowRateLimiter
 from limits.storage import storage_from_string
 from sqlalchemy import delete, select, text
@@ -151,7 +152,7 @@ def make_rate_limits(
     sessions: async_sessionmaker[AsyncSession],
     single_writer: Callable[[], contextlib.AbstractAsyncContextManager[Any]],
 ) -> RateLimits:
-    """Counted in Redis when the deployment's broker is Redis, else in the database."""
+    """Counted in Redis when the deployment's broker is Redis, else in Postgres, or in memory on SQLite (one process)."""
     if settings.broker_url.startswith("redis"):
         prefix = f"{settings.effective_broker_namespace}:limits"
         found = storage_from_string(
@@ -159,7 +160,9 @@ def make_rate_limits(
         )
         assert isinstance(found, Storage)  # an async+ scheme gives an async storage
         storage: Storage = found
-    else:
+    elif settings.is_postgres:
         storage = DatabaseStorage(sessions, single_writer)
+    else:
+        storage = MemoryStorage()
     return RateLimits(storage, settings)
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import httpx
 
-from tests.conftest import Database, Server
+from tests.conftest import Database, Server, requires_postgres
 from tests.hardening.helpers import guests
 from tests.platform.client import Player
 
@@ -50,6 +50,7 @@ async def test_wrong_passwords_are_limited_per_account_from_many_addresses(fresh
 
 
 async def test_new_guests_are_limited_per_address_across_processes(fresh_db: Database, tmp_path: Path) -> None:
+    requires_postgres()  # SQLite is served by one process, which counts in memory
     (tmp_path / "one").mkdir()
     (tmp_path / "two").mkdir()
     one = Server(fresh_db, tmp_path / "one", real_limits=True, LIMIT_GUESTS="6/hour").start()
@@ -75,6 +76,16 @@ async def test_new_accounts_are_limited_per_address(fresh_db: Database, tmp_path
             answers = [await c.post("/api/auth/register", json={"username": f"new{i}", "password": "long enough"})
                        for i in range(4)]
         assert [r.status_code for r in answers[:3]] == [200] * 3 and _limited(answers[3])
+    finally:
+        server.stop()
+
+
+async def test_new_guests_are_limited_per_address(fresh_db: Database, tmp_path: Path) -> None:
+    server = Server(fresh_db, tmp_path, real_limits=True, LIMIT_GUESTS="4/hour").start()
+    try:
+        async with httpx.AsyncClient(base_url=server.url) as c:
+            answers = [await c.post("/api/auth/guest", json={"name": f"Guest {i}"}) for i in range(5)]
+        assert [r.status_code for r in answers[:4]] == [200] * 4 and _limited(answers[4])
     finally:
         server.stop()
 
