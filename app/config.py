@@ -71,6 +71,11 @@ class Settings(BaseSettings):
     # Table chat, per person per table: a burst of this many messages, then one every 1/rate seconds.
     chat_rate_burst: int = 5
     chat_rate_per_second: float = 0.5
+    # Watchers (not seated, not the host) who may say their first line at one table in a minute.
+    chat_newcomers_per_minute: int = 5
+    # Sockets one signed-in person may hold open at one table, and one client address at one server process.
+    ws_per_person_per_table: int = 8
+    ws_per_address: int = 200
     # Presence (who is at a table now, realtime/presence.py): seconds to gather socket changes into one message,
     # between a process's re-announcements of its tables to the others, and until the others forget it.
     presence_debounce: float = 0.5

@@ -171,6 +171,7 @@ def start_server(db_url: str, port: int, migrate: bool, log_dir: Path, broker_ur
         METRICS_TOKEN=METRICS_TOKEN,
         # Thousands of guests and tables from one address: the per-address limits are for people, not this bench.
         LIMIT_GUESTS="1000000/minute", LIMIT_TABLES="1000000/minute", MAX_OPEN_TABLES="1000000",
+        WS_PER_ADDRESS="1000000", WS_PER_PERSON_PER_TABLE="1000000", CHAT_NEWCOMERS_PER_MINUTE="1000000",
     )
     log = log_dir / f"server-{port}.log"
     proc = subprocess.Popen(

@@ -1,5 +1,5 @@
 """Table chat over REST: the history, posting a line (the table's socket takes `chat` messages too), and the
-host's moderation: removing a line, muting and unmuting a person."""
+host's moderation: removing a line, muting and unmuting a person, choosing who may chat."""
 
 from __future__ import annotations
 
@@ -11,16 +11,18 @@ from app.api.deps import current_user, get_rt
 from app.api.schemas import (
     ChatIn,
     ChatMessageOut,
+    ChatModeIn,
     ChatMuteOut,
     ChatMutesOut,
     ChatOut,
     ChatRemovedOut,
     ChatUnmuteOut,
+    TableOut,
 )
 from app.api.tables import Viewing, viewing, visible_table
 from app.db.models import User
 from app.runtime import Runtime
-from app.services import chat
+from app.services import chat, tables
 from app.services.records import TableRecord
 
 router = APIRouter(prefix="/api", tags=["chat"])
@@ -31,7 +33,7 @@ MAX_ID = 2**63 - 1  # the largest line id a database holds: a larger one names n
 async def chat_history(v: Viewing = Depends(viewing)) -> dict[str, Any]:
     """The table's last 100 chat lines, oldest first (a private table needs a seat, the host, or ?invite=), and
     whether the reader is muted."""
-    messages = await chat.history(v.session, v.rec.id)
+    messages = await chat.history(v.session, v.rec.id, host_id=v.rec.host_id)
     return {"messages": messages, "muted": await chat.is_muted(v.session, v.rec.id, v.user_id)}
 
 
@@ -102,3 +104,12 @@ async def unmute(
     """The host lets a muted person chat again."""
     rec = await _seen(request, rt, table_id, user, None)
     return await chat.unmute(rt, rec, user.id, user_id)
+
+
+@router.put("/tables/{table_id}/chat/mode", response_model=TableOut)
+async def chat_mode(
+    table_id: str, body: ChatModeIn, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)
+) -> dict[str, Any]:
+    """The host opens the table's chat to everyone, or keeps it to accounts (and the players), or to the players."""
+    rec = await tables.lobby_change(rt, table_id, user, None, lambda s, r: tables.set_chat_mode(s, r, user, body.mode))
+    return tables.table_json(rt, rec, user.id)

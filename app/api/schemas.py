@@ -95,6 +95,11 @@ class SeatIn(BaseModel):
     seat: str | int
 
 
+class ChatModeIn(BaseModel):
+    # Any JSON here: the service refuses a wrong one with its own code (bad_chat_mode).
+    mode: Any = None
+
+
 class AbandonIn(BaseModel):
     # Any JSON here: the service refuses a wrong one with its own code (bad_vote, bad_proposal).
     vote: Any = None
@@ -147,6 +152,7 @@ class TableOut(BaseModel):
     invite_code: str | None = None
     rematch_id: str | None = None  # once the game is over: the table its players opened to play again
     abandoned: bool = False  # finished because its players agreed to abandon it (no outcome)
+    chat_mode: Literal["everyone", "accounts", "players"] = "everyone"  # who may chat, as the host chose
     abandon: AbandonOut | None = None  # a running game: the open proposal to abandon it
     rated: bool = False  # the game changes (a finished one: changed) its people's ratings
     ratings: dict[str, RatingChangeOut] | None = None  # by seat, once the finished game is rated

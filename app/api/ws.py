@@ -104,6 +104,9 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
             rec = await rt.record(session, table_id)
         if user is not None:
             log_user_id.set(user.id)
+        mine, from_address = rt.hub.sockets_of(table_id, user.id if user else None, ws.client.host if ws.client else "")
+        if mine >= rt.settings.ws_per_person_per_table or from_address >= rt.settings.ws_per_address:
+            raise ServiceError("too_many_sockets", "Too many connections open from here; close a tab and retry.", 429)
         address = f"ip:{ws.client.host if ws.client else '?'}"
         keys = (address, f"u:{user.id}") if user else (address,)
         if not rec.can_see(user.id if user else None, None):

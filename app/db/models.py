@@ -98,6 +98,8 @@ class GameTable(Base):
     invite_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     # Bumped when the host withdraws the invite link: the code is derived from it (migration 0019).
     invite_round: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # Who may chat at the table: everyone, accounts (and the players), or the players only (services/chat; 0020).
+    chat_mode: Mapped[str] = mapped_column(String(16), default="everyone", server_default="everyone")
     status: Mapped[str] = mapped_column(String(10), index=True)
     seat_count: Mapped[int] = mapped_column(Integer)
     options: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict)

@@ -109,6 +109,7 @@ class Connection:
     # The token epoch of the session it was opened with: a newer one ends it (`Hub.end_sessions`).
     epoch: int = 0
     sid: str | None = None  # the session it was opened with: signing out of it ends it (`Hub.revoke_session`)
+    address: str = ""  # the client's address, for the cap on one address's sockets (`Hub.sockets_of`)
 
     @classmethod
     def open(
@@ -125,7 +126,7 @@ class Connection:
         writer = ws.scope.get("extensions", {}).get(FRAME_WRITER)
         return cls(
             ws=ws, table_id=table_id, user_id=user_id, write_frame=writer, invite=invite, user_name=user_name,
-            epoch=epoch, sid=sid,
+            epoch=epoch, sid=sid, address=ws.client.host if ws.client else "",
         )
 
     def may_see(self, rec: TableRecord) -> bool:
@@ -280,11 +281,19 @@ class Hub:
         self.ended: dict[str, int] = {}
         # Sessions signed out of (by id), for the same race; emptied past a size like `ended`.
         self.revoked: set[str] = set()
+        self.addresses: dict[str, int] = {}  # open sockets per client address
+
+    def sockets_of(self, table_id: str, user_id: str | None, address: str) -> tuple[int, int]:
+        """How many sockets this person holds at the table, and this address at this process."""
+        room = self.rooms.get(table_id)
+        person = room.people.get(user_id, 0) if room is not None and user_id is not None else 0
+        return person, self.addresses.get(address, 0)
 
     def attach(self, conn: Connection) -> None:
         room = self.rooms.setdefault(conn.table_id, Room())
         if conn not in room.conns:
             room.conns.add(conn)
+            self.addresses[conn.address] = self.addresses.get(conn.address, 0) + 1
             if conn.user_id is None:
                 room.anon += 1
             else:
@@ -299,6 +308,11 @@ class Hub:
         room = self.rooms.get(conn.table_id)
         if room is not None and conn in room.conns:
             room.conns.discard(conn)
+            left = self.addresses.get(conn.address, 0) - 1
+            if left > 0:
+                self.addresses[conn.address] = left
+            else:
+                self.addresses.pop(conn.address, None)
             if conn.user_id is None:
                 room.anon -= 1
             elif room.people.get(conn.user_id, 0) > 1:
@@ -558,7 +572,8 @@ class Hub:
                 room = self.rooms.get(table_id)
                 if room is not None:
                     async with self.rt.reads() as session:
-                        lines = await chat.history(session, table_id, datetime.fromtimestamp(room.opened - 1, UTC))
+                        lines = await chat.history(session, table_id, datetime.fromtimestamp(room.opened - 1, UTC),
+                                                   rec.host_id)
                         removed = await chat.removed_since(
                             session, table_id, datetime.fromtimestamp(room.opened - 1, UTC))
                     for line in lines:

@@ -15,11 +15,12 @@ import math
 import re
 import unicodedata
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 import orjson
-from sqlalchemy import select, text
+from sqlalchemy import ColumnElement, func, or_, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -32,7 +33,15 @@ if TYPE_CHECKING:
     from app.runtime import Runtime
 
 MAX_CHARS = 300  # per line, counted in code points after cleaning
-HISTORY = 100  # lines a reader gets on load
+HISTORY = 100  # lines of the players (and host), and as many of the others, a reader gets on load
+
+
+class ChatMode(StrEnum):
+    """Who may chat at a table, as its host chose."""
+
+    EVERYONE = "everyone"
+    ACCOUNTS = "accounts"  # registered people, and the players and host whatever they are
+    PLAYERS = "players"  # the players and the host only
 # A text this long is refused before it is cleaned (the cleaning looks at every character).
 MAX_RAW = 20 * MAX_CHARS
 # Characters that reorder the text around them: in a chat line they make one person's words look like another's.
@@ -101,13 +110,20 @@ def message_json(row: ChatMessage) -> dict[str, Any]:
     }
 
 
-async def history(session: AsyncSession, table_id: str, since: datetime | None = None) -> list[dict[str, Any]]:
-    """The table's last HISTORY lines (those posted since `since`, if given), oldest first."""
+async def history(
+    session: AsyncSession, table_id: str, since: datetime | None = None, host_id: str | None = None
+) -> list[dict[str, Any]]:
+    """The table's last HISTORY lines of its players and host, and its last HISTORY lines of everyone else (those
+    posted since `since`, if given), merged oldest first: a crowd of watchers cannot push the players' words out."""
     query = select(ChatMessage).where(ChatMessage.table_id == table_id, ChatMessage.removed_at.is_(None))
     if since is not None:
         query = query.where(ChatMessage.created_at >= since)
-    rows = (await session.scalars(query.order_by(ChatMessage.id.desc()).limit(HISTORY))).all()
-    return [message_json(row) for row in reversed(rows)]
+    at_table: ColumnElement[bool] = ChatMessage.seat.is_not(None)
+    if host_id is not None:
+        at_table = or_(at_table, ChatMessage.user_id == host_id)
+    players = (await session.scalars(query.where(at_table).order_by(ChatMessage.id.desc()).limit(HISTORY))).all()
+    others = (await session.scalars(query.where(~at_table).order_by(ChatMessage.id.desc()).limit(HISTORY))).all()
+    return [message_json(row) for row in sorted([*players, *others], key=lambda row: row.id)]
 
 
 async def _stored(session: AsyncSession, table_id: str, user_id: str, client_id: str) -> dict[str, Any] | None:
@@ -129,6 +145,41 @@ def _limited(wait: float) -> ServiceError:
 
 def _muted() -> ServiceError:
     return ServiceError("muted", "The host has muted you in this table's chat.", 403)
+
+
+def _check_mode(rec: TableRecord, user_id: str, registered: bool) -> None:
+    """Refuse a line the host's chat mode does not allow from this person."""
+    at_table = rec.seat_of(user_id) is not None or user_id == rec.host_id
+    if rec.chat_mode == ChatMode.PLAYERS and not at_table:
+        raise ServiceError("chat_closed", "The host keeps this table's chat to its players.", 403)
+    if rec.chat_mode == ChatMode.ACCOUNTS and not (at_table or registered):
+        raise ServiceError("chat_closed", "The host keeps this table's chat to registered players: sign up to chat.",
+                           403)
+
+
+async def _check_newcomer(
+    session: AsyncSession, rec: TableRecord, user_id: str, now: datetime, per_minute: int
+) -> None:
+    """A watcher's first line here is refused while `per_minute` other watchers already began chatting at the table in
+    the last minute: a crowd of fresh identities cannot flood it (each would have a fresh allowance)."""
+    if rec.seat_of(user_id) is not None or user_id == rec.host_id:
+        return
+    spoke = await session.scalar(
+        select(ChatMessage.id).where(ChatMessage.table_id == rec.id, ChatMessage.user_id == user_id).limit(1)
+    )
+    if spoke is not None:
+        return
+    first_lines = (
+        select(ChatMessage.user_id, func.min(ChatMessage.created_at).label("first"))
+        .where(ChatMessage.table_id == rec.id, ChatMessage.seat.is_(None))
+        .group_by(ChatMessage.user_id).subquery()
+    )
+    recent = await session.scalar(
+        select(func.count()).select_from(first_lines).where(first_lines.c.first > now - timedelta(minutes=1))
+    )
+    if (recent or 0) >= per_minute:
+        raise ServiceError("chat_busy", "Many new people are chatting here; wait a minute before your first line.", 429,
+                           retry_after=60)
 
 
 async def _lock_author(rt: Runtime, session: AsyncSession, table_id: str, user_id: str) -> None:
@@ -174,7 +225,13 @@ async def post(
             return known
         if await is_muted(session, rec.id, user_id):
             raise _muted()
+        author = (await session.execute(select(User.name, User.username).where(User.id == user_id))).first()
+        if author is None:
+            raise ServiceError("bad_token", "Your session is not valid; sign in again.", 401)
+        name = author[0]
+        _check_mode(rec, user_id, author[1] is not None)
         now = datetime.now(UTC)
+        await _check_newcomer(session, rec, user_id, now, settings.chat_newcomers_per_minute)
         last = (await session.execute(
             select(ChatMessage.allowance, ChatMessage.created_at)
             .where(ChatMessage.table_id == rec.id, ChatMessage.user_id == user_id)
@@ -184,9 +241,6 @@ async def post(
         tokens = float(burst) if last is None else allowance_now(last[0], last[1], now, rate, burst)
         if tokens < 1:
             raise _limited((1 - tokens) / rate if rate > 0 else math.inf)
-        name = await session.scalar(select(User.name).where(User.id == user_id))
-        if name is None:
-            raise ServiceError("bad_token", "Your session is not valid; sign in again.", 401)
         row = ChatMessage(
             table_id=rec.id, user_id=user_id, name=name, seat=rec.seat_of(user_id), client_id=client_id,
             text=text_, created_at=now, allowance=tokens - 1,

@@ -68,6 +68,7 @@ class TableRecord:
     abandon: dict[str, Any] | None = None
     abandoned: bool = False
     invite_round: int = 0  # how many times the host has changed the invite code (`tables.rotate_invite`)
+    chat_mode: str = "everyone"  # who may chat (services/chat.ChatMode)
     # events of recent versions, for updates: version -> events
     recent_events: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     # The seat that may take back the last move: it made it, and the engine marked it undoable (it revealed
@@ -230,6 +231,7 @@ async def load_record(session: AsyncSession, table_id: str, *, for_update: bool 
         visibility=row.visibility,
         invite_hash=row.invite_hash,
         invite_round=row.invite_round or 0,
+        chat_mode=row.chat_mode or "everyone",
         status=row.status,
         seat_count=row.seat_count,
         options=dict(row.options or {}),

@@ -20,6 +20,7 @@ from app.games import GAMES
 from app.games.base import Game
 from app.services import chat
 from app.services.auth import check_distinct_name, clean_name, mark_guest_seats, new_id
+from app.services.chat import ChatMode
 from app.services.errors import ServiceError, not_found
 from app.services.records import TableRecord, hash_invite, load_record, seed_commitment
 
@@ -131,6 +132,7 @@ def public_table_json(rec: TableRecord) -> dict[str, Any]:
         "seed": rec.seed if finished else None,
         "rematch_id": rec.rematch_id,
         "abandoned": rec.abandoned,
+        "chat_mode": rec.chat_mode,
         "abandon": abandon_json(rec),
         "rated": rec.counts_for_ratings(),
         "ratings": rec.ratings,
@@ -489,6 +491,17 @@ async def rotate_invite(rt: Runtime, session: AsyncSession, rec: TableRecord, us
     _bump(session, rec, invite_round=new_round,
           invite_hash=hash_invite(invite_code(rt.secret_key, rec.id, new_round)))
     return [{"type": "invite_changed", "visible_to": None}]
+
+
+async def set_chat_mode(session: AsyncSession, rec: TableRecord, user: User, mode: Any) -> Events:
+    """The host chooses who may chat at the table: everyone, accounts (and the players), or the players only."""
+    _require_host(rec, user)
+    if mode not in {m.value for m in ChatMode}:
+        raise ServiceError("bad_chat_mode", "The chat mode is \"everyone\", \"accounts\" or \"players\".", 422)
+    if mode == rec.chat_mode:
+        raise ServiceError("no_change", f"The chat is already open to {mode}.", 409)
+    _bump(session, rec, chat_mode=mode)
+    return [{"type": "chat_mode", "mode": mode, "visible_to": None}]
 
 
 async def reclaim(session: AsyncSession, rec: TableRecord, user: User) -> Events:
