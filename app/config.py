@@ -68,6 +68,11 @@ class Settings(BaseSettings):
     limit_guests: str = "30/hour"
     limit_tables: str = "30/hour"  # new tables, per person and per address
     max_open_tables: int = 5  # tables one person may host at once while they wait for players
+    # Ratings count an account's games once it is this old, or has played this many finished games; and the same
+    # two people's rated games within this many hours count less and less (services/ratings.py).
+    rated_min_age_days: float = 3.0
+    rated_min_games: int = 3
+    rated_repeat_hours: float = 24.0
     # Table chat, per person per table: a burst of this many messages, then one every 1/rate seconds.
     chat_rate_burst: int = 5
     chat_rate_per_second: float = 0.5

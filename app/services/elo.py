@@ -25,8 +25,14 @@ def expected(rating: float, other: float) -> float:
     return 1.0 / (1.0 + 10.0 ** ((other - rating) / 400.0))
 
 
-def raw_changes(ratings: Mapping[str, float], places: Mapping[str, int], k: float = K) -> dict[str, float]:
-    """Each person's change before rounding; `places` ranks them (1 is best, equal places tie)."""
+def raw_changes(
+    ratings: Mapping[str, float],
+    places: Mapping[str, int],
+    k: float = K,
+    weights: Mapping[frozenset[str], float] | None = None,
+) -> dict[str, float]:
+    """Each person's change before rounding; `places` ranks them (1 is best, equal places tie). `weights` scales a
+    pair's game of two (1 when not given): both of the pair get the same scale, so the changes still add up to zero."""
     n = len(ratings)
     if n < 2:
         return {}
@@ -38,7 +44,8 @@ def raw_changes(ratings: Mapping[str, float], places: Mapping[str, int], k: floa
                 continue
             mine, their_place = places[who], places[other]
             score = 1.0 if mine < their_place else 0.5 if mine == their_place else 0.0
-            total += score - expected(rating, theirs)
+            weight = 1.0 if weights is None else weights.get(frozenset((who, other)), 1.0)
+            total += weight * (score - expected(rating, theirs))
         out[who] = k * total / (n - 1)
     return out
 
@@ -56,6 +63,17 @@ def round_zero_sum(raw: Mapping[str, float]) -> dict[str, int]:
     return floors
 
 
-def changes(ratings: Mapping[str, int], places: Mapping[str, int], k: float = K) -> dict[str, int]:
+def changes(
+    ratings: Mapping[str, int],
+    places: Mapping[str, int],
+    k: float = K,
+    weights: Mapping[frozenset[str], float] | None = None,
+) -> dict[str, int]:
     """The whole-point rating changes of one game, adding up to zero; {} for fewer than two people."""
-    return round_zero_sum(raw_changes(ratings, places, k))
+    return round_zero_sum(raw_changes(ratings, places, k, weights))
+
+
+def repeat_weight(earlier: int, counted: int = 3) -> float:
+    """How much a pair's game counts when they have had `earlier` rated games together lately: 1, ½, ⅓, then nothing
+    from the (`counted` + 1)th on, so two accounts playing each other over and over cannot pump a rating."""
+    return 0.0 if earlier >= counted else 1.0 / (1 + earlier)

@@ -5,6 +5,12 @@ people or more. Bots' own seats and guests' seats are left out of the comparison
 against guests would let anyone farm a rating); a seat a bot finished for its person (a stand-in) is still that
 person's and counts at the place the bot reached. Places come from the outcome's `ranking`, as on the profile.
 
+Whose games count: an account's once it is established, that is older than `RATED_MIN_AGE_DAYS` or with
+`RATED_MIN_GAMES` finished games played (rated or not); a newer one's seat is left out like a guest's, so a crowd of
+fresh accounts cannot feed one of them points. And a pair's repeated games count less: the same two people's game
+counts fully, then ½, then ⅓ of a game of two, and not at all from their fourth rated game together in
+`RATED_REPEAT_HOURS` (`elo.repeat_weight`).
+
 When: not on the move path. The process that wrote the final move settles the table's rating once the move is
 published (`Runtime.after_change` spawns `settle`); one whose process died meanwhile is found by every process's
 sweep (`sweep`, through the partial index of finished tables not yet settled).
@@ -24,13 +30,15 @@ import logging
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
 
-from app.db.models import GameTable, PlayerRating, RatingChange
+from app.config import Settings
+from app.db.models import GameTable, PlayerRating, RatingChange, Seat, User
 from app.services import elo
 from app.services.profiles import places
 from app.services.records import TableRecord, load_record
@@ -51,8 +59,9 @@ def final_places(rec: TableRecord) -> dict[str, int]:
 
 
 async def settle(rt: Runtime, table_id: str) -> TableRecord | None:
-    """Rate a finished table, or mark it not rated; the new record when this call rated it, else None (not
-    finished, settled already, by this process or another, or not rated)."""
+    """Rate a finished table, or mark it not rated; the new record when this call settled it with a new version
+    (rated, or said rated while it ran but with fewer than two established accounts), else None (not finished,
+    settled already, by this process or another, or never rated)."""
     for _attempt in range(ATTEMPTS):
         async with rt.table_lock(table_id), rt.sessions() as session:
             rec = await load_record(session, table_id, for_update=True)
@@ -64,18 +73,23 @@ async def settle(rt: Runtime, table_id: str) -> TableRecord | None:
                 )
                 await session.commit()
                 return None
+            established = await _established(session, rec, rt.settings)
+            rated = len(established) >= 2
             version = rec.version + 1
             claimed = await session.execute(
                 update(GameTable)
                 .where(GameTable.id == rec.id, GameTable.version == rec.version, GameTable.rated.is_(None))
-                .values(rated=True, version=version, updated_at=datetime.now(UTC))
+                .values(rated=rated, version=version, updated_at=datetime.now(UTC))
             )
             if claimed.rowcount != 1:  # type: ignore[attr-defined]
                 await session.rollback()
                 continue  # changed since it was read (one process on SQLite cannot hold the row): read again
             with rt.own_write(rec.id, version):
                 try:
-                    events = await _rate(session, rec)
+                    # Said rated while it ran, but too few of its accounts are established: a new version tells
+                    # its sockets it is not, with why.
+                    events = (await _rate(session, rec, established, rt.settings.rated_repeat_hours) if rated
+                              else [{"type": "not_rated", "reason": "new_accounts", "visible_to": None}])
                     await keep_events(session, rec.id, version, events)
                     await rt.notify_in_tx(session, rec.id, version)
                     await session.commit()
@@ -90,9 +104,59 @@ async def settle(rt: Runtime, table_id: str) -> TableRecord | None:
     return None  # left for the sweep
 
 
-async def _rate(session: AsyncSession, rec: TableRecord) -> list[dict[str, Any]]:
-    """Store what the game does to each person's rating (in the claiming transaction); the `rated` event."""
+async def _established(session: AsyncSession, rec: TableRecord, settings: Settings) -> dict[str, str]:
+    """The rated seats (seat -> user id) whose accounts are established: old enough, or with games enough played."""
     people = rec.rated_people()
+    if not people:
+        return {}
+    old_enough = datetime.now(UTC) - timedelta(days=settings.rated_min_age_days)
+    finished = (
+        select(Seat.user_id, func.count().label("played"))
+        .join(GameTable, GameTable.id == Seat.table_id)
+        .where(Seat.user_id.in_(people.values()), GameTable.status == "finished", GameTable.id != rec.id)
+        .group_by(Seat.user_id).subquery()
+    )
+    rows = (await session.execute(
+        select(User.id, User.created_at, finished.c.played)
+        .outerjoin(finished, finished.c.user_id == User.id).where(User.id.in_(people.values()))
+    )).all()
+    ok = {
+        user_id for user_id, created, played in rows
+        if (played or 0) >= settings.rated_min_games or (created is not None and _aware(created) <= old_enough)
+    }
+    return {seat: user for seat, user in people.items() if user in ok}
+
+
+async def _pair_weights(
+    session: AsyncSession, people: dict[str, str], hours: float
+) -> dict[frozenset[str], float]:
+    """Each pair of seats' weight, from the rated games their two people had together in the last `hours`."""
+    since = datetime.now(UTC) - timedelta(hours=hours)
+    mine, theirs = aliased(RatingChange), aliased(RatingChange)
+    users = list(people.values())
+    rows = (await session.execute(
+        select(mine.user_id, theirs.user_id, func.count())
+        .join(theirs, (theirs.table_id == mine.table_id) & (theirs.user_id != mine.user_id))
+        .where(mine.user_id.in_(users), theirs.user_id.in_(users), mine.created_at >= since)
+        .group_by(mine.user_id, theirs.user_id)
+    )).all()
+    together = {frozenset((a, b)): n for a, b, n in rows}
+    seats = list(people)
+    return {
+        frozenset((x, y)): elo.repeat_weight(together.get(frozenset((people[x], people[y])), 0))
+        for i, x in enumerate(seats) for y in seats[i + 1:]
+    }
+
+
+def _aware(at: datetime) -> datetime:
+    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)  # SQLite gives back UTC without its zone
+
+
+async def _rate(
+    session: AsyncSession, rec: TableRecord, people: dict[str, str], repeat_hours: float
+) -> list[dict[str, Any]]:
+    """Store what the game does to each established person's rating (in the claiming transaction); the `rated`
+    event."""
     users = sorted(people.values())
     now = datetime.now(UTC)
     insert = pg_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
@@ -114,7 +178,9 @@ async def _rate(session: AsyncSession, rec: TableRecord) -> list[dict[str, Any]]
     by_user = {row.user_id: row for row in rows}
     now = datetime.now(UTC)  # taken under the locks: one person's changes are stored in the order they were made
     before = {seat: by_user[user].rating for seat, user in people.items()}
-    deltas = elo.changes(before, final_places(rec))
+    places = final_places(rec)
+    weights = await _pair_weights(session, people, repeat_hours)
+    deltas = elo.changes(before, {seat: places[seat] for seat in people}, weights=weights)
     names = {s.seat: s.user_name for s in rec.seats}
     changes = []
     for seat, user in people.items():

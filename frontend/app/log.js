@@ -26,6 +26,9 @@ const SHELL_EVENTS = {
   renamed: "log.renamed",
   registered: "log.registered",
   rated: "log.rated",
+  not_rated: "log.not_rated",
+  invite_changed: "log.invite_changed",
+  chat_mode: "log.chat_mode",
 };
 
 function actorOf(event) {
@@ -151,6 +154,7 @@ export function describe(renderer, event, ctx) {
         nameAt(ctx, c.seat, c.name ?? ctx.names[c.seat] ?? c.seat), ` ${c.after} (${signedChange(c.change)})`]);
       return tParts(key, { changes });
     }
+    if (event.type === "chat_mode") return tParts(key, { mode: t(`chat.mode.${event.mode}`) });
     if (event.type === "stand_in" && event.by) {
       // Who asked comes with their id; an event stored before it did has only the name.
       const by = event.by_id ? personLink({ id: event.by_id, name: event.by }) : nameOnly(ctx, event.by);
