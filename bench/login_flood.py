@@ -123,7 +123,11 @@ async def main(args: argparse.Namespace) -> None:
             await ben.close()
         finally:
             proc.terminate()
-            proc.wait(10)
+            try:
+                proc.wait(30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(10)
             log = (Path(tmp) / "server.log").read_text()
             if "Traceback" in log or "error" in log:
                 print(log[-3000:], file=sys.stderr)
