@@ -28,7 +28,8 @@ from tests.conftest import SECRET, Database
 @pytest.fixture
 async def runtimes(fresh_db: Database) -> AsyncIterator[tuple[Runtime, Runtime]]:
     """Two runtimes on one fresh database (not started: nothing but what rating needs)."""
-    settings = Settings(database_url=fresh_db.url, secret_key=SECRET)
+    # Accounts made here are new: counted at once, as the servers of the API tests count them (tests/conftest.py).
+    settings = Settings(database_url=fresh_db.url, secret_key=SECRET, rated_min_games=0, rated_repeat_hours=0)
     await asyncio.to_thread(run_migrations, settings.effective_database_url)
     pair = (Runtime(settings), Runtime(settings))
     async with pair[0].sessions() as session:
