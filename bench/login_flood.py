@@ -38,13 +38,15 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start(tmp: Path) -> tuple[subprocess.Popen[bytes], str]:
+def start(tmp: Path, **settings: str) -> tuple[subprocess.Popen[bytes], str]:
+    """The test server on a fresh SQLite database in `tmp`, with these settings on top of the bench's."""
     port = free_port()
     env = {
         **os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{tmp / 'bench.sqlite3'}", "SECRET_KEY": "bench-" + "x" * 32,
         "PORT": str(port), "LOG_LEVEL": "warning", "LIMIT_LOGIN_FAILURES": "1000000/minute",
         "LIMIT_GUESTS": "1000000/minute", "LIMIT_REGISTRATIONS": "1000000/minute",
         "WS_RATE_PER_SECOND": "100000", "WS_RATE_BURST": "100000",  # one socket acting as fast as it can
+        **settings,
     }
     proc = subprocess.Popen([sys.executable, "-m", "tests.platform.serve"], cwd=ROOT, env=env,
                             stdout=open(tmp / "server.log", "wb"), stderr=subprocess.STDOUT)  # noqa: SIM115
