@@ -41,6 +41,8 @@ def make_engine(settings: Settings) -> AsyncEngine:
         # connections in the pool that fail request after request.
         pool_pre_ping=True,
         pool_timeout=10,
+        # Named in pg_stat_activity, so an operator tells the app's connections from others'.
+        connect_args={"server_settings": {"application_name": "foodgames"}},
     )
 
 

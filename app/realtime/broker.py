@@ -112,7 +112,7 @@ class PostgresBroker(Broker):
         while True:
             lost = asyncio.Event()
             try:
-                conn = await asyncpg.connect(self.dsn)
+                conn = await asyncpg.connect(self.dsn, server_settings={"application_name": "foodgames-broker"})
                 self._conn = conn
 
                 def on_notify(_c: Any, _pid: int, _channel: str, payload: str) -> None:

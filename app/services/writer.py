@@ -172,6 +172,7 @@ _BATCH_SKIPPING_SEEN_SQL = _batch_sql(_SKIP_SEEN)
 # connections use neither sequential scans nor hash or merge joins, and no JIT (a plan that still held a
 # disabled node would look costly enough to be compiled at every execution).
 _SESSION_SETTINGS = {
+    "application_name": "foodgames-writer",
     "enable_seqscan": "off",
     "enable_hashjoin": "off",
     "enable_mergejoin": "off",

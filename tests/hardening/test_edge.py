@@ -217,3 +217,15 @@ async def test_sqlite_commits_durably_and_keeps_its_files_private(tmp_path: Path
             assert stat.S_IMODE(data.stat().st_mode) == 0o700
     finally:
         await engine.dispose()
+
+
+async def test_postgres_connections_carry_the_apps_name(server: Server) -> None:
+    requires_postgres()
+    from tests.hardening.helpers import db_rows
+
+    (ana,) = await guests(server, "Ana")  # a request, a write: the pool's, the writer's and the broker's connections
+    await ana.table(seats=2)
+    names = {row[0] for row in await db_rows(
+        server, "SELECT application_name FROM pg_stat_activity WHERE datname = current_database()")}
+    assert {"foodgames", "foodgames-broker"} <= names, names
+    await ana.close()
