@@ -87,6 +87,12 @@ export class ChatPanel {
     this.mutedLine = h("p", { class: "chat-muted small", id: `chat-muted-${tableId}`, role: "status", "data-testid": "chat-muted", hidden: true });
     // For the host: who is muted, each with a button to let them talk again.
     this.mutedList = h("div", { class: "chat-mutes small", "data-testid": "chat-mutes", hidden: true });
+    // Who may chat, as the table says; the host chooses it here.
+    this.mode = "everyone";
+    this.modeSelect = h("select", { class: "chat-mode-select", "data-testid": "chat-mode",
+      onchange: () => this.chooseMode(this.modeSelect.value) });
+    this.modeLabel = h("span");
+    this.modeRow = h("label", { class: "chat-mode small", hidden: true }, this.modeLabel, " ", this.modeSelect);
     this.form = h("form", { class: "chat-form", onsubmit: (event) => { event.preventDefault(); this.send(); } },
       this.mutedLine,
       h("div", { class: "chat-row" }, this.input, this.sendButton),
@@ -101,7 +107,7 @@ export class ChatPanel {
     this.footer = h("div", { class: "chat-footer" });
     this.details = h("details", { class: "chat-fold", open: remembered() ? true : null,
       ontoggle: () => this.toggled() },
-    this.summary, this.scroller, this.mutedList, this.footer);
+    this.summary, this.scroller, this.mutedList, this.modeRow, this.footer);
     this.el = h("section", { class: "panel chat", "data-testid": "chat" }, this.details, this.announcer);
     this.jump = h("button", { type: "button", class: "chat-jump", "data-testid": "chat-jump", hidden: true,
       onclick: () => this.show() });
@@ -121,6 +127,31 @@ export class ChatPanel {
     else if (message.type === "chat_mute" && message.user) this.muteChanged(message.user, message.muted === true);
   }
 
+  /** Who may chat now, as the table says ("everyone", "accounts" or "players"). */
+  setMode(mode) {
+    if (!mode || mode === this.mode) return;
+    this.mode = mode;
+    this.drawMode();
+  }
+
+  /** The host keeps the chat to accounts or players, or opens it to everyone. */
+  async chooseMode(mode) {
+    try {
+      await api("PUT", `/api/tables/${encodeURIComponent(this.tableId)}/chat/mode`, { mode });
+    } catch (error) {
+      this.showError(errorText(error.code, error.message) || t("errors.generic"));
+      this.drawMode(); // back to what the table says
+    }
+  }
+
+  drawMode() {
+    this.modeRow.hidden = !this.isHost;
+    this.modeLabel.textContent = t("chat.mode_label");
+    mount(this.modeSelect, ["everyone", "accounts", "players"].map((mode) =>
+      h("option", { value: mode, selected: mode === this.mode ? true : null }, t(`chat.mode.${mode}`))));
+    this.modeSelect.value = this.mode;
+  }
+
   /** The host says whether this person hosts the table: the moderation buttons come and go with it. */
   setHost(isHost) {
     if (this.isHost === Boolean(isHost)) return;
@@ -129,6 +160,7 @@ export class ChatPanel {
     else this.mutes.clear();
     this.drawLines();
     this.drawMutes();
+    this.drawMode();
   }
 
   async loadMutes() {
@@ -469,6 +501,7 @@ export class ChatPanel {
     if (this.lines.size) this.drawLines(); // the tags and times in the new language
     this.drawEmpty();
     this.drawUnread();
+    this.drawMode();
     this.drawMuted();
     this.drawMutes();
     this.drawCounter();

@@ -514,7 +514,7 @@ function drawPrestart() {
   else line = table.is_host ? t("table.ready_host") : t("table.waiting_host");
   mount(els.prestart,
     h("p", { class: "waiting", "data-testid": "waiting" }, line),
-    table.invite_code ? inviteBox(table.id, table.invite_code) : null,
+    table.invite_code ? inviteBox(table.id, table.invite_code, () => hostCall("invite")) : null,
     h("div", { class: "row" },
       table.is_host ? h("button", {
         type: "button",
@@ -698,6 +698,7 @@ function drawAll() {
   drawGame();
   drawSignInTitle();
   chatPanel.setHost(S.table.is_host === true);
+  chatPanel.setMode(S.table.chat_mode);
   els.seatsTitle.textContent = t("table.seats");
   els.logTitle.textContent = t("table.log");
   els.gameTitle.textContent = t("table.game");

@@ -212,7 +212,7 @@ export function inviteUrl(tableId, code) {
 }
 
 /** A read-only invite link field with a copy button. */
-export function inviteBox(tableId, code) {
+export function inviteBox(tableId, code, renew = null) {
   const url = inviteUrl(tableId, code);
   const input = h("input", { class: "invite-url", readonly: true, value: url, "aria-label": t("invite.label"),
     onfocus: (event) => event.target.select() });
@@ -230,7 +230,10 @@ export function inviteBox(tableId, code) {
   };
   return h("div", { class: "invite" },
     h("span", { class: "invite-label" }, t("invite.label")),
-    h("div", { class: "invite-row" }, input, h("button", { type: "button", class: "secondary", onclick: copy }, t("invite.copy"))));
+    h("div", { class: "invite-row" }, input, h("button", { type: "button", class: "secondary", onclick: copy }, t("invite.copy")),
+      // A leaked link is withdrawn by making a new one: the old one lets nobody in any more.
+      renew ? h("button", { type: "button", class: "ghost", "data-testid": "invite-renew", title: t("invite.renew_hint"),
+        onclick: renew }, t("invite.renew")) : null));
 }
 
 /** The leaderboard page, of one game or (no game) of the first one. */

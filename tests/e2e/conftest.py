@@ -167,8 +167,9 @@ def people(browser: Browser, base: str) -> Iterator[Callable[..., Person]]:
     as guests; on the way out, no page may have thrown or opened a dialog."""
     made: list[Person] = []
 
-    def make(name: str | None = None, width: int = 1200, height: int = 900) -> Person:
-        context = browser.new_context(viewport={"width": width, "height": height})
+    def make(name: str | None = None, width: int = 1200, height: int = 900, bypass_csp: bool = False) -> Person:
+        # `bypass_csp` only for tools injected into the page (axe measures with inline styles of its own).
+        context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=bypass_csp)
         context.set_default_timeout(TIMEOUT_MS)
         page = context.new_page()
         who = Person(context, page, base)
