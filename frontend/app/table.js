@@ -86,6 +86,9 @@ function ctx() {
     // An abandoned game's view is left mid-game (its phase is not the engine's end), so without this a renderer would
     // still read a prompt ("Ana is choosing a truck…") from it under the end screen.
     over: S.table?.status === "finished",
+    // The renderer hands its instruction to the viewer (text and its buttons) here, on every draw of its own: it is
+    // shown in the sticky turn bar, which stays in sight wherever the targets it names are.
+    prompt: showPrompt,
   };
 }
 
@@ -660,8 +663,9 @@ function drawGame() {
   const hide = !table || table.status === "open" || !S.view;
   els.game.hidden = els.gameTitle.hidden = hide;
   els.layout.classList.toggle("no-game", hide);
-  if (hide) return;
   const loaded = S.renderer;
+  if (hide || !loaded?.module) showPrompt(null);
+  if (hide) return;
   if (!loaded) {
     mount(els.game, h("p", { class: "muted" }, t("table.loading")));
     return;
@@ -676,8 +680,60 @@ function drawGame() {
     loaded.module.render(els.game, S.view, ctx());
   } catch (error) {
     console.error("render failed", error);
+    showPrompt(null);
     mount(els.game, h("p", { class: "no-renderer" }, t("table.renderer_failed")));
   }
+}
+
+// ---- the instruction and its targets ---------------------------------------------------------------------------
+
+/** The instruction the player last had brought to their eyes: its words and the moves it offered. */
+let revealedFor = null;
+
+/** ctx.prompt: the renderer's instruction (or null) into the sticky turn bar, then its targets into sight. */
+function showPrompt(node) {
+  if (!els.prompt) return;
+  if (node) mount(els.prompt, node);
+  else els.prompt.replaceChildren();
+  els.prompt.hidden = !node;
+  // The renderer mounts its area after handing over the instruction: look for the targets once it has.
+  queueMicrotask(revealTarget);
+}
+
+/** Whether `el` is on screen, below the sticky bar that may cover the top of the page. */
+function inSight(el, top) {
+  const r = el.getBoundingClientRect();
+  return r.top >= top - 1 && r.bottom <= innerHeight + 1 && r.right > 0 && r.left < innerWidth;
+}
+
+/**
+ * When it becomes the player's turn, and after each step of a decision (a new instruction, or new moves offered),
+ * the first target of the instruction is scrolled into sight unless one is in sight already. The targets are the
+ * game area's legal pieces, those the renderer marks `data-reveal` first (the ones its instruction names: the hand
+ * to lead from, the empty spaces of the section chosen); a piece already chosen (`.selected`) is not one. Nothing
+ * moves while the instruction stays the same, so a player who scrolls away to look at a rival is left there.
+ */
+function revealTarget() {
+  if (!isMyTurn() || standingIn() || els.game.hidden) {
+    revealedFor = null;
+    return;
+  }
+  const key = `${els.prompt.textContent}|${JSON.stringify(S.actions)}`;
+  if (key === revealedFor) return;
+  // Someone typing in the chat keeps their place.
+  const typing = document.activeElement?.matches?.("input, textarea") && !els.game.contains(document.activeElement);
+  if (typing) return;
+  const boxed = (el) => el.getClientRects().length > 0;
+  const marked = [...els.game.querySelectorAll(".legal[data-reveal], [data-reveal] .legal")].filter(boxed);
+  const targets = marked.length ? marked : [...els.game.querySelectorAll(".legal:not(.selected)")].filter(boxed);
+  if (!targets.length) return; // the renderer may still be drawing; the next draw looks again
+  revealedFor = key;
+  const top = els.bar.getBoundingClientRect().bottom;
+  if (targets.some((el) => inSight(el, top))) return;
+  // Under the bar, not behind it: the page scrolls so the target sits in the middle of what is left of the screen.
+  const r = targets[0].getBoundingClientRect();
+  const middle = top + (innerHeight - top) / 2;
+  scrollBy({ top: r.top + r.height / 2 - middle, behavior: "instant" });
 }
 
 function drawAll() {
@@ -837,6 +893,7 @@ function skeleton() {
   els.conn = h("span", { class: "conn", "data-testid": "conn", role: "status", "aria-live": "polite" });
   els.banner = h("div", { class: "banner spectator-banner", "data-testid": "spectator-banner", hidden: true });
   els.turn = h("div", { "data-testid": "turn", hidden: true });
+  els.prompt = h("div", { class: "turn-prompt", "data-testid": "turn-prompt", hidden: true });
   // Polite: it appears by itself once the wait is long enough, and says what a player may now do.
   els.turnNote = h("div", { class: "turn-note-wrap", "aria-live": "polite", hidden: true });
   els.abandon = h("section", { class: "banner abandon-banner", "data-testid": "abandon", hidden: true });
@@ -859,7 +916,9 @@ function skeleton() {
   mount(els.main,
     // The turn line and the chat's "new in chat" button share the bar that stays in sight: the button covers
     // nothing of the game (on a phone a corner button sat on the board until the chat was read).
-    els.head, els.banner, h("div", { class: "table-bar" }, els.turn, chatPanel.jump), els.turnNote, els.abandon, els.result,
+    // The instruction and its buttons ride in the same bar, under the turn line.
+    els.head, els.banner, els.bar = h("div", { class: "table-bar" }, h("div", { class: "table-bar-main" }, els.turn, els.prompt),
+      chatPanel.jump), els.turnNote, els.abandon, els.result,
     els.prestart,
     els.layout = h("div", { class: "table-layout" },
       els.gameTitle,

@@ -1,6 +1,6 @@
 // Food Truck renderer: every player's served meals by type (who serves what is the whole game), the
 // face-up Truck cards, the supply, victory points, and the click-by-click ordering of one's hand in Prep.
-import { cardWords, clickable, h, matching, mount, named, piece, syllables } from "../lib/dom.js";
+import { cardWords, clickable, h, instruction, matching, mount, named, piece, syllables } from "../lib/dom.js";
 import { langOf as lang, seatName as nameOf } from "../lib/text.js";
 
 const EMOJI = {
@@ -82,17 +82,17 @@ const TEXT = {
     prepOthers: "Prep: each player orders their hand in secret…",
     revealPrompt: "Your turn: click your draw pile to reveal the top card.",
     revealOrTruck: "Your turn: click your draw pile to reveal, or click your Truck card to play it first.",
-    decideOk: "Click the revealed card to serve it — or play your Truck card.",
-    decideBlocked: (who) => `Blocked: ${who} already served this meal. Click the card to accept elimination — or play your Truck card.`,
+    decideOk: "Click your revealed card to serve it — or play your Truck card.",
+    decideBlocked: (who) => `Blocked: ${who} already served this meal. Click your revealed card to accept elimination — or play your Truck card.`,
     blockedBy: (who) => `blocked by ${who}`,
     serveIt: "Serve it",
     giveUp: "Accept elimination",
     rearrangePrompt: "Rearrange: click the cards in their new order (first = top).",
     rearrangeOther: (n, k) => `${n} is rearranging ${k} cards…`,
-    compensationPrompt: "You are out: click a supply card to add to your deck.",
-    winnerPick: "You won the round: click the supply card you keep.",
-    armE2: "Send Back: click a highlighted single face-up Meal (click your Truck card again to cancel).",
-    armE3: "Swap: click a supply card to take instead (click your Truck card again to cancel).",
+    compensationPrompt: "You are out: click a card of the Supply to add to your deck.",
+    winnerPick: "You won the round: click the card of the Supply you keep.",
+    armE2: "Send Back: click a highlighted single face-up Meal among the served cards (click your Truck card again to cancel).",
+    armE3: "Swap: click a card of the Supply to take instead (click your Truck card again to cancel).",
     turnOf: (n) => `${n}'s turn`,
     revealOther: (n) => `${n} reveals the top card of their pile…`,
     decideOther: (n) => `${n} decides whether to serve the revealed card…`,
@@ -158,8 +158,8 @@ const TEXT = {
     prepOthers: "Preparación: cada jugador ordena su mano en secreto…",
     revealPrompt: "Tu turno: haz clic en tu mazo para revelar la carta de arriba.",
     revealOrTruck: "Tu turno: haz clic en tu mazo para revelar, o en tu carta de camión para jugarla antes.",
-    decideOk: "Haz clic en la carta revelada para servirla, o juega tu carta de camión.",
-    decideBlocked: (who) => `Bloqueada: ${who} ya sirvió esta comida. Haz clic en la carta para aceptar la eliminación, o juega tu carta de camión.`,
+    decideOk: "Haz clic en tu carta revelada para servirla, o juega tu carta de camión.",
+    decideBlocked: (who) => `Bloqueada: ${who} ya sirvió esta comida. Haz clic en tu carta revelada para aceptar la eliminación, o juega tu carta de camión.`,
     blockedBy: (who) => `bloqueada por ${who}`,
     serveIt: "Servir",
     giveUp: "Aceptar la eliminación",
@@ -167,7 +167,7 @@ const TEXT = {
     rearrangeOther: (n, k) => `${n} está reordenando ${k} cartas…`,
     compensationPrompt: "Estás eliminado: haz clic en una carta de la reserva para añadirla a tu mazo.",
     winnerPick: "Has ganado la ronda: haz clic en la carta de la reserva que te quedas.",
-    armE2: "Devolver: haz clic en una comida suelta resaltada (otro clic en tu carta de camión cancela).",
+    armE2: "Devolver: haz clic en una comida suelta resaltada entre las servidas (otro clic en tu carta de camión cancela).",
     armE3: "Cambiar: haz clic en la carta de la reserva que tomas (otro clic en tu carta de camión cancela).",
     turnOf: (n) => `Turno de ${n}`,
     revealOther: (n) => `${n} revela la carta de arriba de su mazo…`,
@@ -362,7 +362,8 @@ function servedArea(view, ctx, seat, opts) {
   const stacks = Object.entries(me.served).map(([meal, cards]) => {
     const target = e2.find((a) => a.seat === seat && a.meal === meal);
     const top = cards[cards.length - 1];
-    return h("div", { class: "ft-stack", dataset: { meal } },
+    // A target of Send Back, which the instruction names (the Truck card that armed it stays lit too).
+    return h("div", { class: "ft-stack", dataset: { meal }, "data-reveal": target ? true : null },
       mealCard(view, t, top, {
         small: opts.small,
         legal: !!target,
@@ -430,7 +431,7 @@ function sharedArea(view, ctx, container, mode) {
   const t = tx(ctx);
   const takes = matching(ctx.actions || [], { type: "take" });
   const swaps = mode === "E3" ? (ctx.actions || []).filter((a) => a.type === "play_truck" && a.effect === "E3") : [];
-  const supply = h("div", { class: "ft-supply" },
+  const supply = h("div", { class: "ft-supply", "data-reveal": swaps.length ? true : null },
     h("h3", null, t.supply),
     h("div", { class: "ft-row" },
       view.supply.length ? view.supply.map((card) => {
@@ -510,10 +511,8 @@ function myArea(view, ctx, container, mode, e2Targets) {
     if (effect === "E2" || effect === "E3") {
       truckClick = () => {
         if (armed.get(container) === effect) armed.delete(container); else armed.set(container, effect);
+        // The targets, above this card, are brought into sight by the table page with the new instruction.
         rerender();
-        // The targets and the prompt naming them are above this card, out of sight on a small screen.
-        const shown = armed.get(container) && container.querySelector(".ft-prompt");
-        if (shown && shown.scrollIntoView) shown.scrollIntoView({ block: "nearest" });
       };
     } else {
       truckClick = () => send(ctx, plays[0]);
@@ -646,7 +645,7 @@ export function render(container, view, ctx) {
   const text = prompt(view, ctx, mode);
   mount(container, h("div", { class: "ft-root", lang: lang(ctx) },
     finalScoring(view, ctx),
-    text ? h("div", { class: ["ft-prompt", acts.length && "ft-alert"] }, text) : null,
+    instruction(ctx, text ? h("div", { class: ["ft-prompt", acts.length && "ft-alert"] }, text) : null, acts.length > 0),
     h("section", { class: "ft-others" }, others.map((seat) => otherArea(view, ctx, container, seat, e2Targets))),
     sharedArea(view, ctx, container, mode),
     me !== null ? myArea(view, ctx, container, mode, e2Targets) : null));

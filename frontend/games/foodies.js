@@ -1,6 +1,6 @@
 // Foodies renderer: food courts (3x3 stalls whose half-stars meet at the edges), the market with its
 // prices, the chefs, the popularity track, coins, flyers and the die. Texts in English and Spanish.
-import { cardWords, clickable, h, matching, mount, named, piece, syllables } from "../lib/dom.js";
+import { cardWords, clickable, h, instruction, matching, mount, named, piece, syllables } from "../lib/dom.js";
 import { langOf, seatName as nameOf } from "../lib/text.js";
 
 const TEXT = {
@@ -38,12 +38,12 @@ const TEXT = {
     die: "Die",
     roll: "Roll the die",
     keepZero: "Keep the 0 (nobody collects)",
-    chooseFace: "You rolled 0: pick the space to visit (click it or a face).",
-    flyerPrompt: (v) => `Space ${v} is visited. Click it to collect there, or a highlighted neighbour to spend a flyer.`,
-    buyPrompt: "Buy a stall: click a card in the market, then a space of your court.",
-    placePrompt: "Now click the space of your court where the stall goes.",
+    chooseFace: "You rolled 0: pick the space to visit (click it in your food court, or a face).",
+    flyerPrompt: (v) => `Space ${v} is visited. Click it in your food court to collect there, or a highlighted neighbour to spend a flyer.`,
+    buyPrompt: "Buy a stall: click a card in the Market, then a space of your food court.",
+    placePrompt: "Now click the space of your food court where the stall goes.",
     skipBuy: "Buy nothing", cancel: "Cancel",
-    hirePrompt: "Hire chefs if you like, then end your turn.",
+    hirePrompt: "Hire chefs (the Chef for hire, or a special chef) if you like, then end your turn.",
     endTurn: "End turn",
     // what the others do now (the shell's turn bar says who is awaited)
     doing: {
@@ -110,12 +110,12 @@ const TEXT = {
     die: "Dado",
     roll: "Tirar el dado",
     keepZero: "Dejar el 0 (nadie recolecta)",
-    chooseFace: "Has sacado un 0: elige el espacio visitado (pulsa el espacio o una cara).",
-    flyerPrompt: (v) => `Se visita el espacio ${v}. Púlsalo para recolectar ahí, o un vecino resaltado para gastar un volante.`,
-    buyPrompt: "Compra un puesto: pulsa una carta del mercado y luego un espacio de tu patio.",
+    chooseFace: "Has sacado un 0: elige el espacio visitado (pulsa el espacio en tu patio o una cara).",
+    flyerPrompt: (v) => `Se visita el espacio ${v}. Púlsalo en tu patio para recolectar ahí, o un vecino resaltado para gastar un volante.`,
+    buyPrompt: "Compra un puesto: pulsa una carta del Mercado y luego un espacio de tu patio.",
     placePrompt: "Ahora pulsa el espacio de tu patio donde va el puesto.",
     skipBuy: "No comprar", cancel: "Cancelar",
-    hirePrompt: "Contrata chefs si quieres y termina tu turno.",
+    hirePrompt: "Contrata chefs (el chef a sueldo o uno especial) si quieres y termina tu turno.",
     endTurn: "Terminar turno",
     doing: {
       roll: (n) => `${n} tira el dado…`, choose_face: (n) => `${n} sacó un 0 y elige el espacio visitado…`,
@@ -536,6 +536,7 @@ export function render(container, view, ctx) {
   const others = view.seats.filter((s) => s !== me);
   const lastFace = view.die !== null ? view.die : view.last_visit ? view.last_visit.face : null;
 
+  const acting = (ctx.actions || []).length > 0;
   const header = h("div", { class: "fd-header" },
     h("div", { class: "fd-die-box" }, dieFace(lastFace, {
       title: t.lastRoll,
@@ -544,12 +545,15 @@ export function render(container, view, ctx) {
       legal: matching(ctx.actions || [], { type: "roll" }).length > 0,
       onclick: matching(ctx.actions || [], { type: "roll" }).length ? () => send(ctx, { type: "roll" }) : null,
     }), h("small", null, view.die !== null ? t.die : t.lastRoll)),
-    controls(view, ctx, sel, setSel));
+    instruction(ctx, controls(view, ctx, sel, setSel), acting));
 
+  const targets = me !== null ? courtTargets(view, ctx, sel, setSel) : {};
   const mine = me !== null
-    ? h("section", { class: ["fd-mine", view.active === me && view.phase !== "over" && !ctx.over && "fd-turn"] },
+    // The court is where the instruction sends the player when it has targets (a stall's space, the space visited).
+    ? h("section", { class: ["fd-mine", view.active === me && view.phase !== "over" && !ctx.over && "fd-turn"],
+      "data-reveal": Object.keys(targets).length ? true : null },
       h("div", { class: "fd-area-head" }, h("h3", null, t.yourCourt), playerStats(view, me, ctx)),
-      courtGrid(view, me, ctx, { targets: courtTargets(view, ctx, sel, setSel) }),
+      courtGrid(view, me, ctx, { targets }),
       view.players[me].chefs.length ? h("div", { class: "fd-muted" }, "★ ", view.players[me].chefs.map((c) => (t.chefs[c] || [c])[0]).join(", ")) : null)
     : null;
 

@@ -121,3 +121,13 @@ export function cardWords(name, syllables = {}) {
   });
   return out;
 }
+
+// Where a renderer's instruction goes. The table page offers `ctx.prompt`: the viewer's own instruction (what to
+// click, and its buttons) is handed there, to ride in the sticky turn bar, and null is returned for the renderer's
+// area; a line about what others decide (or any line, where no page offers one: a replay) stays in the area.
+// The renderer calls this on every draw, so the bar never keeps an instruction the game has moved past.
+export function instruction(ctx, node, mine) {
+  if (typeof ctx.prompt !== "function") return node;
+  ctx.prompt(mine ? node : null);
+  return mine ? null : node;
+}

@@ -194,6 +194,14 @@ def person(browser: Browser, app_server: AppServer) -> Iterator[Callable[..., Pe
         yield make
 
 
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    """Where the browser tests leave what a person would see (screenshots): `E2E_ARTIFACTS`, else test-results/e2e."""
+    folder = Path(os.environ.get("E2E_ARTIFACTS") or ROOT / "test-results" / "e2e")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
 @pytest.fixture
 def rng() -> random.Random:
     return random.Random(20261130)

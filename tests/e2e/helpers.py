@@ -79,7 +79,7 @@ def finished(page: Page) -> bool:
 
 def click_a_legal_thing(page: Page, rng: random.Random) -> bool:
     """Click one highlighted (legal) element of the game area; False when there is none."""
-    legal = page.get_by_test_id("game-area").locator(".legal:visible")
+    legal = area(page).locator(".legal:visible")
     count = legal.count()
     if not count:
         return False
@@ -119,7 +119,7 @@ def play_to_the_end(pages: list[Page], rng: random.Random, max_clicks: int = 300
             clicked_version, clicked_at = last.get(index, ("", 0.0))
             if now_version == clicked_version and time.monotonic() - clicked_at < 0.6:
                 continue
-            legal = page.get_by_test_id("game-area").locator(".legal:visible")
+            legal = area(page).locator(".legal:visible")
             count = legal.count()
             if not count:
                 continue
@@ -184,8 +184,13 @@ def snapshot(page: Page) -> dict[str, Any]:
     )
 
 
+# Where a player acts: the game area and the instruction the table's sticky turn bar carries (its buttons).
+PLAY_AREA = "[data-testid=game-area], [data-testid=turn-prompt]"
+
+
 def area(page: Page) -> Locator:
-    return page.get_by_test_id("game-area")
+    """The game area with the turn bar's instruction: what a player may click to play."""
+    return page.locator(PLAY_AREA)
 
 
 def unnamed_pieces(page: Page, css: str) -> list[str]:
@@ -193,7 +198,7 @@ def unnamed_pieces(page: Page, css: str) -> list[str]:
     name in words: each must be a button, picture, group or grid square with an aria-label, unless it is hidden from
     assistive technology or part of a button or picture named as a whole."""
     found: list[str] = page.evaluate(
-        "(css) => [...document.querySelectorAll('[data-testid=game-area] ' + css)]"
+        "(css) => [...document.querySelectorAll(':is([data-testid=game-area], [data-testid=turn-prompt]) ' + css)]"
         ".filter((el) => !el.closest('[aria-hidden=true]') && !el.parentElement.closest('[role=img], [role=button]'))"
         ".filter((el) => !['button', 'img', 'group', 'gridcell'].includes(el.getAttribute('role'))"
         " || !(el.getAttribute('aria-label') || '').trim())"

@@ -14,6 +14,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.e2e import fcm_plan
 from tests.e2e.conftest import Person
+from tests.e2e.helpers import area as play_area
 from tests.e2e.helpers import finished, unnamed_pieces, version
 
 pytestmark = pytest.mark.e2e
@@ -34,7 +35,7 @@ def log_text(page: Page) -> str:
 
 
 def area(page: Page) -> Any:
-    return page.get_by_test_id("game-area")
+    return play_area(page)
 
 
 def click_and_wait(page: Page, locator: Any) -> bool:

@@ -122,7 +122,7 @@ def assert_clickable(page: Page, targets: dict[Target, JSON]) -> None:
     order = sorted(targets, key=repr)
     counts = page.evaluate(
         "(targets) => targets.map(([css, text]) =>"
-        " [...document.querySelectorAll('[data-testid=game-area] ' + css)]"
+        " [...document.querySelectorAll(':is([data-testid=game-area], [data-testid=turn-prompt]) ' + css)]"
         ".filter((el) => text === null || el.textContent.trim() === text).length)",
         [list(t) for t in order],
     )

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.e2e.conftest import AppServer, Person, people
-from tests.e2e.helpers import create_table, seat_row
+from tests.e2e.helpers import area, create_table, seat_row
 
 pytestmark = pytest.mark.e2e
 
@@ -61,7 +61,7 @@ def test_on_a_phone_the_sticky_bar_stays_one_line_when_a_stand_in_is_due(browser
             ana.page.get_by_test_id("start").click()
             expect(bo.page.get_by_test_id("table-status")).to_have_text("In progress")
             if "1" in bo.page.evaluate("window.foodGames.state().awaiting"):
-                bo.page.get_by_test_id("game-area").get_by_role("button", name="Pass").first.click()
+                area(bo.page).get_by_role("button", name="Pass").first.click()
             expect(bo.page.get_by_test_id("turn")).to_have_text("Waiting for Ana")
             bo.page.get_by_test_id("abandon-propose").click()
             bo.page.get_by_test_id("confirm").click()
