@@ -385,7 +385,12 @@ function drawBanner() {
     const free = table.seats.some((s) => !s.user && !s.bot);
     let text = t("table.spectator");
     if (table.status === "open" && me()) text = free ? t("table.spectator_open") : t("table.spectator_full");
-    mount(els.banner, text);
+    // An invite link shows the table first (who hosts, who sits, the options) and seats the person when they say so.
+    const join = invite && table.status === "open" && me() && free
+      ? h("button", { type: "button", class: "primary small-btn", "data-testid": "join",
+        onclick: () => hostCall("join", { invite_code: invite }) }, t("table.join"))
+      : null;
+    mountIfChanged(els.banner, h("div", { class: "banner-inner" }, h("span", null, text), join));
   }
 }
 
@@ -981,15 +986,6 @@ async function openTable() {
     showMessage(error instanceof ApiError && [403, 404].includes(error.status) ? t("table.not_found") : errorMessage(error));
     return;
   }
-  const free = table.seats.some((s) => !s.user && !s.bot);
-  if (invite && table.status === "open" && (table.my_seat === null || table.my_seat === undefined) && free) {
-    // An invite link takes the person straight to a seat.
-    try {
-      table = await api("POST", `${tablePath()}/join`, { invite_code: invite });
-    } catch (error) {
-      toast(errorMessage(error), "error");
-    }
-  }
   S.table = table;
   noteIdle(table);
   S.seat = table.my_seat ?? null;
@@ -1065,7 +1061,7 @@ async function init() {
     if (S.table) reloadLog();
   });
   if (!user && invite) {
-    // Someone following an invite link: sign in first (one field for a guest), then straight to a seat.
+    // Someone following an invite link: sign in first (one field for a guest), then the table and its Join button.
     mount(els.main, h("section", { class: "panel signin-panel" }, h("h1", null, t("auth.title")),
       h("p", { class: "muted" }, t("table.invited")),
       signInForm(() => {

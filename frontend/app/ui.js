@@ -364,8 +364,9 @@ export function statusLabel(status) {
 
 /** A table's status badge: "Abandoned" for a game its players agreed to end, else its status. */
 export function statusBadge(table, props = {}) {
-  const status = table.abandoned ? "abandoned" : table.status;
-  return h("span", { class: ["badge", `status-${status}`], ...props }, statusLabel(status));
+  // A private table waiting for players is not "Open" to anyone: only its invite link seats people.
+  const status = table.abandoned ? "abandoned" : table.status === "open" && table.visibility === "private" ? "private" : table.status;
+  return h("span", { class: ["badge", `status-${status}`], "data-status": status, ...props }, statusLabel(status));
 }
 
 /**

@@ -30,10 +30,22 @@ def test_private_table_joined_by_invite_link_and_hidden_from_the_lobby(person: C
     link = ana.page.locator(".invite-url").input_value()
     assert re.search(rf"/t/{private_id}\?invite=\S+$", link)
 
-    # Someone who has never been here opens the link at phone width: sign in, then straight to a seat.
+    # Its badge says Private, on the table and in the host's list of her tables: not "Open", which reads as open to all.
+    expect(ana.page.get_by_test_id("table-status")).to_have_text("Private")
+    ana.goto("/")
+    mine = ana.page.get_by_test_id("my-tables").locator(f"[data-table-id='{private_id}']")
+    expect(mine.locator(".badge[data-status=private]")).to_have_text("Private")
+    ana.goto(f"/t/{private_id}")
+
+    # Someone who has never been here opens the link at phone width: sign in, then the table, seated only on Join.
     bo = person(width=390, height=800)
     bo.page.goto(link)
     bo.sign_in_as_guest(EVIL)
+    expect(bo.page.get_by_test_id("spectator-banner")).to_be_visible()
+    expect(seat_row(bo.page, "0")).to_contain_text("Ana")
+    expect(seat_row(bo.page, "1")).to_contain_text("Empty seat")
+    expect(seat_row(ana.page, "1")).to_contain_text("Empty seat")
+    bo.page.get_by_test_id("join").click()
     expect(seat_row(bo.page, "1")).to_contain_text(EVIL)
     expect(seat_row(bo.page, "1").locator(".tag.you")).to_be_visible()
     expect(bo.page.get_by_test_id("spectator-banner")).to_be_hidden()
