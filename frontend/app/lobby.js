@@ -140,10 +140,34 @@ function createForm(game) {
     errorLine,
     h("div", { class: "row" },
       h("button", { type: "submit", class: "primary" }, t("lobby.create")),
-      h("button", { type: "button", class: "ghost", onclick: () => { state.creating = null; drawGames(); } },
-        t("lobby.cancel"))));
+      h("button", { type: "button", class: "ghost", onclick: closeCreate }, t("lobby.cancel"))));
   fitSeats(form);
   return form;
+}
+
+/**
+ * The "create a table" form in a modal dialog over the lobby: opened in the game's card, it used to widen that card
+ * to the whole row and move every other card of the grid.
+ */
+function createDialog(game) {
+  const titleId = `create-title-${game.id}`;
+  return h("dialog", {
+    class: "dialog create-dialog", "aria-labelledby": titleId, "data-testid": "create-dialog",
+    oncancel: (event) => {
+      event.preventDefault();
+      closeCreate();
+    },
+  },
+  h("h2", { id: titleId }, t("lobby.create_title", { game: game.title })),
+  createForm(game));
+}
+
+/** Close the form; the focus goes back to the game's "New table" button. */
+function closeCreate() {
+  const id = state.creating;
+  state.creating = null;
+  drawGames();
+  if (id) els.games.querySelector(`.game-card[data-game="${CSS.escape(id)}"] .new-table`)?.focus();
 }
 
 function drawGames() {
@@ -157,25 +181,28 @@ function drawGames() {
   }
   const signedIn = Boolean(me());
   mount(els.games, state.games.map((game) =>
-    h("article", { class: ["game-card", state.creating === game.id && "expanded"], "data-game": game.id },
+    h("article", { class: "game-card", "data-game": game.id },
       h("div", { class: "game-card-head" },
         h("h3", null, game.title),
         h("span", { class: "pill" }, playersLabel(game))),
       h("p", { class: "game-desc" }, gameText(game, game.description)),
       h("p", { class: "game-rules" }, rulesLink(game.id)),
-      state.creating === game.id
-        ? createForm(game)
-        : h("button", {
-          type: "button",
-          class: "primary",
-          disabled: !signedIn,
-          title: signedIn ? null : t("lobby.sign_in_first"),
-          onclick: () => {
-            state.creating = game.id;
-            drawGames();
-            els.games.querySelector(".create-form select, .create-form input")?.focus();
-          },
-        }, t("lobby.new_table")))));
+      h("button", {
+        type: "button",
+        class: "primary new-table",
+        disabled: !signedIn,
+        title: signedIn ? null : t("lobby.sign_in_first"),
+        onclick: () => {
+          state.creating = game.id;
+          drawGames();
+        },
+      }, t("lobby.new_table")),
+      state.creating === game.id ? createDialog(game) : null)));
+  const dialog = els.games.querySelector("dialog.create-dialog");
+  if (dialog && !dialog.open) {
+    dialog.showModal();
+    dialog.querySelector(".create-form select, .create-form input")?.focus();
+  }
 }
 
 // ---- table lists ------------------------------------------------------------

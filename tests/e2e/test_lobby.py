@@ -230,3 +230,29 @@ def test_a_start_refused_for_a_first_player_in_an_empty_seat_says_why_in_spanish
         "Una opción de la mesa, como el jugador inicial, nombra un asiento vacío: sienta allí a un jugador o a un bot."
     )
     expect(ana.page.get_by_test_id("table-status")).to_have_text("Abierta")
+
+
+def test_new_table_opens_over_the_lobby_without_moving_its_cards(person: Callable[..., Person]) -> None:
+    """The form opens in a dialog: the game cards keep their places and sizes (it used to widen its card to the whole
+    row and push the others down); Cancel, or Escape, closes it and the focus is back on the card's button."""
+    ana = person("Ana")
+    page = ana.page
+    cards = page.locator(".game-card")
+    expect(cards).to_have_count(4)
+    boxes = "els => els.map((el) => { const r = el.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; })"
+    before = cards.evaluate_all(boxes)
+    card = page.locator(".game-card[data-game='foodies']")
+    card.get_by_role("button", name="New table").click()
+    dialog = page.get_by_test_id("create-dialog")
+    expect(dialog).to_be_visible()
+    expect(dialog.get_by_role("heading")).to_have_text("New table: Foodies")
+    expect(dialog.locator("select[name=seats]")).to_be_focused()
+    assert cards.evaluate_all(boxes) == before
+    dialog.get_by_role("button", name="Cancel").click()
+    expect(dialog).to_have_count(0)
+    expect(card.get_by_role("button", name="New table")).to_be_focused()
+    assert cards.evaluate_all(boxes) == before
+    card.get_by_role("button", name="New table").click()
+    expect(dialog).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(dialog).to_have_count(0)
