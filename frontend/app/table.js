@@ -47,6 +47,11 @@ let idleTimer = null;
 let signedInHere = false; // the page was opened signed in: its session ending signs it out (showSignedOut)
 let signedOutShown = null; // {refusal} once the page said its session ended
 
+/** The header's Leaderboards link: to the board of this table's game once it is known. */
+function headerNav() {
+  return S.table?.game ?? true;
+}
+
 function tablePath() {
   return `/api/tables/${encodeURIComponent(tableId)}`;
 }
@@ -965,7 +970,7 @@ function showSignedOut(refusal) {
 }
 
 function drawSignedOut() {
-  renderHeader(els.header, { onChange: () => location.reload() });
+  renderHeader(els.header, { onChange: () => location.reload(), nav: headerNav() });
   mount(els.main, h("section", { class: "panel", "data-testid": "signed-out", role: "alert" },
     h("h1", null, t("session.ended_title")),
     h("p", null, signedOutText(signedOutShown.refusal)),
@@ -989,6 +994,7 @@ async function openTable() {
   S.table = table;
   noteIdle(table);
   S.seat = table.my_seat ?? null;
+  renderHeader(els.header, { onChange: () => location.reload(), nav: headerNav() }); // Leaderboards: this game's
   S.awaiting = table.awaiting || [];
   rendererReady = loadRenderer(table.game).then((loaded) => {
     S.renderer = loaded;
@@ -1031,8 +1037,8 @@ async function init() {
   }
   if (params.has("replay")) {
     await loadMe().catch(() => null);
-    renderHeader(els.header, { onChange: () => location.reload() });
-    onLangChange(() => renderHeader(els.header, { onChange: () => location.reload() }));
+    renderHeader(els.header, { onChange: () => location.reload(), nav: headerNav() });
+    onLangChange(() => renderHeader(els.header, { onChange: () => location.reload(), nav: headerNav() }));
     runReplay(els.main, { tableId, invite, step: Number.parseInt(params.get("replay"), 10) || 0 });
     return;
   }
@@ -1046,7 +1052,7 @@ async function init() {
   }
   signedInHere = Boolean(user);
   onSignedOut(showSignedOut);
-  renderHeader(els.header, { onChange: () => location.reload() });
+  renderHeader(els.header, { onChange: () => location.reload(), nav: headerNav() });
   // The turn bar sticks just under the (sticky) header, whose height depends on the width and language.
   new ResizeObserver(() => document.documentElement.style.setProperty("--header-h", `${els.header.offsetHeight}px`))
     .observe(els.header);
@@ -1055,7 +1061,7 @@ async function init() {
       drawSignedOut();
       return;
     }
-    renderHeader(els.header, { onChange: () => location.reload() });
+    renderHeader(els.header, { onChange: () => location.reload(), nav: headerNav() });
     if (els.signIn) fillSignIn();
     drawAll();
     if (S.table) reloadLog();
@@ -1066,7 +1072,7 @@ async function init() {
       h("p", { class: "muted" }, t("table.invited")),
       signInForm(() => {
         signedInHere = true;
-        renderHeader(els.header, { onChange: () => location.reload() });
+        renderHeader(els.header, { onChange: () => location.reload(), nav: headerNav() });
         openTable();
       })));
     els.main.querySelector("input")?.focus();

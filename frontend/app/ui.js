@@ -30,8 +30,8 @@ export function signedOutText(refusal) {
 }
 
 /**
- * Draw the page header: brand, the site's links (with `nav`; a table page leaves them out, keeping a phone's room for
- * the game), signed-in name, account buttons, language switch.
+ * Draw the page header: brand, the site's links (with `nav`: true, or a game's id for the Leaderboards link to open
+ * that game's board), signed-in name, account buttons, language switch.
  */
 export function renderHeader(container, { onChange, nav = false }) {
   const user = me();
@@ -75,7 +75,7 @@ export function renderHeader(container, { onChange, nav = false }) {
     h("div", { class: "header-left" },
       h("a", { class: "brand", href: "/" }, h("span", { class: "brand-mark", "aria-hidden": "true" }), t("app.name")),
       nav ? h("nav", { class: "site-nav", "aria-label": t("nav.label") },
-        h("a", { href: leadersUrl(), "data-testid": "nav-leaders", "aria-current": here ? "page" : null }, t("nav.leaders")))
+        h("a", { href: leadersUrl(typeof nav === "string" ? nav : undefined), "data-testid": "nav-leaders", "aria-current": here ? "page" : null }, t("nav.leaders")))
         : null),
     h("div", { class: "header-right" }, right),
   );
