@@ -26,6 +26,7 @@ const S = {
   awaiting: [],
   seat: null,
   events: [],
+  lastMoveEvents: [], // the events of the game's last stored move, read with the log (a reloaded page has no update)
   undo: false, // the server lets this seat take back its last step
   version: null,
   gameTitle: null,
@@ -88,6 +89,7 @@ function ctx() {
     host: S.table?.host ?? null,
     lang: getLang(),
     events: S.events,
+    lastMoveEvents: S.lastMoveEvents,
     // An abandoned game's view is left mid-game (its phase is not the engine's end), so without this a renderer would
     // still read a prompt ("Ana is choosing a truck…") from it under the end screen.
     over: S.table?.status === "finished",
@@ -795,6 +797,13 @@ async function reloadLog() {
       const started = S.table && S.table.status !== "open" && !told("game_started") ? [t("log.started")] : [];
       const ended = S.table && S.table.abandoned && !told("abandoned") ? [t("log.abandoned")] : [];
       logPanel.reset([...started, ...entries.flatMap((entry) => entry.lines()), ...ended]);
+      const moves = answer.moves || [];
+      const lastEvents = moves.length ? moves[moves.length - 1].events || [] : [];
+      if (lastEvents.length && JSON.stringify(lastEvents) !== JSON.stringify(S.lastMoveEvents)) {
+        // A finished game's end screen may draw what its last move left (Food Truck's last round).
+        S.lastMoveEvents = lastEvents;
+        drawGame();
+      }
       break;
     }
   } catch (error) {

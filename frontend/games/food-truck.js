@@ -104,6 +104,7 @@ const TEXT = {
     roundsWon: "Rounds won",
     cards: "Cards owned",
     history: "Rounds",
+    lastRound: (n) => `The table as round ${n} ended it:`,
     roundLine: (r, w, outs) => `Round ${r}: ${w} stayed open${outs ? ` (out in order: ${outs})` : ""}`,
     empty: "empty",
     // what a card, pile or token is, for screen readers
@@ -180,6 +181,7 @@ const TEXT = {
     roundsWon: "Rondas ganadas",
     cards: "Cartas",
     history: "Rondas",
+    lastRound: (n) => `La mesa tal como acabó la ronda ${n}:`,
     roundLine: (r, w, outs) => `Ronda ${r}: ${w} siguió abierto${outs ? ` (eliminados: ${outs})` : ""}`,
     empty: "vacía",
     pileOf: (n) => `pila de ${n}`, cardsN: (n) => `${n} carta${n === 1 ? "" : "s"}`, blocked: "bloqueada",
@@ -254,6 +256,26 @@ const LOG = {
 
 // A Truck card play waiting for its target (E2: a single; E3: a supply card), per container.
 const armed = new WeakMap();
+// The table the winning round left (the winning move's `final_board` event), per container: the end screen draws it
+// rather than the board the engine resets after every round. Kept once seen, as later updates carry other events.
+const lastTable = new WeakMap();
+
+function finalBoard(container, ctx) {
+  const found = [...(ctx.events || []), ...(ctx.lastMoveEvents || [])].find((e) => e && e.type === "final_board");
+  if (found) lastTable.set(container, found.seats);
+  return lastTable.get(container) || null;
+}
+
+// The view with each seat's last-round table in place of the reset one (served meals, eliminations, face-up Truck).
+function asLastRound(view, seats) {
+  const out = { ...view, supply: [], seats: { ...view.seats } };
+  for (const [seat, table] of Object.entries(seats)) {
+    if (!out.seats[seat]) continue;
+    out.seats[seat] = { ...out.seats[seat], served: table.served || {}, desserts_served: table.desserts_served || [],
+      eliminated: Boolean(table.eliminated), truck_current: table.truck_current ?? null, pending: null };
+  }
+  return out;
+}
 
 function tx(ctx) {
   return TEXT[lang(ctx)];
@@ -634,6 +656,9 @@ function finalScoring(view, ctx) {
 
 export function render(container, view, ctx) {
   const acts = ctx.actions || [];
+  const ended = view.phase === "over" ? finalBoard(container, ctx) : null;
+  if (ended) view = asLastRound(view, ended);
+  const lastRound = ended && view.rounds.length ? view.rounds[view.rounds.length - 1].round : null;
   let mode = armed.get(container) || null;
   if (mode && !acts.some((a) => a.type === "play_truck" && a.effect === mode)) {
     armed.delete(container);
@@ -645,6 +670,7 @@ export function render(container, view, ctx) {
   const text = prompt(view, ctx, mode);
   mount(container, h("div", { class: "ft-root", lang: lang(ctx) },
     finalScoring(view, ctx),
+    lastRound ? h("p", { class: "ft-last-round", "data-testid": "ft-last-round" }, tx(ctx).lastRound(lastRound)) : null,
     instruction(ctx, text ? h("div", { class: ["ft-prompt", acts.length && "ft-alert"] }, text) : null, acts.length > 0),
     h("section", { class: "ft-others" }, others.map((seat) => otherArea(view, ctx, container, seat, e2Targets))),
     sharedArea(view, ctx, container, mode),
