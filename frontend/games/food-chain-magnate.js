@@ -158,6 +158,7 @@ const TEXT = {
     placeCampaign: (n) => `Place campaign #${n}: click highlighted squares (click more squares to pin down the shape).`,
     placeAirplane: (n) => `Airplane #${n}: click a highlighted square beside the board (the middle of its flight).`,
     advertise: "Choose the good advertised, then the duration.",
+    advertiseGood: "Choose the good advertised (this campaign has no duration to choose: it runs for good).",
     duration: "Duration",
     food: "Food & drinks: click a kitchen card to cook, or a buyer to fetch drinks.",
     routeHelp: "Click drink sources on the map to choose the route's stops, or a route below.",
@@ -266,6 +267,7 @@ const TEXT = {
     placeCampaign: (n) => `Coloca la campaña #${n}: haz clic en casillas resaltadas (más casillas fijan la forma).`,
     placeAirplane: (n) => `Avioneta #${n}: haz clic junto al tablero (el centro de su vuelo).`,
     advertise: "Elige el producto anunciado y luego la duración.",
+    advertiseGood: "Elige el producto anunciado (esta campaña no tiene duración que elegir: es permanente).",
     duration: "Duración",
     food: "Comida y bebida: haz clic en un cocinero para cocinar o en un comprador para traer bebida.",
     routeHelp: "Haz clic en fuentes de bebida del mapa para elegir las paradas, o en una ruta de abajo.",
@@ -1384,7 +1386,11 @@ function promptBar(view, ctx, container, ui) {
     const step = view.work.step;
     const pend = view.pending;
     if (pend && pend.kind === "campaign") {
-      if (has("advertise")) text = t.advertise;
+      if (has("advertise")) {
+        // A campaign that runs for good (the first billboard's) has one duration: its good alone is chosen.
+        const ads = matching(acts, { type: "advertise" });
+        text = ads.every((a) => ads.filter((b) => b.good === a.good).length === 1) ? t.advertiseGood : t.advertise;
+      }
       else if (acts.some((a) => a.type === "campaign_at" && a.edge)) text = t.placeAirplane(pend.number);
       else text = t.placeCampaign(pend.number);
     } else if (pend && pend.kind === "house") text = has("garden_at") ? t.gardenAt : t.houseAt;

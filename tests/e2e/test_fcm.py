@@ -108,9 +108,14 @@ def advertise(page: Page, action: JSON, acts: list[JSON]) -> None:
     """Click the good, then the duration when there is a choice of them."""
     game = area(page)
     good = game.locator(f".fcm-advertise [data-good='{action['good']}']")
+    prompt = game.get_by_test_id("fcm-prompt")
     if sum(1 for a in acts if a["type"] == "advertise" and a["good"] == action["good"]) == 1:
+        # The first billboard runs for good: the prompt must not ask for a duration that never comes.
+        expect(prompt).to_contain_text("no duration to choose")
+        expect(prompt).not_to_contain_text("then the duration")
         click_and_wait(page, good)
     else:
+        expect(prompt).to_contain_text("then the duration")
         good.click()
         click_and_wait(page, game.locator(f".fcm-advertise [data-duration='{action['duration']}']"))
 
