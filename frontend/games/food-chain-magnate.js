@@ -4,6 +4,9 @@
 import { clickable as asButton, h, instruction, matching, mount, named } from "../lib/dom.js";
 import { langOf as lang, seatName as nameOf } from "../lib/text.js";
 
+// The table page adds this stylesheet before the first draw (frontend/app/renderer.js).
+export const stylesheet = new URL("./food-chain-magnate.css", import.meta.url).pathname;
+
 // ---------- component facts the view refers to by id (printed on the physical cards) ----------
 
 // id: [English, Spanish, colour group, manager slots, salaried, one-of-a-kind]

@@ -4,6 +4,9 @@
 import { cardWords, clickable, h, instruction, matching, mount, named, piece, syllables } from "../lib/dom.js";
 import { langOf, seatName } from "../lib/text.js";
 
+// The table page adds this stylesheet before the first draw (frontend/app/renderer.js).
+export const stylesheet = new URL("./food-truck-champion.css", import.meta.url).pathname;
+
 // The printed card faces never change: fetched once, not carried in every view.
 const CATALOG = await fetch("/api/games/food-truck-champion/catalog").then((r) => r.json());
 

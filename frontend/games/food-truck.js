@@ -3,6 +3,9 @@
 import { cardWords, clickable, h, instruction, matching, mount, named, piece, syllables } from "../lib/dom.js";
 import { langOf as lang, seatName as nameOf } from "../lib/text.js";
 
+// The table page adds this stylesheet before the first draw (frontend/app/renderer.js).
+export const stylesheet = new URL("./food-truck.css", import.meta.url).pathname;
+
 const EMOJI = {
   burger: "🍔", pizza: "🍕", fries_drink: "🍟", takeaway_box: "🥡", hot_dog: "🌭", tacos: "🌮",
   sushi: "🍣", kebab: "🥙", fried_chicken: "🍗", salad: "🥗", sandwich: "🥪", dessert: "🍰",

@@ -3,6 +3,9 @@
 import { cardWords, clickable, h, instruction, matching, mount, named, piece, syllables } from "../lib/dom.js";
 import { langOf, seatName as nameOf } from "../lib/text.js";
 
+// The table page adds this stylesheet before the first draw (frontend/app/renderer.js).
+export const stylesheet = new URL("./foodies.css", import.meta.url).pathname;
+
 const TEXT = {
   en: {
     cultures: {

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import Person
-from tests.e2e.helpers import click_a_legal_thing, finished_by_bots
+from tests.e2e.helpers import assert_quiet, click_a_legal_thing, finished_by_bots
 
 pytestmark = pytest.mark.e2e
 
@@ -36,6 +36,7 @@ def test_food_truck_end_screen_shows_the_last_round_live_and_after_a_reload(pers
     ana.page.reload()
     expect(ana.page.get_by_test_id("result")).to_be_visible()
     last_round_shown(ana.page)
+    assert_quiet(ana)
 
 
 def start_against_bots(who: Person, game: str, seats: int) -> str:
@@ -81,3 +82,4 @@ def test_foodies_market_slots_outline_whole_at_1280(person: Callable[..., Person
     assert ana.page.evaluate("document.querySelectorAll('.fd-market .fd-slot.legal').length") >= 1
     clipped = ana.page.evaluate(CLIPPED_SLOTS)
     assert not clipped, f"the outline of market slot(s) {clipped} is cut off by the market row"
+    assert_quiet(ana)

@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 
 from app.services.leaderboard import MIN_GAMES
 from tests.e2e.conftest import AppServer, Person
-from tests.e2e.helpers import save_account
+from tests.e2e.helpers import assert_quiet, save_account
 
 pytestmark = pytest.mark.e2e
 
@@ -135,3 +135,4 @@ def test_the_leaderboards_link_is_on_table_and_rules_pages_and_opens_that_games_
     expect(ana.page.get_by_test_id("leaders-games").locator("[data-game='foodies']")).to_have_attribute(
         "aria-current", "page"
     )
+    assert_quiet(ana)

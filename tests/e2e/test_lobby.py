@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import Person
-from tests.e2e.helpers import create_table, seat_row
+from tests.e2e.helpers import assert_quiet, create_table, seat_row
 
 pytestmark = pytest.mark.e2e
 
@@ -256,3 +256,4 @@ def test_new_table_opens_over_the_lobby_without_moving_its_cards(person: Callabl
     expect(dialog).to_be_visible()
     page.keyboard.press("Escape")
     expect(dialog).to_have_count(0)
+    assert_quiet(ana)

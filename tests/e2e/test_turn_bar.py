@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.e2e.conftest import Person
+from tests.e2e.helpers import assert_quiet
 
 pytestmark = pytest.mark.e2e
 
@@ -121,3 +122,4 @@ def test_instruction_and_a_target_in_sight(
             page.wait_for_timeout(30)
     assert steps >= 3, f"{game} at {size}: only {steps} steps of the player's own"
     assert seen_texts and all(seen_texts), seen_texts
+    assert_quiet(ana)
