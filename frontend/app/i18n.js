@@ -692,6 +692,11 @@ const STRINGS = {
   },
 };
 
+/** Every text by language, for the unit tests (frontend/tests) that hold the two languages to the same keys. */
+export function strings() {
+  return STRINGS;
+}
+
 function initialLang() {
   try {
     const saved = localStorage.getItem(LANG_KEY);

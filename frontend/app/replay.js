@@ -103,7 +103,7 @@ export async function runReplay(main, { tableId, invite, step }) {
   }
 
   document.addEventListener("keydown", (event) => {
-    if (!current || event.target.closest("input, select, textarea")) return;
+    if (!current || (event.target instanceof Element && event.target.closest("input, select, textarea"))) return;
     if (event.key === "ArrowRight") go(current.step + 1);
     else if (event.key === "ArrowLeft") go(current.step - 1);
     else if (event.key === "Home") go(0);

@@ -1030,7 +1030,7 @@ async function openTable() {
   socket = new TableSocket({ tableId, invite, onMessage, onStatus, checkSession });
   socket.start();
   // A handle for the console and the browser tests: the same path a renderer's clicks take.
-  window.foodGames = {
+  /** @type {any} */ (window).foodGames = {
     send, state: () => S, pending: () => socket.pending.size, connected: () => socket.ws?.readyState === WebSocket.OPEN,
     chimes: chimesRung,
   };
@@ -1052,7 +1052,7 @@ async function init() {
     return;
   }
   mount(els.main, h("p", { class: "muted" }, t("table.loading")));
-  let user = null;
+  let user;
   try {
     user = await loadMe();
   } catch (error) {

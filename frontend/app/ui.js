@@ -381,7 +381,7 @@ export function confirmDialog({ title, text, confirm, cancel }) {
     const done = (answer) => {
       dialog.close();
       dialog.remove();
-      if (back && typeof back.focus === "function" && back.isConnected) back.focus();
+      if (back instanceof HTMLElement && back.isConnected) back.focus();
       resolve(answer);
     };
     dialog.addEventListener("cancel", (event) => {

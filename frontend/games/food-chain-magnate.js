@@ -55,7 +55,6 @@ const SUPPLY_ROWS = [
   ["waitress", "pricing_manager", "discount_manager", "luxuries_manager", "cfo"],
   ["new_business_developer", "local_manager", "regional_manager"],
 ];
-const MARKETEERS = ["marketing_trainee", "campaign_manager", "brand_manager", "brand_director"];
 // number: [type, footprint rows, footprint cols | airplane width]
 const CAMPAIGN_TILES = {
   1: ["radio", 1, 1], 2: ["radio", 1, 1], 3: ["radio", 1, 1],
@@ -113,7 +112,7 @@ const TEXT = {
     bank: "Bank", breaks: (n) => (n ? `broken ${n}×` : "not broken yet"), ceoSlots: (s) => `CEO slots: ${s}`,
     ceoNext: (s) => `(${s} from next round)`,
     reserves: "Reserve cards", hiddenCard: "face down",
-    turnOrder: "Turn order", position: "position",
+    turnOrder: "Turn order",
     supply: "Employee supply", empty: "empty",
     milestonesTitle: "Milestones", available: "available", claimedNow: "claimed this round", retired: "gone",
     campaignSupply: "Campaign tiles", houseSupply: "House tiles", gardens: (n) => `Garden tiles: ${n}`,
@@ -225,7 +224,7 @@ const TEXT = {
     bank: "Banco", breaks: (n) => (n ? `quebrado ${n}×` : "aún no ha quebrado"), ceoSlots: (s) => `Huecos del director: ${s}`,
     ceoNext: (s) => `(${s} desde la próxima ronda)`,
     reserves: "Cartas de reserva", hiddenCard: "boca abajo",
-    turnOrder: "Orden de turno", position: "posición",
+    turnOrder: "Orden de turno",
     supply: "Reserva de empleados", empty: "vacía",
     milestonesTitle: "Hitos", available: "disponible", claimedNow: "logrado esta ronda", retired: "agotado",
     campaignSupply: "Campañas", houseSupply: "Casas", gardens: (n) => `Jardines: ${n}`,
@@ -814,7 +813,7 @@ function mapKeys(e, mem) {
     return null;
   };
   const row = all.filter((el) => pos(el)[0] === r);
-  let next = null;
+  let next;
   if (e.key === "ArrowUp") next = toward(-1, 0);
   else if (e.key === "ArrowDown") next = toward(1, 0);
   else if (e.key === "ArrowLeft") next = toward(0, -1);
@@ -1092,9 +1091,7 @@ function turnTrack(view, ctx, container) {
   const picks = matching(ctx.actions || [], { type: "position" });
   const slots = [];
   for (let k = 1; k <= n; k++) {
-    let who = null;
-    if (choosing) who = Object.keys(taken).find((s) => taken[s] === k) || null;
-    else who = view.turn_order[k - 1];
+    const who = choosing ? Object.keys(taken).find((s) => taken[s] === k) || null : view.turn_order[k - 1];
     const act = picks.find((a) => a.position === k);
     slots.push(h("div", { class: ["fcm-track-pos", act && "legal"], dataset: { position: String(k) },
       ...piece(act ? () => send(ctx, act, container) : null, t.position(k, who ? nameOf(ctx, who) : null)) },

@@ -555,7 +555,7 @@ function promptEl(view, ctx) {
   const buttons = [];
   const button = (label, action) =>
     buttons.push(h("button", { type: "button", class: "legal", onclick: () => act(ctx, action) }, label));
-  let text = "";
+  let text;
   const pending = view.pending;
   const rnd = view.round;
   if (pending) {

@@ -200,7 +200,6 @@ const CULTURE_COLOURS = {
 const CULTURE_INK = { BRA: "#28833f", CHN: "#906d16", IND: "#af5f19", ITA: "#1d8071", MEX: "#5b7e19" };
 const SEAT_COLOURS = ["#d0463b", "#2f6fd0", "#2e9b4f", "#d99a16", "#8c4bc4"];
 const EDGES = ["top", "right", "bottom", "left"];
-const NEIGHBOURS = { 1: [2, 4], 2: [1, 3, 5], 3: [2, 6], 4: [1, 5, 7], 5: [2, 4, 6, 8], 6: [3, 5, 9], 7: [4, 8], 8: [5, 7, 9], 9: [6, 8] };
 const PRINTED = { 1: 0, 2: 1, 3: 0, 4: 1, 5: 2, 6: 1, 7: 0, 8: 1, 9: 0 };
 
 // The market card picked before a space is clicked, per container.
