@@ -6,7 +6,7 @@ export default [
   { ignores: ["node_modules/", ".venv*/", "test-results/", "bench/"] },
   js.configs.recommended,
   {
-    files: ["frontend/**/*.js"],
+    files: ["frontend/**/*.js", "tests/frontend/js/**/*.js"],
     languageOptions: {
       ecmaVersion: 2024,
       sourceType: "module",
@@ -27,7 +27,7 @@ export default [
     rules: { "no-useless-assignment": "off" },
   },
   {
-    files: ["frontend/tests/**/*.js", "scripts/**/*.mjs", "eslint.config.js"],
+    files: ["tests/frontend/js/**/*.js", "scripts/**/*.mjs", "eslint.config.js"],
     languageOptions: { globals: { ...globals.node } },
   },
 ];

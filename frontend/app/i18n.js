@@ -692,7 +692,7 @@ const STRINGS = {
   },
 };
 
-/** Every text by language, for the unit tests (frontend/tests) that hold the two languages to the same keys. */
+/** Every text by language, for the unit tests (tests/frontend/js) that hold the two languages to the same keys. */
 export function strings() {
   return STRINGS;
 }

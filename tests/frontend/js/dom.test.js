@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { clickable, instruction, matching, named, piece, syllables } from "../lib/dom.js";
+import { clickable, instruction, matching, named, piece, syllables } from "../../../frontend/lib/dom.js";
 
 test("matching keeps the actions whose fields equal every given one", () => {
   const actions = [{ type: "buy", slot: 1 }, { type: "buy", slot: 2 }, { type: "skip_buy" }];

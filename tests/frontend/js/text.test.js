@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { langOf, seatName } from "../lib/text.js";
+import { langOf, seatName } from "../../../frontend/lib/text.js";
 
 test("langOf is Spanish only when the context says so", () => {
   assert.equal(langOf({ lang: "es" }), "es");

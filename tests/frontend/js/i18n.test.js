@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 
 import "./setup-browser.js";
-const { errorText, getLang, setLang, strings, t, tParts } = await import("../app/i18n.js");
+const { errorText, getLang, setLang, strings, t, tParts } = await import("../../../frontend/app/i18n.js");
 
 test("English and Spanish have the same keys, and each text the same placeholders", () => {
   const { en, es } = strings();
