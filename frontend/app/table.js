@@ -26,7 +26,10 @@ const S = {
   awaiting: [],
   seat: null,
   events: [],
-  lastMoveEvents: [], // the events of the game's last stored move, read with the log (a reloaded page has no update)
+  // The events of the game's last move: from the update that brought it, or read with the log (a page opened anew has
+  // had no update). Renderers mark what they changed on the board until the next move (ctx.lastMoveEvents).
+  lastMoveEvents: [],
+  viewKey: null, // the last view as JSON: an update whose view differs from it is a move
   undo: false, // the server lets this seat take back its last step
   version: null,
   gameTitle: null,
@@ -47,6 +50,33 @@ let chatPanel = null;
 let idleTimer = null;
 let signedInHere = false; // the page was opened signed in: its session ending signs it out (showSignedOut)
 let signedOutShown = null; // {refusal} once the page said its session ended
+// The table's version this browser last showed (kept in localStorage), read once as the page opens: the moves made
+// since are told in words above the game ("Since you last looked"). Null for a first visit.
+let seenBefore = null;
+let sinceTold = false;
+
+function seenKey() {
+  return `fg.seen.${tableId}`;
+}
+
+function readSeen() {
+  try {
+    const raw = localStorage.getItem(seenKey());
+    return raw === null || !/^\d+$/.test(raw) ? null : Number(raw);
+  } catch {
+    return null;
+  }
+}
+
+/** Remember the version shown, while the page is looked at (a tab in the background has not been seen). */
+function noteSeen() {
+  if (document.hidden || typeof S.version !== "number") return;
+  try {
+    localStorage.setItem(seenKey(), String(S.version));
+  } catch {
+    // Not remembered: the next visit tells nothing new.
+  }
+}
 
 /** The header's Leaderboards link: to the board of this table's game once it is known. */
 function headerNav() {
@@ -432,6 +462,31 @@ function drawTurn() {
   els.turnNote.hidden = !note;
 }
 
+/**
+ * "Since you last looked": the moves (and seat changes) made at this table since the version this browser last
+ * showed, in the log's words, above the game until the person closes it. Nothing on a first visit or when nothing
+ * happened; the most recent lines when there are many.
+ */
+function drawSince(lines) {
+  const LIMIT = 30;
+  if (!lines.length) {
+    els.since.hidden = true;
+    return;
+  }
+  const shown = lines.slice(-LIMIT);
+  const close = () => {
+    els.since.hidden = true;
+    els.since.replaceChildren();
+  };
+  mount(els.since,
+    h("div", { class: "since-head" },
+      h("h2", { id: "since-title" }, t("table.since_title")),
+      h("button", { type: "button", class: "ghost small-btn", "data-testid": "since-close", onclick: close }, t("table.since_close"))),
+    lines.length > LIMIT ? h("p", { class: "muted small" }, t("table.since_more", { n: lines.length - LIMIT })) : null,
+    h("ol", { class: "log-list since-list", "data-testid": "since-list" }, shown.map((line) => h("li", null, line))));
+  els.since.hidden = false;
+}
+
 // ---- abandon by agreement --------------------------------------------------------
 
 /** Whether this person has a say on abandoning the running game: seated, and playing their seat themselves. */
@@ -797,6 +852,11 @@ async function reloadLog() {
       const started = S.table && S.table.status !== "open" && !told("game_started") ? [t("log.started")] : [];
       const ended = S.table && S.table.abandoned && !told("abandoned") ? [t("log.abandoned")] : [];
       logPanel.reset([...started, ...entries.flatMap((entry) => entry.lines()), ...ended]);
+      if (!sinceTold) {
+        sinceTold = true;
+        const fresh = seenBefore === null ? [] : entries.filter((entry) => entry.version > seenBefore);
+        drawSince(fresh.flatMap((entry) => entry.lines()));
+      }
       const moves = answer.moves || [];
       const lastEvents = moves.length ? moves[moves.length - 1].events || [] : [];
       if (lastEvents.length && JSON.stringify(lastEvents) !== JSON.stringify(S.lastMoveEvents)) {
@@ -823,7 +883,13 @@ function applyMessage(message) {
   if (message.table) noteIdle(message.table);
   else if (message.type === "update") S.idleSince = Date.now();
   if (typeof message.version === "number") S.version = message.version;
-  if ("view" in message) S.view = message.view;
+  if ("view" in message) {
+    S.view = message.view;
+    const key = JSON.stringify(message.view);
+    // A move changes the view; an update about seats, stand-ins or votes leaves it as it was (and the marks too).
+    if (message.type === "update" && S.viewKey !== null && key !== S.viewKey) S.lastMoveEvents = Array.isArray(message.events) ? message.events : [];
+    S.viewKey = key;
+  }
   if (Array.isArray(message.actions)) S.actions = message.actions;
   if (Array.isArray(message.awaiting)) S.awaiting = message.awaiting;
   else if (S.table && Array.isArray(S.table.awaiting)) S.awaiting = S.table.awaiting;
@@ -851,6 +917,7 @@ function onMessage(message) {
     applyMessage(message);
     drawAll();
     reloadLog();
+    noteSeen();
   } else if (message.type === "update") {
     const myTurnBefore = isMyTurn();
     applyMessage(message);
@@ -864,6 +931,7 @@ function onMessage(message) {
     else logPanel.append(linesForEvents(S.renderer?.module, S.events, ctx()));
     toastDeclined();
     drawAll();
+    noteSeen();
   } else if (message.type === "presence") {
     if (Array.isArray(message.online) && typeof message.watching === "number") {
       const online = message.online.map(String);
@@ -916,6 +984,7 @@ function skeleton() {
   // Polite: it appears by itself once the wait is long enough, and says what a player may now do.
   els.turnNote = h("div", { class: "turn-note-wrap", "aria-live": "polite", hidden: true });
   els.abandon = h("section", { class: "banner abandon-banner", "data-testid": "abandon", hidden: true });
+  els.since = h("section", { class: "panel since", "data-testid": "since", "aria-labelledby": "since-title", hidden: true });
   els.abandonOffer = h("div", { class: "abandon-offer", hidden: true });
   els.prestart = h("section", { class: "panel prestart", "data-testid": "prestart", hidden: true });
   els.result = h("section", { class: "panel result", "data-testid": "result", hidden: true });
@@ -937,7 +1006,7 @@ function skeleton() {
     // nothing of the game (on a phone a corner button sat on the board until the chat was read).
     // The instruction and its buttons ride in the same bar, under the turn line.
     els.head, els.banner, els.bar = h("div", { class: "table-bar" }, h("div", { class: "table-bar-main" }, els.turn, els.prompt),
-      chatPanel.jump), els.turnNote, els.abandon, els.result,
+      chatPanel.jump), els.turnNote, els.since, els.abandon, els.result,
     els.prestart,
     els.layout = h("div", { class: "table-layout" },
       els.gameTitle,
@@ -1003,6 +1072,8 @@ async function openTable() {
   S.table = table;
   noteIdle(table);
   S.seat = table.my_seat ?? null;
+  seenBefore = readSeen();
+  document.addEventListener("visibilitychange", noteSeen);
   renderHeader(els.header, { onChange: () => location.reload(), nav: headerNav() }); // Leaderboards: this game's
   S.awaiting = table.awaiting || [];
   rendererReady = loadRenderer(table.game).then((loaded) => {

@@ -1,7 +1,7 @@
 // Food Chain Magnate renderer: the city map (roads, houses with demand, gardens, drinks, restaurants,
 // campaigns), every chain's company pyramid, the employee supply, milestones, turn order, bank and cash.
 // Every decision is made on the board: map squares, cards, supply piles, tokens; legal targets are "legal".
-import { clickable as asButton, h, instruction, matching, mount, named } from "../lib/dom.js";
+import { attr, clickable as asButton, h, instruction, markChanged, matching, mount, named } from "../lib/dom.js";
 import { langOf as lang, seatName as nameOf } from "../lib/text.js";
 
 // The table page adds this stylesheet before the first draw (frontend/app/renderer.js).
@@ -1490,7 +1490,30 @@ export function render(container, view, ctx) {
       supplyPanel(view, ctx, container, ui),
       milestonesPanel(view, ctx, container)),
     me !== null && !onOwnChain ? chainArea(view, ctx, container, me, ui, true) : null));
+  markChanged(container, changedPieces(ctx.lastMoveEvents || []));
   frame.restore(newDecision);
+}
+
+// What the last move changed, as selectors: the map's new campaign, house, garden or restaurant, the house that
+// bought at dinner, the cards a chain hired or trained, and the cash of every chain that was paid or paid out.
+function changedPieces(events) {
+  const out = [];
+  const chain = (seat) => `.fcm-chain${attr("data-seat", seat)}`;
+  for (const e of events) {
+    const p = e.player;
+    if (e.type === "campaign_placed" && e.campaign) out.push(`[data-testid=fcm-map] ${attr("data-campaign", e.campaign.number)}`);
+    if (e.type === "house_placed") out.push(`[data-testid=fcm-map] ${attr("data-house", e.number)}`);
+    if (e.type === "garden_placed" || e.type === "sale") out.push(`[data-testid=fcm-map] ${attr("data-house", e.house)}`);
+    if (e.type === "restaurant_placed" || e.type === "restaurant_moved") {
+      out.push(`[data-testid=fcm-map] .fcm-rest${attr("data-restaurant", e.restaurant)}`);
+    }
+    if (e.type === "hired") out.push(`${chain(p)} ${attr("data-card", e.into || e.card)}`);
+    if (e.type === "trained") out.push(`${chain(p)} ${attr("data-card", e.into)}`);
+    if (["sale", "waitress_tips", "cfo_bonus", "salaries_paid", "bankrupt"].includes(e.type)) {
+      out.push(`[data-testid=fcm-cash-${CSS.escape(String(p))}]`);
+    }
+  }
+  return out;
 }
 
 // The map's frame scrolls (on a phone the map is wider than the screen), and every update redraws it from scratch,

@@ -1,7 +1,7 @@
 // Food Truck Champion renderer: your truck board (fridge, hired staff, plating, awards), your hand, the
 // marketplace with its covered stacks, the popularity stacks, the action round's choices and the other trucks.
 // Every decision is made by clicking the card, stack, position or board section itself.
-import { cardWords, clickable, h, instruction, matching, mount, named, piece, syllables } from "../lib/dom.js";
+import { attr, cardWords, clickable, h, instruction, markChanged, matching, mount, named, piece, syllables } from "../lib/dom.js";
 import { langOf, seatName } from "../lib/text.js";
 
 // The table page adds this stylesheet before the first draw (frontend/app/renderer.js).
@@ -663,6 +663,20 @@ export function render(container, view, ctx) {
       mine ? myBoard(view, ctx) : null,
       mine ? handEl(view, ctx) : null),
     h("div", { class: "ftc-others" }, others.map((seat) => otherBoard(view, ctx, seat)))));
+  markChanged(container, changedPieces(ctx.lastMoveEvents || []));
+}
+
+// What the last move changed, as selectors of the table's pieces: the cards it moved (into the market, a fridge, the
+// plating area, a hand, the centre), the market positions it took from or filled, the popularity stack it took from.
+function changedPieces(events) {
+  const out = [];
+  for (const e of events) {
+    if (typeof e.card === "string") out.push(attr("data-card", e.card));
+    if (typeof e.ticket === "string") out.push(`.ftc-slot${attr("data-ticket", e.ticket)}`);
+    if (["took_from_market", "card_to_market", "market_refilled"].includes(e.type)) out.push(`.ftc-pos${attr("data-position", e.position)}`);
+    if (e.type === "token_taken") out.push(`.ftc-stack${attr("title", e.value)}`);
+  }
+  return out;
 }
 
 // One line per player under the shell's result (used by a shell that asks renderers for it).

@@ -1,6 +1,6 @@
 // Food Truck renderer: every player's served meals by type (who serves what is the whole game), the
 // face-up Truck cards, the supply, victory points, and the click-by-click ordering of one's hand in Prep.
-import { cardWords, clickable, h, instruction, matching, mount, named, piece, syllables } from "../lib/dom.js";
+import { attr, cardWords, clickable, h, instruction, markChanged, matching, mount, named, piece, syllables } from "../lib/dom.js";
 import { langOf as lang, seatName as nameOf } from "../lib/text.js";
 
 // The table page adds this stylesheet before the first draw (frontend/app/renderer.js).
@@ -678,6 +678,22 @@ export function render(container, view, ctx) {
     h("section", { class: "ft-others" }, others.map((seat) => otherArea(view, ctx, container, seat, e2Targets))),
     sharedArea(view, ctx, container, mode),
     me !== null ? myArea(view, ctx, container, mode, e2Targets) : null));
+  // The end screen draws the last round itself; a move of the game before marks what it changed.
+  if (!ended) markChanged(container, changedPieces(ctx.lastMoveEvents || []));
+}
+
+// What the last move changed, as selectors: the cards it served, revealed, took or gave, the seat's VP when a round
+// was won, and the face-up Truck card it played.
+function changedPieces(events) {
+  const out = [];
+  for (const e of events) {
+    for (const key of ["card", "sent_back", "gave", "took", "skipped"]) {
+      if (typeof e[key] === "string") out.push(attr("data-card", e[key]));
+    }
+    if (e.type === "round_won") out.push(`${attr("data-seat", e.seat)} .ft-vp`);
+    if (e.type === "truck_played") out.push(`${attr("data-seat", e.seat)} .ft-truck`);
+  }
+  return out;
 }
 
 // One line per player under the shell's result (used by a shell that asks renderers for it).

@@ -1,6 +1,6 @@
 // Foodies renderer: food courts (3x3 stalls whose half-stars meet at the edges), the market with its
 // prices, the chefs, the popularity track, coins, flyers and the die. Texts in English and Spanish.
-import { cardWords, clickable, h, instruction, matching, mount, named, piece, syllables } from "../lib/dom.js";
+import { attr, cardWords, clickable, h, instruction, markChanged, matching, mount, named, piece, syllables } from "../lib/dom.js";
 import { langOf, seatName as nameOf } from "../lib/text.js";
 
 // The table page adds this stylesheet before the first draw (frontend/app/renderer.js).
@@ -552,7 +552,7 @@ export function render(container, view, ctx) {
   const targets = me !== null ? courtTargets(view, ctx, sel, setSel) : {};
   const mine = me !== null
     // The court is where the instruction sends the player when it has targets (a stall's space, the space visited).
-    ? h("section", { class: ["fd-mine", view.active === me && view.phase !== "over" && !ctx.over && "fd-turn"],
+    ? h("section", { class: ["fd-mine", view.active === me && view.phase !== "over" && !ctx.over && "fd-turn"], dataset: { seat: me },
       "data-reveal": Object.keys(targets).length ? true : null },
       h("div", { class: "fd-area-head" }, h("h3", null, t.yourCourt), playerStats(view, me, ctx)),
       courtGrid(view, me, ctx, { targets }),
@@ -572,6 +572,24 @@ export function render(container, view, ctx) {
     h("div", { class: "fd-shared" }, popularityTrack(view, ctx), marketArea(view, ctx, sel, setSel), chefsArea(view, ctx), cultureLegend(view, ctx, container)),
     mine,
     rivals));
+  markChanged(container, changedPieces(view, ctx.lastMoveEvents || []));
+}
+
+// What the last move changed, as selectors: the stall bought (its space in the buyer's court) and the market slot
+// refilled, the chef hired or claimed, and the counts (coins, popularity, flyers) of everyone who collected.
+function changedPieces(view, events) {
+  const out = [];
+  for (const e of events) {
+    if (e.type === "bought") out.push(`${attr("data-seat", e.seat)} .fd-space${attr("data-space", e.space)}`);
+    if (e.type === "market_refilled" && e.card) {
+      const slot = view.market.indexOf(e.card) + 1;
+      if (slot) out.push(`.fd-slot${attr("data-slot", slot)}`);
+    }
+    if (e.type === "chef_hired") out.push(`.fd-chef${attr("data-chef", "for_hire")}`);
+    if (e.type === "chef_claimed") out.push(`.fd-chef${attr("data-chef", e.chef)}`);
+    if (["collected", "chef_hired", "chef_claimed", "bought"].includes(e.type)) out.push(`${attr("data-seat", e.seat)} .fd-stats`);
+  }
+  return out;
 }
 
 function amountText(lang, e) {

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -82,4 +83,86 @@ def test_foodies_market_slots_outline_whole_at_1280(person: Callable[..., Person
     assert ana.page.evaluate("document.querySelectorAll('.fd-market .fd-slot.legal').length") >= 1
     clipped = ana.page.evaluate(CLIPPED_SLOTS)
     assert not clipped, f"the outline of market slot(s) {clipped} is cut off by the market row"
+    assert_quiet(ana)
+
+
+# For each game: a kind of move a bot makes early, and the piece its event says must be marked as just changed.
+CHANGED = {
+    "foodies": ("bought", "e => `[data-seat='${e.seat}'] .fd-space[data-space='${e.space}']`"),
+    "food-chain-magnate": ("hired", "e => `.fcm-chain[data-seat='${e.player}'] [data-card='${e.card}']`"),
+    "food-truck-champion": ("card_to_market", "e => `.ftc-pos[data-position='${e.position}']`"),
+    "food-truck": ("served", "e => `[data-card='${e.card}']`"),
+}
+SEATS = {"foodies": 3, "food-chain-magnate": 2, "food-truck-champion": 3, "food-truck": 3}
+
+
+@pytest.mark.parametrize("game", list(CHANGED))
+def test_a_rivals_last_move_is_marked_on_the_board(
+    person: Callable[..., Person], rng: random.Random, artifacts: Path, game: str
+) -> None:
+    """After a bot's move, what it changed is marked (`just-changed`) where it happened, read from the move's events
+    in the same instant as the board (the bots move on quickly)."""
+    ana = person("Ana", width=1280, height=800)
+    start_against_bots(ana, game, SEATS[game])
+    kind, where = CHANGED[game]
+    probe = f"""() => {{
+      const s = window.foodGames.state();
+      const e = (s.lastMoveEvents || []).find((x) => x.type === '{kind}' && String(x.seat ?? x.player) !== String(s.seat));
+      if (!e) return null;
+      const el = document.querySelector('[data-testid=game-area] ' + ({where})(e));
+      return {{ found: Boolean(el), marked: Boolean(el && el.classList.contains('just-changed')),
+        marks: document.querySelectorAll('[data-testid=game-area] .just-changed').length }};
+    }}"""
+    deadline = time.monotonic() + 90
+    while True:
+        assert time.monotonic() < deadline, f"no rival's {kind} came"
+        seen = ana.page.evaluate(probe)
+        if seen and seen["found"]:
+            break
+        if not click_a_legal_thing(ana.page, rng):
+            ana.page.wait_for_timeout(30)
+    assert seen["marked"], seen
+    ana.page.screenshot(path=artifacts / f"just-changed-{game}.png")
+    assert_quiet(ana)
+
+
+def test_a_player_back_at_the_table_reads_what_happened_since_they_last_looked(person: Callable[..., Person]) -> None:
+    ana = person("Ana")
+    page, post, base = ana.page, ana.page.request.post, ana.base
+    tid = str(post(base + "/api/tables", data={"game": "food-truck", "seats": 2}).json()["id"])
+    assert post(f"{base}/api/tables/{tid}/bots", data={"seat": "1"}).ok
+    assert post(f"{base}/api/tables/{tid}/start", data={}).ok
+    ana.goto(f"/t/{tid}")
+    page.get_by_test_id("game-area").wait_for()
+    expect(page.get_by_test_id("since")).to_be_hidden()  # a first visit has nothing to tell
+    seen = int(page.locator("main").get_attribute("data-version") or 0)
+    ana.goto("/")
+    # Away, a bot plays her seat for a few moves, then she takes it back (the game waits for her again).
+    assert post(f"{base}/api/tables/{tid}/stand_in", data={"seat": "0"}).ok
+    deadline = time.monotonic() + 30
+    while page.request.get(f"{base}/api/tables/{tid}").json()["version"] < seen + 4:
+        assert time.monotonic() < deadline, "the bots made no moves"
+        time.sleep(0.1)
+    assert post(f"{base}/api/tables/{tid}/reclaim", data={}).ok
+    ana.goto(f"/t/{tid}")
+    since = page.get_by_test_id("since")
+    expect(since).to_be_visible()
+    expect(since.get_by_role("heading")).to_have_text("Since you last looked")
+    lines = since.get_by_test_id("since-list").locator("li")
+    expect(lines.first).to_be_visible()
+    told = lines.all_inner_texts()
+    log = page.get_by_test_id("log").locator("li").all_inner_texts()
+    assert len(told) >= 3, told
+    # Lines of the log, in the same words, one after the other (the bot may have moved on since).
+    runs = [log[i : i + len(told)] for i in range(len(log) - len(told) + 1)]
+    assert told in runs, (told, log)
+    assert "A bot plays for Ana." in told and "Ana is back." in told, told
+    since.get_by_test_id("since-close").click()
+    expect(since).to_be_hidden()
+    # Everything has been seen now: coming back tells nothing.
+    page.wait_for_timeout(300)
+    ana.goto(f"/t/{tid}")
+    page.get_by_test_id("game-area").wait_for()
+    page.get_by_test_id("log").locator("li").first.wait_for()
+    expect(since).to_be_hidden()
     assert_quiet(ana)
