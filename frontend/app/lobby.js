@@ -187,21 +187,55 @@ function drawGames() {
         h("span", { class: "pill" }, playersLabel(game))),
       h("p", { class: "game-desc" }, gameText(game, game.description)),
       h("p", { class: "game-rules" }, rulesLink(game.id)),
-      h("button", {
-        type: "button",
-        class: "primary new-table",
-        disabled: !signedIn,
-        title: signedIn ? null : t("lobby.sign_in_first"),
-        onclick: () => {
-          state.creating = game.id;
-          drawGames();
-        },
-      }, t("lobby.new_table")),
+      h("div", { class: "row game-actions" },
+        h("button", {
+          type: "button",
+          class: "primary new-table",
+          disabled: !signedIn,
+          title: signedIn ? null : t("lobby.sign_in_first"),
+          onclick: () => {
+            state.creating = game.id;
+            drawGames();
+          },
+        }, t("lobby.new_table")),
+        h("button", {
+          type: "button",
+          class: "secondary",
+          disabled: !signedIn,
+          title: signedIn ? null : t("lobby.sign_in_first"),
+          "data-testid": "play-bot",
+          onclick: (event) => playAgainstBots(game, event.currentTarget),
+        }, t("lobby.play_bot"))),
       state.creating === game.id ? createDialog(game) : null)));
   const dialog = els.games.querySelector("dialog.create-dialog");
   if (dialog && !dialog.open) {
     dialog.showModal();
     dialog.querySelector(".create-form select, .create-form input")?.focus();
+  }
+}
+
+/**
+ * One click to a game against bots: a private table (nobody else is seated by chance, and a bot's game is not rated)
+ * of the fewest seats the game allows, a bot in each other seat, started; then the table. A step refused on the way
+ * leaves the person at the table, where they can finish it by hand.
+ */
+async function playAgainstBots(game, button) {
+  button.disabled = true;
+  let table = null;
+  try {
+    const seats = Math.max(2, game.min_players);
+    const name = t("lobby.bot_table_name", { host: me().name, game: game.title }).slice(0, 60);
+    table = await api("POST", "/api/tables", { game: game.id, seats, visibility: "private", name, options: {} });
+    const path = `/api/tables/${encodeURIComponent(table.id)}`;
+    for (let seat = 1; seat < seats; seat += 1) await api("POST", `${path}/bots`, { seat: String(seat) });
+    table = await api("POST", `${path}/start`, {});
+    location.href = tableUrl(table);
+  } catch (error) {
+    if (table) location.href = tableUrl(table);
+    else {
+      toast(errorMessage(error), "error");
+      button.disabled = false;
+    }
   }
 }
 

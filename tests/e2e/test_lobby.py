@@ -257,3 +257,18 @@ def test_new_table_opens_over_the_lobby_without_moving_its_cards(person: Callabl
     page.keyboard.press("Escape")
     expect(dialog).to_have_count(0)
     assert_quiet(ana)
+
+
+@pytest.mark.parametrize("game", ["food-truck", "food-chain-magnate"])
+def test_play_against_a_bot_is_one_click_to_a_started_game(person: Callable[..., Person], game: str) -> None:
+    ana = person("Ana")
+    page = ana.page
+    page.locator(f".game-card[data-game='{game}']").get_by_test_id("play-bot").click()
+    page.wait_for_url(re.compile(r"/t/[^/?]+$"))
+    expect(page.get_by_test_id("table-status")).to_have_text("In progress")
+    expect(seat_row(page, "0").locator(".tag.you")).to_be_visible()
+    expect(seat_row(page, "1").locator(".tag", has_text="Bot")).to_be_visible()
+    expect(page.get_by_test_id("game-area")).to_be_visible()
+    table = page.evaluate("window.foodGames.state().table")
+    assert table["visibility"] == "private" and table["seat_count"] == 2 and table["game"] == game
+    assert_quiet(ana)
