@@ -283,6 +283,11 @@ const STRINGS = {
     "replay.back_to_table": "Back to the table",
     "replay.events": "This move",
     "replay.start": "The starting position.",
+    "replay.moves": "Moves",
+    "replay.slider": "Move",
+    "replay.rounds": "Round:",
+    "replay.move_n": "Move {n}",
+    "replay.go": "Show the position after move {n}",
     // Table chat (chat.js).
     "chat.title": "Chat",
     "chat.messages": "Chat messages",
@@ -652,6 +657,11 @@ const STRINGS = {
     "replay.back_to_table": "Volver a la mesa",
     "replay.events": "Esta jugada",
     "replay.start": "La posición inicial.",
+    "replay.moves": "Jugadas",
+    "replay.slider": "Jugada",
+    "replay.rounds": "Ronda:",
+    "replay.move_n": "Jugada {n}",
+    "replay.go": "Ver la posición tras la jugada {n}",
     // Table chat (chat.js), with its refusals by code.
     "chat.title": "Chat",
     "chat.messages": "Mensajes del chat",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -165,4 +166,37 @@ def test_a_player_back_at_the_table_reads_what_happened_since_they_last_looked(p
     page.get_by_test_id("game-area").wait_for()
     page.get_by_test_id("log").locator("li").first.wait_for()
     expect(since).to_be_hidden()
+    assert_quiet(ana)
+
+
+def test_a_replay_is_walked_by_its_move_list_slider_and_rounds(person: Callable[..., Person]) -> None:
+    ana = person("Ana")
+    bo = person("Bo")
+    tid = finished_by_bots(ana, bo)
+    page = ana.page
+    ana.goto(f"/t/{tid}?replay=0")
+    step = page.get_by_test_id("replay-step")
+    expect(step).to_have_text(re.compile(r"^Move 0 of \d+$"))
+    total = int((step.inner_text()).rsplit(" ", 1)[1])
+    moves = page.get_by_test_id("replay-moves").locator("li")
+    expect(moves).to_have_count(total)
+    # A move of the list: the position after it, the move marked as the current one.
+    moves.nth(4).get_by_role("button").click()
+    expect(step).to_have_text(f"Move 5 of {total}")
+    expect(moves.nth(4)).to_have_attribute("aria-current", "step")
+    # The slider: any step at once.
+    slider = page.get_by_test_id("replay-slider")
+    expect(slider).to_have_attribute("max", str(total))
+    slider.fill(str(total - 3))
+    expect(step).to_have_text(f"Move {total - 3} of {total}")
+    # The rounds: the jump to round 2 shows the position after the move that began it.
+    rounds = page.get_by_test_id("replay-rounds")
+    expect(rounds.locator("[data-round='1']")).to_be_visible()
+    rounds.locator("[data-round='2']").click()
+    expect(step).not_to_have_text(f"Move {total - 3} of {total}")
+    shown = int(step.inner_text().split(" ")[1])
+    events = page.evaluate(
+        "async ([tid, n]) => (await (await fetch(`/api/tables/${tid}/moves`)).json()).moves[n - 1].events", [tid, shown]
+    )
+    assert any(e["type"] == "round_started" and e["round"] == 2 for e in events), events
     assert_quiet(ana)
