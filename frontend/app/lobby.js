@@ -10,6 +10,7 @@ import {
 } from "./ui.js";
 
 const POLL_MS = 3000;
+const FINISHED_PAGE = 5; // finished tables of one's own shown at first, and added by each "Show more"
 const LIST_LIMIT = 20; // per section; the newest first as the server sends them
 const STATUSES = ["open", "playing", "finished"];
 
@@ -21,6 +22,7 @@ const state = {
   listError: null,
   gameFilter: "",
   creating: null, // game id whose "new table" form is open
+  finishedShown: FINISHED_PAGE,
 };
 
 const els = {};
@@ -314,10 +316,31 @@ function drawMyTables() {
     mount(els.mine, h("p", { class: "muted" }, t("lobby.no_my_tables")));
     return;
   }
-  const order = { playing: 0, open: 1, finished: 2 };
-  const tables = [...state.myTables].sort((a, b) => (order[a.status] ?? 3) - (order[b.status] ?? 3)
-    || String(b.updated_at || "").localeCompare(String(a.updated_at || "")));
-  mount(els.mine, h("ul", { class: "table-list", "data-testid": "my-tables" }, tables.map((x) => tableRow(x, { mine: true }))));
+  const recent = [...state.myTables].sort((a, b) => String(b.updated_at || "").localeCompare(String(a.updated_at || "")));
+  const myTurn = (x) => x.status === "playing" && x.my_seat !== null && x.my_seat !== undefined
+    && (x.awaiting || []).includes(x.my_seat);
+  // What asks for the person first: the games waiting on them, then the others running, those not started, the ended.
+  const groups = [
+    ["turn", recent.filter(myTurn)],
+    ["playing", recent.filter((x) => x.status === "playing" && !myTurn(x))],
+    ["open", recent.filter((x) => x.status === "open")],
+    ["finished", recent.filter((x) => x.status === "finished")],
+  ].filter(([, tables]) => tables.length);
+  const finishedShown = state.finishedShown;
+  mount(els.mine, h("div", { class: "my-tables", "data-testid": "my-tables" }, groups.map(([key, tables]) => {
+    const shown = key === "finished" ? tables.slice(0, finishedShown) : tables;
+    const more = tables.length - shown.length;
+    return h("section", { class: "my-group", "data-testid": `my-tables-${key}`, "aria-labelledby": `my-${key}-title` },
+      h("h3", { id: `my-${key}-title` }, t(`lobby.mine_${key}`), h("span", { class: "muted small" }, ` (${tables.length})`)),
+      h("ul", { class: "table-list" }, shown.map((x) => tableRow(x, { mine: true }))),
+      more ? h("button", {
+        type: "button", class: "ghost small-btn", "data-testid": "my-tables-more",
+        onclick: () => {
+          state.finishedShown += FINISHED_PAGE;
+          drawMyTables();
+        },
+      }, t("lobby.mine_more", { n: Math.min(more, FINISHED_PAGE) })) : null);
+  })));
 }
 
 function drawFilter() {

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import secrets
+import time
 from collections.abc import Callable
 
 import pytest
@@ -271,4 +272,42 @@ def test_play_against_a_bot_is_one_click_to_a_started_game(person: Callable[...,
     expect(page.get_by_test_id("game-area")).to_be_visible()
     table = page.evaluate("window.foodGames.state().table")
     assert table["visibility"] == "private" and table["seat_count"] == 2 and table["game"] == game
+    assert_quiet(ana)
+
+
+def test_my_tables_are_grouped_by_what_they_ask_and_finished_ones_paged(person: Callable[..., Person]) -> None:
+    ana = person("Ana")
+    page, post, base = ana.page, ana.page.request.post, ana.base
+
+    def table(start: bool) -> str:
+        tid = str(post(base + "/api/tables", data={"game": "food-truck", "seats": 2}).json()["id"])
+        if start:
+            assert post(f"{base}/api/tables/{tid}/bots", data={"seat": "1"}).ok
+            assert post(f"{base}/api/tables/{tid}/start", data={}).ok
+        return tid
+
+    waiting = table(start=False)
+    finished = [table(start=True) for _ in range(6)]
+    for tid in finished:  # bots play both seats to the end
+        assert post(f"{base}/api/tables/{tid}/stand_in", data={"seat": "0"}).ok
+    mine = table(start=True)  # her truck, then her prep: the game waits on her
+    deadline = time.monotonic() + 90
+    while True:
+        tables = {x["id"]: x for x in page.request.get(base + "/api/me/tables").json()}
+        done = all(tables[tid]["status"] == "finished" for tid in finished)
+        if done and "0" in tables[mine]["awaiting"]:
+            break
+        assert time.monotonic() < deadline, "the bots did not finish their games"
+        time.sleep(0.25)
+    ana.goto("/")
+    groups = page.get_by_test_id("my-tables")
+    expect(groups.get_by_test_id("my-tables-turn").locator(f"[data-table-id='{mine}']")).to_be_visible()
+    expect(groups.get_by_test_id("my-tables-open").locator(f"[data-table-id='{waiting}']")).to_be_visible()
+    expect(groups.get_by_test_id("my-tables-playing")).to_have_count(0)
+    done_list = groups.get_by_test_id("my-tables-finished")
+    expect(done_list.get_by_role("heading")).to_have_text("Finished (6)")
+    expect(done_list.locator("li.table-row")).to_have_count(5)
+    done_list.get_by_test_id("my-tables-more").click()
+    expect(done_list.locator("li.table-row")).to_have_count(6)
+    expect(done_list.get_by_test_id("my-tables-more")).to_have_count(0)
     assert_quiet(ana)
