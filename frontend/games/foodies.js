@@ -58,6 +58,7 @@ const TEXT = {
     you: "you", first: "first player", last: "last seat",
     endTriggered: "The end is triggered: the round is being finished.",
     yourCourt: "Your food court", court: (n) => `${n}'s food court`,
+    keepFlyers: "Always keep my flyers (don't ask me on each roll)",
     final: "Final scoring", place: "Place", player: "Player",
     sources: {
       tokens: "tokens", stalls: "stall cards", effects: "culture effects", stars: "full stars",
@@ -129,6 +130,7 @@ const TEXT = {
     you: "tú", first: "jugador inicial", last: "último jugador",
     endTriggered: "Se ha activado el final: se termina la ronda.",
     yourCourt: "Tu patio de comidas", court: (n) => `Patio de ${n}`,
+    keepFlyers: "Guardar siempre mis volantes (no preguntarme en cada tirada)",
     final: "Puntuación final", place: "Puesto", player: "Jugador",
     sources: {
       tokens: "fichas", stalls: "cartas de puesto", effects: "efectos de cultura", stars: "estrellas completas",
@@ -204,6 +206,50 @@ const PRINTED = { 1: 0, 2: 1, 3: 0, 4: 1, 5: 2, 6: 1, 7: 0, 8: 1, 9: 0 };
 
 // The market card picked before a space is clicked, per container.
 const picked = new WeakMap();
+
+// "Always keep my flyers": a preference of this browser's player. Holding a flyer asks for a decision on every roll,
+// anyone's; with it on, the page answers "keep" (no_flyer) at once, as the player would by clicking the space
+// visited. The game still waits on the player while no page of theirs is open.
+const KEEP_FLYERS = "fg.foodies.keepFlyers";
+let keptThisDecision = false;
+
+function keepFlyers() {
+  try {
+    return localStorage.getItem(KEEP_FLYERS) === "1";
+  } catch {
+    return false;
+  }
+}
+
+function setKeepFlyers(on) {
+  try {
+    if (on) localStorage.setItem(KEEP_FLYERS, "1");
+    else localStorage.removeItem(KEEP_FLYERS);
+  } catch {
+    // Not kept past this page.
+  }
+}
+
+/** Answer the flyer decision with "keep" when the preference says so: once per decision. */
+function keepFlyersIfAsked(ctx) {
+  const deciding = (ctx.actions || []).some((a) => a.type === "no_flyer");
+  if (!deciding) {
+    keptThisDecision = false;
+    return;
+  }
+  if (keptThisDecision || !keepFlyers()) return;
+  keptThisDecision = true;
+  send(ctx, { type: "no_flyer" });
+}
+
+function keepFlyersSwitch(ctx, rerender) {
+  return h("label", { class: "fd-keep check small", "data-testid": "fd-keep-flyers" },
+    h("input", { type: "checkbox", checked: keepFlyers() || null, onchange: (event) => {
+      setKeepFlyers(event.target.checked);
+      rerender();
+    } }),
+    h("span", null, tx(ctx).keepFlyers));
+}
 // Whether the person opened the culture legend, per container (every update redraws the whole area).
 const legendOpen = new WeakMap();
 
@@ -555,6 +601,7 @@ export function render(container, view, ctx) {
     ? h("section", { class: ["fd-mine", view.active === me && view.phase !== "over" && !ctx.over && "fd-turn"], dataset: { seat: me },
       "data-reveal": Object.keys(targets).length ? true : null },
       h("div", { class: "fd-area-head" }, h("h3", null, t.yourCourt), playerStats(view, me, ctx)),
+      view.phase !== "over" && !ctx.over ? keepFlyersSwitch(ctx, rerender) : null,
       courtGrid(view, me, ctx, { targets }),
       view.players[me].chefs.length ? h("div", { class: "fd-muted" }, "★ ", view.players[me].chefs.map((c) => (t.chefs[c] || [c])[0]).join(", ")) : null)
     : null;
@@ -573,6 +620,7 @@ export function render(container, view, ctx) {
     mine,
     rivals));
   markChanged(container, changedPieces(view, ctx.lastMoveEvents || []));
+  keepFlyersIfAsked(ctx);
 }
 
 // What the last move changed, as selectors: the stall bought (its space in the buyer's court) and the market slot

@@ -200,3 +200,40 @@ def test_a_replay_is_walked_by_its_move_list_slider_and_rounds(person: Callable[
     )
     assert any(e["type"] == "round_started" and e["round"] == 2 for e in events), events
     assert_quiet(ana)
+
+
+def test_foodies_always_keep_my_flyers_answers_the_flyer_decisions_by_itself(
+    person: Callable[..., Person], rng: random.Random
+) -> None:
+    """With the preference on, the player never has to answer a flyer decision: the game moves past every roll's
+    flyers phase while she clicks nothing in it, and her flyers are kept."""
+    ana = person("Ana", width=1280, height=800)
+    page = ana.page
+    start_against_bots(ana, "foodies", 3)
+    switch = page.get_by_test_id("fd-keep-flyers").locator("input")
+    switch.check()
+    expect(switch).to_be_checked()
+    kept = 0
+    deadline = time.monotonic() + 60
+    while kept < 3:
+        assert time.monotonic() < deadline, f"only {kept} flyer decisions were answered by the page"
+        s = page.evaluate(
+            "() => { const s = window.foodGames.state(); const mine = s.view.flyer_choices?.[s.seat];"
+            " return {phase: s.view.phase, decided: Boolean(mine && mine.decided), asked: (s.actions || [])"
+            ".some((a) => a.type === 'no_flyer'), flyers: s.view.players[s.seat].flyers, version: s.version}; }"
+        )
+        if s["phase"] == "flyers":
+            if s["decided"] and not s["asked"]:
+                kept += 1
+                page.wait_for_function(
+                    "(v) => window.foodGames.state().version !== v", arg=s["version"], timeout=10_000
+                )
+            else:
+                page.wait_for_timeout(30)  # the page answers by itself; nothing is clicked here
+            continue
+        if not click_a_legal_thing(page, rng):
+            page.wait_for_timeout(30)
+    # Reloaded, the preference is still on (it is the browser's).
+    page.reload()
+    expect(page.get_by_test_id("fd-keep-flyers").locator("input")).to_be_checked()
+    assert_quiet(ana)
