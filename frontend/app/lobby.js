@@ -320,14 +320,15 @@ function drawMyTables() {
   const myTurn = (x) => x.status === "playing" && x.my_seat !== null && x.my_seat !== undefined
     && (x.awaiting || []).includes(x.my_seat);
   // What asks for the person first: the games waiting on them, then the others running, those not started, the ended.
+  /** @type {{key: string, tables: any[]}[]} */
   const groups = [
-    ["turn", recent.filter(myTurn)],
-    ["playing", recent.filter((x) => x.status === "playing" && !myTurn(x))],
-    ["open", recent.filter((x) => x.status === "open")],
-    ["finished", recent.filter((x) => x.status === "finished")],
-  ].filter(([, tables]) => tables.length);
+    { key: "turn", tables: recent.filter(myTurn) },
+    { key: "playing", tables: recent.filter((x) => x.status === "playing" && !myTurn(x)) },
+    { key: "open", tables: recent.filter((x) => x.status === "open") },
+    { key: "finished", tables: recent.filter((x) => x.status === "finished") },
+  ].filter((group) => group.tables.length);
   const finishedShown = state.finishedShown;
-  mount(els.mine, h("div", { class: "my-tables", "data-testid": "my-tables" }, groups.map(([key, tables]) => {
+  mount(els.mine, h("div", { class: "my-tables", "data-testid": "my-tables" }, groups.map(({ key, tables }) => {
     const shown = key === "finished" ? tables.slice(0, finishedShown) : tables;
     const more = tables.length - shown.length;
     return h("section", { class: "my-group", "data-testid": `my-tables-${key}`, "aria-labelledby": `my-${key}-title` },

@@ -744,11 +744,51 @@ function drawGame() {
   }
   els.game.classList.toggle("spectating", isSpectator());
   try {
-    loaded.module.render(els.game, S.view, ctx());
+    const moved = S.lastMoveEvents !== drawnMove;
+    drawnMove = S.lastMoveEvents;
+    // A move's cards glide from where they were to where they are now; any other redraw leaves them be.
+    glide(moved, () => loaded.module.render(els.game, S.view, ctx()));
   } catch (error) {
     console.error("render failed", error);
     showPrompt(null);
     mount(els.game, h("p", { class: "no-renderer" }, t("table.renderer_failed")));
+  }
+}
+
+// ---- cards that move -------------------------------------------------------------------------------------------
+
+let drawnMove = null; // the move whose effects the game area shows: a redraw for the same one animates nothing
+
+/**
+ * Draw with `render`; when `moved`, each card (`data-card`) drawn both before and after, once each, that changed place
+ * slides from its old place to its new one (250 ms, the Web Animations API: no style attribute is written), so a
+ * rival's card taken from the market is seen travelling to their board. Nothing moves for someone who prefers reduced
+ * motion, nor a card whose id is drawn twice (which of them went where is not known).
+ */
+function glide(moved, render) {
+  if (!moved || matchMedia("(prefers-reduced-motion: reduce)").matches) {
+    render();
+    return;
+  }
+  const places = (root) => {
+    const found = new Map();
+    for (const el of root.querySelectorAll("[data-card]")) {
+      const id = el.dataset.card;
+      found.set(id, found.has(id) ? null : el);
+    }
+    return found;
+  };
+  const before = new Map();
+  for (const [id, el] of places(els.game)) before.set(id, el && el.getBoundingClientRect());
+  render();
+  for (const [id, el] of places(els.game)) {
+    const was = before.get(id);
+    if (!el || !was || typeof el.animate !== "function") continue;
+    const now = el.getBoundingClientRect();
+    const dx = was.left - now.left;
+    const dy = was.top - now.top;
+    if (Math.abs(dx) < 2 && Math.abs(dy) < 2) continue;
+    el.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }], { duration: 250, easing: "ease-out" });
   }
 }
 
@@ -795,6 +835,8 @@ function revealTarget() {
   const targets = marked.length ? marked : [...els.game.querySelectorAll(".legal:not(.selected)")].filter(boxed);
   if (!targets.length) return; // the renderer may still be drawing; the next draw looks again
   revealedFor = key;
+  // A target still gliding to its place (a card just dealt) is measured where it will be, not where it passes.
+  for (const el of targets) for (const animation of el.getAnimations?.() ?? []) animation.finish();
   const top = els.bar.getBoundingClientRect().bottom;
   if (targets.some((el) => inSight(el, top))) return;
   // Under the bar, not behind it: the page scrolls so the target sits in the middle of what is left of the screen.

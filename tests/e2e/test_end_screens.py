@@ -7,6 +7,7 @@ import re
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Literal
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -236,4 +237,44 @@ def test_foodies_always_keep_my_flyers_answers_the_flyer_decisions_by_itself(
     # Reloaded, the preference is still on (it is the browser's).
     page.reload()
     expect(page.get_by_test_id("fd-keep-flyers").locator("input")).to_be_checked()
+    assert_quiet(ana)
+
+
+# Every animation a page starts on a card, by the card's id.
+RECORD_GLIDES = """
+window.glided = [];
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (...args) {
+  if (this.dataset && this.dataset.card) window.glided.push(this.dataset.card);
+  return animate.apply(this, args);
+};
+"""
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_a_rivals_card_glides_to_where_it_went_unless_motion_is_reduced(
+    person: Callable[..., Person], rng: random.Random, motion: Literal["no-preference", "reduce"]
+) -> None:
+    ana = person("Ana", width=1280, height=800)
+    page = ana.page
+    page.add_init_script(RECORD_GLIDES)
+    page.emulate_media(reduced_motion=motion)
+    start_against_bots(ana, "food-truck-champion", 3)
+    probe = """() => {
+      const s = window.foodGames.state();
+      const e = (s.lastMoveEvents || []).find((x) => x.type === 'card_to_market' && String(x.seat) !== String(s.seat));
+      return e ? { card: e.card, glided: window.glided.includes(e.card), any: window.glided.length } : null;
+    }"""
+    deadline = time.monotonic() + 90
+    while True:
+        assert time.monotonic() < deadline, "no rival put a card in the market"
+        seen = page.evaluate(probe)
+        if seen:
+            break
+        if not click_a_legal_thing(page, rng):
+            page.wait_for_timeout(30)
+    if motion == "reduce":
+        assert seen["any"] == 0, seen  # nothing moved at all
+    else:
+        assert seen["glided"], seen  # the card slid from the rival's board to the market
     assert_quiet(ana)

@@ -52,6 +52,8 @@ SIGHT = """() => {
     total: targets.length,
     inSight: targets.filter(seen).map(middle),
     scrollY,
+    // Cards gliding to their places after a move (250 ms): a person looks once they have arrived.
+    animating: document.getAnimations().some((a) => a.playState === 'running'),
   };
 }"""
 
@@ -79,10 +81,10 @@ def my_turn(page: Page, timeout: float = 30) -> dict[str, Any] | None:
         now = where(page)
         if now["status"] == "finished":
             return None
-        if now["mine"] and not now["pending"] and now["total"]:
+        if now["mine"] and not now["pending"] and now["total"] and not now["animating"]:
             page.wait_for_timeout(60)  # a bot's answer may land right after
             again = where(page)
-            if again["mine"] and again["version"] == now["version"] and again["text"] == now["text"]:
+            if again["mine"] and again["version"] == now["version"] and again["text"] == now["text"] and not again["animating"]:
                 return again
         page.wait_for_timeout(40)
     raise AssertionError("no turn of the player's own came")
