@@ -15,7 +15,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from tests.e2e import fcm_plan
 from tests.e2e.conftest import Person
 from tests.e2e.helpers import area as play_area
-from tests.e2e.helpers import finished, unnamed_pieces, version
+from tests.e2e.helpers import assert_quiet, finished, unnamed_pieces, version
 
 pytestmark = pytest.mark.e2e
 
@@ -231,6 +231,7 @@ def test_a_person_plays_a_bot_sells_at_dinnertime_and_sees_the_final_scoring(
     pieces = ".fcm-card, .fcm-good, .fcm-slot, .fcm-htile, .fcm-track-pos, .fcm-reserve, .fcm-sq"
     assert not unnamed_pieces(page, pieces), unnamed_pieces(page, pieces)[:5]
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert_quiet(ana)  # no console error, no failed or probe request, all game long
 
 
 def focused_cell(page: Page) -> str | None:
