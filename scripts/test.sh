@@ -22,6 +22,17 @@ if [ ${#missing[@]} -gt 0 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/nu
 fi
 "$VENV/bin/ruff" check app tests bench
 "$VENV/bin/mypy" app
+# The site's JavaScript: eslint, tsc over its JSDoc types and node's unit tests, with the tools pinned in
+# package-lock.json (the site itself is served as written, with no build step).
+if command -v node >/dev/null && command -v npm >/dev/null; then
+  npm ci --no-audit --no-fund --loglevel=error >/dev/null
+  npm run --silent check
+elif [ "${CI:-}" = true ]; then
+  echo "node and npm are needed for the frontend checks" >&2
+  exit 1
+else
+  echo "node or npm missing: the frontend checks (eslint, tsc, node --test) are skipped" >&2
+fi
 # One worker per core, at most 4: most of the browser tests' time is waiting on a page or a server, so two workers
 # on two cores take ~25 % less time than one; `-n 0` after this runs everything in this process. Not `loadgroup` or
 # `loadfile`: they key tests by node id, and schemathesis' generated tests share one, so all but one were dropped.

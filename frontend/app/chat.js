@@ -36,6 +36,7 @@ function timeOf(iso) {
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) return "";
   const today = new Date().toDateString() === at.toDateString();
+  /** @type {Intl.DateTimeFormatOptions} */
   const options = today ? { hour: "2-digit", minute: "2-digit" } : { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" };
   return at.toLocaleString(getLang(), options);
 }

@@ -35,7 +35,8 @@ export function chimesRung() {
 // touch or key, so a chime later, while the tab is in the background, can sound.
 function unlock() {
   if (!audio) {
-    const Context = window.AudioContext || window.webkitAudioContext;
+    // Older Safari names it with its prefix.
+    const Context = window.AudioContext || /** @type {any} */ (window).webkitAudioContext;
     if (!Context) return;
     try {
       audio = new Context();

@@ -10,6 +10,7 @@ import {
 } from "./ui.js";
 
 const POLL_MS = 3000;
+const FINISHED_PAGE = 5; // finished tables of one's own shown at first, and added by each "Show more"
 const LIST_LIMIT = 20; // per section; the newest first as the server sends them
 const STATUSES = ["open", "playing", "finished"];
 
@@ -21,6 +22,7 @@ const state = {
   listError: null,
   gameFilter: "",
   creating: null, // game id whose "new table" form is open
+  finishedShown: FINISHED_PAGE,
 };
 
 const els = {};
@@ -140,10 +142,34 @@ function createForm(game) {
     errorLine,
     h("div", { class: "row" },
       h("button", { type: "submit", class: "primary" }, t("lobby.create")),
-      h("button", { type: "button", class: "ghost", onclick: () => { state.creating = null; drawGames(); } },
-        t("lobby.cancel"))));
+      h("button", { type: "button", class: "ghost", onclick: closeCreate }, t("lobby.cancel"))));
   fitSeats(form);
   return form;
+}
+
+/**
+ * The "create a table" form in a modal dialog over the lobby: opened in the game's card, it used to widen that card
+ * to the whole row and move every other card of the grid.
+ */
+function createDialog(game) {
+  const titleId = `create-title-${game.id}`;
+  return h("dialog", {
+    class: "dialog create-dialog", "aria-labelledby": titleId, "data-testid": "create-dialog",
+    oncancel: (event) => {
+      event.preventDefault();
+      closeCreate();
+    },
+  },
+  h("h2", { id: titleId }, t("lobby.create_title", { game: game.title })),
+  createForm(game));
+}
+
+/** Close the form; the focus goes back to the game's "New table" button. */
+function closeCreate() {
+  const id = state.creating;
+  state.creating = null;
+  drawGames();
+  if (id) els.games.querySelector(`.game-card[data-game="${CSS.escape(id)}"] .new-table`)?.focus();
 }
 
 function drawGames() {
@@ -157,25 +183,62 @@ function drawGames() {
   }
   const signedIn = Boolean(me());
   mount(els.games, state.games.map((game) =>
-    h("article", { class: ["game-card", state.creating === game.id && "expanded"], "data-game": game.id },
+    h("article", { class: "game-card", "data-game": game.id },
       h("div", { class: "game-card-head" },
         h("h3", null, game.title),
         h("span", { class: "pill" }, playersLabel(game))),
       h("p", { class: "game-desc" }, gameText(game, game.description)),
       h("p", { class: "game-rules" }, rulesLink(game.id)),
-      state.creating === game.id
-        ? createForm(game)
-        : h("button", {
+      h("div", { class: "row game-actions" },
+        h("button", {
           type: "button",
-          class: "primary",
+          class: "primary new-table",
           disabled: !signedIn,
           title: signedIn ? null : t("lobby.sign_in_first"),
           onclick: () => {
             state.creating = game.id;
             drawGames();
-            els.games.querySelector(".create-form select, .create-form input")?.focus();
           },
-        }, t("lobby.new_table")))));
+        }, t("lobby.new_table")),
+        h("button", {
+          type: "button",
+          class: "secondary",
+          disabled: !signedIn,
+          title: signedIn ? null : t("lobby.sign_in_first"),
+          "data-testid": "play-bot",
+          onclick: (event) => playAgainstBots(game, event.currentTarget),
+        }, t("lobby.play_bot"))),
+      state.creating === game.id ? createDialog(game) : null)));
+  const dialog = els.games.querySelector("dialog.create-dialog");
+  if (dialog && !dialog.open) {
+    dialog.showModal();
+    dialog.querySelector(".create-form select, .create-form input")?.focus();
+  }
+}
+
+/**
+ * One click to a game against bots: a private table (nobody else is seated by chance, and a bot's game is not rated)
+ * of the fewest seats the game allows, a bot in each other seat, started; then the table. A step refused on the way
+ * leaves the person at the table, where they can finish it by hand.
+ */
+async function playAgainstBots(game, button) {
+  button.disabled = true;
+  let table = null;
+  try {
+    const seats = Math.max(2, game.min_players);
+    const name = t("lobby.bot_table_name", { host: me().name, game: game.title }).slice(0, 60);
+    table = await api("POST", "/api/tables", { game: game.id, seats, visibility: "private", name, options: {} });
+    const path = `/api/tables/${encodeURIComponent(table.id)}`;
+    for (let seat = 1; seat < seats; seat += 1) await api("POST", `${path}/bots`, { seat: String(seat) });
+    table = await api("POST", `${path}/start`, {});
+    location.href = tableUrl(table);
+  } catch (error) {
+    if (table) location.href = tableUrl(table);
+    else {
+      toast(errorMessage(error), "error");
+      button.disabled = false;
+    }
+  }
 }
 
 // ---- table lists ------------------------------------------------------------
@@ -253,10 +316,32 @@ function drawMyTables() {
     mount(els.mine, h("p", { class: "muted" }, t("lobby.no_my_tables")));
     return;
   }
-  const order = { playing: 0, open: 1, finished: 2 };
-  const tables = [...state.myTables].sort((a, b) => (order[a.status] ?? 3) - (order[b.status] ?? 3)
-    || String(b.updated_at || "").localeCompare(String(a.updated_at || "")));
-  mount(els.mine, h("ul", { class: "table-list", "data-testid": "my-tables" }, tables.map((x) => tableRow(x, { mine: true }))));
+  const recent = [...state.myTables].sort((a, b) => String(b.updated_at || "").localeCompare(String(a.updated_at || "")));
+  const myTurn = (x) => x.status === "playing" && x.my_seat !== null && x.my_seat !== undefined
+    && (x.awaiting || []).includes(x.my_seat);
+  // What asks for the person first: the games waiting on them, then the others running, those not started, the ended.
+  /** @type {{key: string, tables: any[]}[]} */
+  const groups = [
+    { key: "turn", tables: recent.filter(myTurn) },
+    { key: "playing", tables: recent.filter((x) => x.status === "playing" && !myTurn(x)) },
+    { key: "open", tables: recent.filter((x) => x.status === "open") },
+    { key: "finished", tables: recent.filter((x) => x.status === "finished") },
+  ].filter((group) => group.tables.length);
+  const finishedShown = state.finishedShown;
+  mount(els.mine, h("div", { class: "my-tables", "data-testid": "my-tables" }, groups.map(({ key, tables }) => {
+    const shown = key === "finished" ? tables.slice(0, finishedShown) : tables;
+    const more = tables.length - shown.length;
+    return h("section", { class: "my-group", "data-testid": `my-tables-${key}`, "aria-labelledby": `my-${key}-title` },
+      h("h3", { id: `my-${key}-title` }, t(`lobby.mine_${key}`), h("span", { class: "muted small" }, ` (${tables.length})`)),
+      h("ul", { class: "table-list" }, shown.map((x) => tableRow(x, { mine: true }))),
+      more ? h("button", {
+        type: "button", class: "ghost small-btn", "data-testid": "my-tables-more",
+        onclick: () => {
+          state.finishedShown += FINISHED_PAGE;
+          drawMyTables();
+        },
+      }, t("lobby.mine_more", { n: Math.min(more, FINISHED_PAGE) })) : null);
+  })));
 }
 
 function drawFilter() {

@@ -29,6 +29,7 @@ function playerPath(params = {}) {
 function formatDate(iso, withTime) {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
+  /** @type {Intl.DateTimeFormatOptions} */
   const options = withTime ? { dateStyle: "medium", timeStyle: "short" } : { dateStyle: "long" };
   return new Intl.DateTimeFormat(getLang(), options).format(date);
 }

@@ -1,4 +1,5 @@
-// Loading a game's renderer module (and its optional stylesheet) from /games/<id>.js.
+// Loading a game's renderer module from /games/<id>.js, and the stylesheet the module names (its `stylesheet`).
+// Nothing is probed first: the module knows its own files, and an import that fails says the renderer is missing.
 
 const cache = new Map();
 
@@ -6,40 +7,37 @@ function safeId(gameId) {
   return /^[a-z0-9][a-z0-9_-]*$/i.test(gameId) ? gameId : null;
 }
 
-function loadCss(id) {
-  if (document.querySelector(`link[data-game-css="${id}"]`)) return;
-  fetch(`/games/${id}.css`, { method: "HEAD" })
-    .then((response) => {
-      if (!response.ok) return;
-      const link = document.createElement("link");
-      link.rel = "stylesheet";
-      link.href = `/games/${id}.css`;
-      link.dataset.gameCss = id;
-      document.head.appendChild(link);
-    })
-    .catch(() => {});
+/** Add the renderer's stylesheet, resolving once it has loaded (or failed), so the first draw is styled. */
+function loadCss(id, href) {
+  if (document.querySelector(`link[data-game-css="${id}"]`)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const link = document.createElement("link");
+    link.rel = "stylesheet";
+    link.href = href;
+    link.dataset.gameCss = id;
+    link.addEventListener("load", () => resolve(), { once: true });
+    link.addEventListener("error", () => resolve(), { once: true });
+    document.head.appendChild(link);
+  });
 }
 
 async function load(id) {
-  const probe = await fetch(`/games/${id}.js`, { method: "HEAD" }).catch(() => null);
-  if (probe && probe.status === 404) return { module: null, missing: true };
+  let module;
   try {
-    const module = await import(`/games/${id}.js`);
-    if (typeof module.render !== "function") return { module: null, missing: true };
-    return { module, missing: false };
+    module = await import(`/games/${id}.js`);
   } catch (error) {
     console.error(`renderer ${id} failed to load`, error);
-    return { module: null, missing: !probe || !probe.ok, error };
+    return { module: null, missing: true, error };
   }
+  if (typeof module.render !== "function") return { module: null, missing: true };
+  if (typeof module.stylesheet === "string") await loadCss(id, module.stylesheet);
+  return { module, missing: false };
 }
 
 /** Resolves to {module, missing, error?}; module is null when the game has no usable renderer. */
 export function loadRenderer(gameId) {
   const id = safeId(gameId);
   if (!id) return Promise.resolve({ module: null, missing: true });
-  if (!cache.has(id)) {
-    loadCss(id);
-    cache.set(id, load(id));
-  }
+  if (!cache.has(id)) cache.set(id, load(id));
   return cache.get(id);
 }

@@ -4,7 +4,7 @@ import { h, mount } from "../lib/dom.js";
 import { api, query } from "./api.js";
 import { t, getLang, onLangChange } from "./i18n.js";
 import { errorMessage, seatNames } from "./ui.js";
-import { linesForEvents } from "./log.js";
+import { linesForEvents, linesForMove } from "./log.js";
 import { loadRenderer } from "./renderer.js";
 
 /** Draw the replay of table `tableId` into `main`, starting at `step`. */
@@ -32,6 +32,14 @@ export async function runReplay(main, { tableId, invite, step }) {
     next: h("button", { type: "button", class: "primary", "data-testid": "replay-next", onclick: () => go(current.step + 1) }),
     last: h("button", { type: "button", class: "secondary", onclick: () => go(current.total) }),
   };
+  // Walking it: a slider over every step, the moves in words (each a link to the position after it), and a jump to
+  // the start of each round the game's events announce.
+  const slider = h("input", { type: "range", min: "0", max: "0", value: "0", class: "replay-slider", "data-testid": "replay-slider",
+    onchange: (event) => go(Number(event.target.value)) });
+  const movesTitle = h("h2");
+  const movesBox = h("ol", { class: "log-list replay-moves", "data-testid": "replay-moves" });
+  const roundsBox = h("div", { class: "row replay-rounds", "data-testid": "replay-rounds" });
+  let moves = []; // the stored moves, in order: move i (from 1) leads to step i
   const title = h("h1");
   const back = h("a", { class: "button ghost", href: `/t/${encodeURIComponent(tableId)}${query({ invite })}` });
   const eventsTitle = h("h2");
@@ -57,6 +65,8 @@ export async function runReplay(main, { tableId, invite, step }) {
     title.textContent = `${t("replay.title")} · ${table.name || table.game}`;
     back.textContent = t("replay.back_to_table");
     eventsTitle.textContent = t("replay.events");
+    movesTitle.textContent = t("replay.moves");
+    slider.setAttribute("aria-label", t("replay.slider"));
     gameTitle.textContent = t("table.game");
     buttons.first.textContent = `« ${t("replay.first")}`;
     buttons.prev.textContent = `◀ ${t("replay.prev")}`;
@@ -68,6 +78,9 @@ export async function runReplay(main, { tableId, invite, step }) {
     labels();
     if (!current) return;
     counter.textContent = t("replay.step", { step: current.step, total: current.total });
+    slider.max = String(current.total);
+    slider.value = String(current.step);
+    drawMoves();
     buttons.first.disabled = buttons.prev.disabled = current.step <= 0;
     buttons.next.disabled = buttons.last.disabled = current.step >= current.total;
     const lines = current.step === 0 ? [t("replay.start")] : linesForEvents(loaded.module, current.events, ctx());
@@ -81,6 +94,41 @@ export async function runReplay(main, { tableId, invite, step }) {
     } catch (error) {
       console.error("render failed", error);
       mount(area, h("p", { class: "no-renderer" }, t("table.renderer_failed")));
+    }
+  }
+
+  /** The move list and the round jumps, the current step marked; built from the stored moves once they are read. */
+  function drawMoves() {
+    const c = ctx();
+    const rounds = [];
+    movesBox.replaceChildren(...moves.map((move, i) => {
+      const step = i + 1;
+      const lines = linesForMove(loaded.module, move, c);
+      const started = (move.events || []).find((e) => e && e.type === "round_started" && typeof e.round === "number");
+      if (started) rounds.push({ round: started.round, step });
+      const here = current && current.step === step;
+      // The number is the button (a line may hold links to people's profiles, which a button must not contain).
+      return h("li", { class: here ? "current" : null, "aria-current": here ? "step" : null },
+        h("button", { type: "button", class: "ghost replay-move", "data-step": String(step), onclick: () => go(step),
+          "aria-label": t("replay.go", { n: step }) }, `${step}.`),
+        " ", lines.length ? lines[0] : t("replay.move_n", { n: step }),
+        lines.slice(1).map((line) => h("div", { class: "muted small" }, line)));
+    }));
+    // A round begins with the move that announced it: its jump is the position after that move.
+    roundsBox.replaceChildren(...(rounds.length ? [h("span", { class: "muted small" }, t("replay.rounds"))] : []),
+      ...rounds.map(({ round, step }) => h("button", { type: "button", class: "ghost small-btn", "data-round": String(round),
+        onclick: () => go(step) }, String(round))));
+    roundsBox.hidden = !rounds.length;
+    movesBox.querySelector("li.current")?.scrollIntoView?.({ block: "nearest" });
+  }
+
+  async function loadMoves() {
+    try {
+      const answer = await api("GET", `${base}/moves${query({ invite })}`);
+      moves = answer.moves || [];
+      drawMoves();
+    } catch (error) {
+      console.warn("move list unavailable", error);
     }
   }
 
@@ -103,7 +151,7 @@ export async function runReplay(main, { tableId, invite, step }) {
   }
 
   document.addEventListener("keydown", (event) => {
-    if (!current || event.target.closest("input, select, textarea")) return;
+    if (!current || (event.target instanceof Element && event.target.closest("input, select, textarea"))) return;
     if (event.key === "ArrowRight") go(current.step + 1);
     else if (event.key === "ArrowLeft") go(current.step - 1);
     else if (event.key === "Home") go(0);
@@ -114,9 +162,12 @@ export async function runReplay(main, { tableId, invite, step }) {
   labels();
   mount(main,
     h("div", { class: "table-head" }, h("div", { class: "table-head-main" }, title), back),
-    h("div", { class: "replay-controls panel" }, buttons.first, buttons.prev, counter, buttons.next, buttons.last),
+    h("div", { class: "replay-controls panel" }, buttons.first, buttons.prev, counter, buttons.next, buttons.last, slider,
+      roundsBox),
     h("div", { class: "table-layout" }, gameTitle, area,
-      h("aside", { class: "sidebar" }, h("section", { class: "panel log" }, eventsTitle, eventsBox))));
+      h("aside", { class: "sidebar" }, h("section", { class: "panel log" }, eventsTitle, eventsBox),
+        h("section", { class: "panel log" }, movesTitle, h("div", { class: "log-scroll replay-moves-scroll", tabindex: "0" }, movesBox)))));
   document.title = `${t("replay.title")} · ${t("app.name")}`;
   await go(step);
+  await loadMoves();
 }

@@ -26,6 +26,10 @@ const S = {
   awaiting: [],
   seat: null,
   events: [],
+  // The events of the game's last move: from the update that brought it, or read with the log (a page opened anew has
+  // had no update). Renderers mark what they changed on the board until the next move (ctx.lastMoveEvents).
+  lastMoveEvents: [],
+  viewKey: null, // the last view as JSON: an update whose view differs from it is a move
   undo: false, // the server lets this seat take back its last step
   version: null,
   gameTitle: null,
@@ -46,6 +50,38 @@ let chatPanel = null;
 let idleTimer = null;
 let signedInHere = false; // the page was opened signed in: its session ending signs it out (showSignedOut)
 let signedOutShown = null; // {refusal} once the page said its session ended
+// The table's version this browser last showed (kept in localStorage), read once as the page opens: the moves made
+// since are told in words above the game ("Since you last looked"). Null for a first visit.
+let seenBefore = null;
+let sinceTold = false;
+
+function seenKey() {
+  return `fg.seen.${tableId}`;
+}
+
+function readSeen() {
+  try {
+    const raw = localStorage.getItem(seenKey());
+    return raw === null || !/^\d+$/.test(raw) ? null : Number(raw);
+  } catch {
+    return null;
+  }
+}
+
+/** Remember the version shown, while the page is looked at (a tab in the background has not been seen). */
+function noteSeen() {
+  if (document.hidden || typeof S.version !== "number") return;
+  try {
+    localStorage.setItem(seenKey(), String(S.version));
+  } catch {
+    // Not remembered: the next visit tells nothing new.
+  }
+}
+
+/** The header's Leaderboards link: to the board of this table's game once it is known. */
+function headerNav() {
+  return S.table?.game ?? true;
+}
 
 function tablePath() {
   return `/api/tables/${encodeURIComponent(tableId)}`;
@@ -83,9 +119,13 @@ function ctx() {
     host: S.table?.host ?? null,
     lang: getLang(),
     events: S.events,
+    lastMoveEvents: S.lastMoveEvents,
     // An abandoned game's view is left mid-game (its phase is not the engine's end), so without this a renderer would
     // still read a prompt ("Ana is choosing a truck…") from it under the end screen.
     over: S.table?.status === "finished",
+    // The renderer hands its instruction to the viewer (text and its buttons) here, on every draw of its own: it is
+    // shown in the sticky turn bar, which stays in sight wherever the targets it names are.
+    prompt: showPrompt,
   };
 }
 
@@ -382,7 +422,12 @@ function drawBanner() {
     const free = table.seats.some((s) => !s.user && !s.bot);
     let text = t("table.spectator");
     if (table.status === "open" && me()) text = free ? t("table.spectator_open") : t("table.spectator_full");
-    mount(els.banner, text);
+    // An invite link shows the table first (who hosts, who sits, the options) and seats the person when they say so.
+    const join = invite && table.status === "open" && me() && free
+      ? h("button", { type: "button", class: "primary small-btn", "data-testid": "join",
+        onclick: () => hostCall("join", { invite_code: invite }) }, t("table.join"))
+      : null;
+    mountIfChanged(els.banner, h("div", { class: "banner-inner" }, h("span", null, text), join));
   }
 }
 
@@ -415,6 +460,31 @@ function drawTurn() {
   if (note) mountIfChanged(els.turnNote, note);
   else els.turnNote.replaceChildren();
   els.turnNote.hidden = !note;
+}
+
+/**
+ * "Since you last looked": the moves (and seat changes) made at this table since the version this browser last
+ * showed, in the log's words, above the game until the person closes it. Nothing on a first visit or when nothing
+ * happened; the most recent lines when there are many.
+ */
+function drawSince(lines) {
+  const LIMIT = 30;
+  if (!lines.length) {
+    els.since.hidden = true;
+    return;
+  }
+  const shown = lines.slice(-LIMIT);
+  const close = () => {
+    els.since.hidden = true;
+    els.since.replaceChildren();
+  };
+  mount(els.since,
+    h("div", { class: "since-head" },
+      h("h2", { id: "since-title" }, t("table.since_title")),
+      h("button", { type: "button", class: "ghost small-btn", "data-testid": "since-close", onclick: close }, t("table.since_close"))),
+    lines.length > LIMIT ? h("p", { class: "muted small" }, t("table.since_more", { n: lines.length - LIMIT })) : null,
+    h("ol", { class: "log-list since-list", "data-testid": "since-list" }, shown.map((line) => h("li", null, line))));
+  els.since.hidden = false;
 }
 
 // ---- abandon by agreement --------------------------------------------------------
@@ -660,8 +730,9 @@ function drawGame() {
   const hide = !table || table.status === "open" || !S.view;
   els.game.hidden = els.gameTitle.hidden = hide;
   els.layout.classList.toggle("no-game", hide);
-  if (hide) return;
   const loaded = S.renderer;
+  if (hide || !loaded?.module) showPrompt(null);
+  if (hide) return;
   if (!loaded) {
     mount(els.game, h("p", { class: "muted" }, t("table.loading")));
     return;
@@ -673,11 +744,105 @@ function drawGame() {
   }
   els.game.classList.toggle("spectating", isSpectator());
   try {
-    loaded.module.render(els.game, S.view, ctx());
+    const moved = S.lastMoveEvents !== drawnMove;
+    drawnMove = S.lastMoveEvents;
+    // A move's cards glide from where they were to where they are now; any other redraw leaves them be.
+    glide(moved, () => loaded.module.render(els.game, S.view, ctx()));
   } catch (error) {
     console.error("render failed", error);
+    showPrompt(null);
     mount(els.game, h("p", { class: "no-renderer" }, t("table.renderer_failed")));
   }
+}
+
+// ---- cards that move -------------------------------------------------------------------------------------------
+
+let drawnMove = null; // the move whose effects the game area shows: a redraw for the same one animates nothing
+
+/**
+ * Draw with `render`; when `moved`, each card (`data-card`) drawn both before and after, once each, that changed place
+ * slides from its old place to its new one (250 ms, the Web Animations API: no style attribute is written), so a
+ * rival's card taken from the market is seen travelling to their board. Nothing moves for someone who prefers reduced
+ * motion, nor a card whose id is drawn twice (which of them went where is not known).
+ */
+function glide(moved, render) {
+  if (!moved || matchMedia("(prefers-reduced-motion: reduce)").matches) {
+    render();
+    return;
+  }
+  const places = (root) => {
+    const found = new Map();
+    for (const el of root.querySelectorAll("[data-card]")) {
+      const id = el.dataset.card;
+      found.set(id, found.has(id) ? null : el);
+    }
+    return found;
+  };
+  const before = new Map();
+  for (const [id, el] of places(els.game)) before.set(id, el && el.getBoundingClientRect());
+  render();
+  for (const [id, el] of places(els.game)) {
+    const was = before.get(id);
+    if (!el || !was || typeof el.animate !== "function") continue;
+    const now = el.getBoundingClientRect();
+    const dx = was.left - now.left;
+    const dy = was.top - now.top;
+    if (Math.abs(dx) < 2 && Math.abs(dy) < 2) continue;
+    el.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }], { duration: 250, easing: "ease-out" });
+  }
+}
+
+// ---- the instruction and its targets ---------------------------------------------------------------------------
+
+/** The instruction the player last had brought to their eyes: its words and the moves it offered. */
+let revealedFor = null;
+
+/** ctx.prompt: the renderer's instruction (or null) into the sticky turn bar, then its targets into sight. */
+function showPrompt(node) {
+  if (!els.prompt) return;
+  if (node) mount(els.prompt, node);
+  else els.prompt.replaceChildren();
+  els.prompt.hidden = !node;
+  // The renderer mounts its area after handing over the instruction: look for the targets once it has.
+  queueMicrotask(revealTarget);
+}
+
+/** Whether `el` is on screen, below the sticky bar that may cover the top of the page. */
+function inSight(el, top) {
+  const r = el.getBoundingClientRect();
+  return r.top >= top - 1 && r.bottom <= innerHeight + 1 && r.right > 0 && r.left < innerWidth;
+}
+
+/**
+ * When it becomes the player's turn, and after each step of a decision (a new instruction, or new moves offered),
+ * the first target of the instruction is scrolled into sight unless one is in sight already. The targets are the
+ * game area's legal pieces, those the renderer marks `data-reveal` first (the ones its instruction names: the hand
+ * to lead from, the empty spaces of the section chosen); a piece already chosen (`.selected`) is not one. Nothing
+ * moves while the instruction stays the same, so a player who scrolls away to look at a rival is left there.
+ */
+function revealTarget() {
+  if (!isMyTurn() || standingIn() || els.game.hidden) {
+    revealedFor = null;
+    return;
+  }
+  const key = `${els.prompt.textContent}|${JSON.stringify(S.actions)}`;
+  if (key === revealedFor) return;
+  // Someone typing in the chat keeps their place.
+  const typing = document.activeElement?.matches?.("input, textarea") && !els.game.contains(document.activeElement);
+  if (typing) return;
+  const boxed = (el) => el.getClientRects().length > 0;
+  const marked = [...els.game.querySelectorAll(".legal[data-reveal], [data-reveal] .legal")].filter(boxed);
+  const targets = marked.length ? marked : [...els.game.querySelectorAll(".legal:not(.selected)")].filter(boxed);
+  if (!targets.length) return; // the renderer may still be drawing; the next draw looks again
+  revealedFor = key;
+  // A target still gliding to its place (a card just dealt) is measured where it will be, not where it passes.
+  for (const el of targets) for (const animation of el.getAnimations?.() ?? []) animation.finish();
+  const top = els.bar.getBoundingClientRect().bottom;
+  if (targets.some((el) => inSight(el, top))) return;
+  // Under the bar, not behind it: the page scrolls so the target sits in the middle of what is left of the screen.
+  const r = targets[0].getBoundingClientRect();
+  const middle = top + (innerHeight - top) / 2;
+  scrollBy({ top: r.top + r.height / 2 - middle, behavior: "instant" });
 }
 
 function drawAll() {
@@ -730,6 +895,18 @@ async function reloadLog() {
       const started = S.table && S.table.status !== "open" && !told("game_started") ? [t("log.started")] : [];
       const ended = S.table && S.table.abandoned && !told("abandoned") ? [t("log.abandoned")] : [];
       logPanel.reset([...started, ...entries.flatMap((entry) => entry.lines()), ...ended]);
+      if (!sinceTold) {
+        sinceTold = true;
+        const fresh = seenBefore === null ? [] : entries.filter((entry) => entry.version > seenBefore);
+        drawSince(fresh.flatMap((entry) => entry.lines()));
+      }
+      const moves = answer.moves || [];
+      const lastEvents = moves.length ? moves[moves.length - 1].events || [] : [];
+      if (lastEvents.length && JSON.stringify(lastEvents) !== JSON.stringify(S.lastMoveEvents)) {
+        // A finished game's end screen may draw what its last move left (Food Truck's last round).
+        S.lastMoveEvents = lastEvents;
+        drawGame();
+      }
       break;
     }
   } catch (error) {
@@ -749,7 +926,13 @@ function applyMessage(message) {
   if (message.table) noteIdle(message.table);
   else if (message.type === "update") S.idleSince = Date.now();
   if (typeof message.version === "number") S.version = message.version;
-  if ("view" in message) S.view = message.view;
+  if ("view" in message) {
+    S.view = message.view;
+    const key = JSON.stringify(message.view);
+    // A move changes the view; an update about seats, stand-ins or votes leaves it as it was (and the marks too).
+    if (message.type === "update" && S.viewKey !== null && key !== S.viewKey) S.lastMoveEvents = Array.isArray(message.events) ? message.events : [];
+    S.viewKey = key;
+  }
   if (Array.isArray(message.actions)) S.actions = message.actions;
   if (Array.isArray(message.awaiting)) S.awaiting = message.awaiting;
   else if (S.table && Array.isArray(S.table.awaiting)) S.awaiting = S.table.awaiting;
@@ -777,6 +960,7 @@ function onMessage(message) {
     applyMessage(message);
     drawAll();
     reloadLog();
+    noteSeen();
   } else if (message.type === "update") {
     const myTurnBefore = isMyTurn();
     applyMessage(message);
@@ -790,6 +974,7 @@ function onMessage(message) {
     else logPanel.append(linesForEvents(S.renderer?.module, S.events, ctx()));
     toastDeclined();
     drawAll();
+    noteSeen();
   } else if (message.type === "presence") {
     if (Array.isArray(message.online) && typeof message.watching === "number") {
       const online = message.online.map(String);
@@ -838,9 +1023,11 @@ function skeleton() {
   els.conn = h("span", { class: "conn", "data-testid": "conn", role: "status", "aria-live": "polite" });
   els.banner = h("div", { class: "banner spectator-banner", "data-testid": "spectator-banner", hidden: true });
   els.turn = h("div", { "data-testid": "turn", hidden: true });
+  els.prompt = h("div", { class: "turn-prompt", "data-testid": "turn-prompt", hidden: true });
   // Polite: it appears by itself once the wait is long enough, and says what a player may now do.
   els.turnNote = h("div", { class: "turn-note-wrap", "aria-live": "polite", hidden: true });
   els.abandon = h("section", { class: "banner abandon-banner", "data-testid": "abandon", hidden: true });
+  els.since = h("section", { class: "panel since", "data-testid": "since", "aria-labelledby": "since-title", hidden: true });
   els.abandonOffer = h("div", { class: "abandon-offer", hidden: true });
   els.prestart = h("section", { class: "panel prestart", "data-testid": "prestart", hidden: true });
   els.result = h("section", { class: "panel result", "data-testid": "result", hidden: true });
@@ -860,7 +1047,9 @@ function skeleton() {
   mount(els.main,
     // The turn line and the chat's "new in chat" button share the bar that stays in sight: the button covers
     // nothing of the game (on a phone a corner button sat on the board until the chat was read).
-    els.head, els.banner, h("div", { class: "table-bar" }, els.turn, chatPanel.jump), els.turnNote, els.abandon, els.result,
+    // The instruction and its buttons ride in the same bar, under the turn line.
+    els.head, els.banner, els.bar = h("div", { class: "table-bar" }, h("div", { class: "table-bar-main" }, els.turn, els.prompt),
+      chatPanel.jump), els.turnNote, els.since, els.abandon, els.result,
     els.prestart,
     els.layout = h("div", { class: "table-layout" },
       els.gameTitle,
@@ -902,7 +1091,7 @@ function showSignedOut(refusal) {
 }
 
 function drawSignedOut() {
-  renderHeader(els.header, { onChange: () => location.reload() });
+  renderHeader(els.header, { onChange: () => location.reload(), nav: headerNav() });
   mount(els.main, h("section", { class: "panel", "data-testid": "signed-out", role: "alert" },
     h("h1", null, t("session.ended_title")),
     h("p", null, signedOutText(signedOutShown.refusal)),
@@ -923,18 +1112,12 @@ async function openTable() {
     showMessage(error instanceof ApiError && [403, 404].includes(error.status) ? t("table.not_found") : errorMessage(error));
     return;
   }
-  const free = table.seats.some((s) => !s.user && !s.bot);
-  if (invite && table.status === "open" && (table.my_seat === null || table.my_seat === undefined) && free) {
-    // An invite link takes the person straight to a seat.
-    try {
-      table = await api("POST", `${tablePath()}/join`, { invite_code: invite });
-    } catch (error) {
-      toast(errorMessage(error), "error");
-    }
-  }
   S.table = table;
   noteIdle(table);
   S.seat = table.my_seat ?? null;
+  seenBefore = readSeen();
+  document.addEventListener("visibilitychange", noteSeen);
+  renderHeader(els.header, { onChange: () => location.reload(), nav: headerNav() }); // Leaderboards: this game's
   S.awaiting = table.awaiting || [];
   rendererReady = loadRenderer(table.game).then((loaded) => {
     S.renderer = loaded;
@@ -961,7 +1144,7 @@ async function openTable() {
   socket = new TableSocket({ tableId, invite, onMessage, onStatus, checkSession });
   socket.start();
   // A handle for the console and the browser tests: the same path a renderer's clicks take.
-  window.foodGames = {
+  /** @type {any} */ (window).foodGames = {
     send, state: () => S, pending: () => socket.pending.size, connected: () => socket.ws?.readyState === WebSocket.OPEN,
     chimes: chimesRung,
   };
@@ -977,13 +1160,13 @@ async function init() {
   }
   if (params.has("replay")) {
     await loadMe().catch(() => null);
-    renderHeader(els.header, { onChange: () => location.reload() });
-    onLangChange(() => renderHeader(els.header, { onChange: () => location.reload() }));
+    renderHeader(els.header, { onChange: () => location.reload(), nav: headerNav() });
+    onLangChange(() => renderHeader(els.header, { onChange: () => location.reload(), nav: headerNav() }));
     runReplay(els.main, { tableId, invite, step: Number.parseInt(params.get("replay"), 10) || 0 });
     return;
   }
   mount(els.main, h("p", { class: "muted" }, t("table.loading")));
-  let user = null;
+  let user;
   try {
     user = await loadMe();
   } catch (error) {
@@ -992,7 +1175,7 @@ async function init() {
   }
   signedInHere = Boolean(user);
   onSignedOut(showSignedOut);
-  renderHeader(els.header, { onChange: () => location.reload() });
+  renderHeader(els.header, { onChange: () => location.reload(), nav: headerNav() });
   // The turn bar sticks just under the (sticky) header, whose height depends on the width and language.
   new ResizeObserver(() => document.documentElement.style.setProperty("--header-h", `${els.header.offsetHeight}px`))
     .observe(els.header);
@@ -1001,18 +1184,18 @@ async function init() {
       drawSignedOut();
       return;
     }
-    renderHeader(els.header, { onChange: () => location.reload() });
+    renderHeader(els.header, { onChange: () => location.reload(), nav: headerNav() });
     if (els.signIn) fillSignIn();
     drawAll();
     if (S.table) reloadLog();
   });
   if (!user && invite) {
-    // Someone following an invite link: sign in first (one field for a guest), then straight to a seat.
+    // Someone following an invite link: sign in first (one field for a guest), then the table and its Join button.
     mount(els.main, h("section", { class: "panel signin-panel" }, h("h1", null, t("auth.title")),
       h("p", { class: "muted" }, t("table.invited")),
       signInForm(() => {
         signedInHere = true;
-        renderHeader(els.header, { onChange: () => location.reload() });
+        renderHeader(els.header, { onChange: () => location.reload(), nav: headerNav() });
         openTable();
       })));
     els.main.querySelector("input")?.focus();

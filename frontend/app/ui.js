@@ -30,8 +30,8 @@ export function signedOutText(refusal) {
 }
 
 /**
- * Draw the page header: brand, the site's links (with `nav`; a table page leaves them out, keeping a phone's room for
- * the game), signed-in name, account buttons, language switch.
+ * Draw the page header: brand, the site's links (with `nav`: true, or a game's id for the Leaderboards link to open
+ * that game's board), signed-in name, account buttons, language switch.
  */
 export function renderHeader(container, { onChange, nav = false }) {
   const user = me();
@@ -75,7 +75,7 @@ export function renderHeader(container, { onChange, nav = false }) {
     h("div", { class: "header-left" },
       h("a", { class: "brand", href: "/" }, h("span", { class: "brand-mark", "aria-hidden": "true" }), t("app.name")),
       nav ? h("nav", { class: "site-nav", "aria-label": t("nav.label") },
-        h("a", { href: leadersUrl(), "data-testid": "nav-leaders", "aria-current": here ? "page" : null }, t("nav.leaders")))
+        h("a", { href: leadersUrl(typeof nav === "string" ? nav : undefined), "data-testid": "nav-leaders", "aria-current": here ? "page" : null }, t("nav.leaders")))
         : null),
     h("div", { class: "header-right" }, right),
   );
@@ -367,8 +367,9 @@ export function statusLabel(status) {
 
 /** A table's status badge: "Abandoned" for a game its players agreed to end, else its status. */
 export function statusBadge(table, props = {}) {
-  const status = table.abandoned ? "abandoned" : table.status;
-  return h("span", { class: ["badge", `status-${status}`], ...props }, statusLabel(status));
+  // A private table waiting for players is not "Open" to anyone: only its invite link seats people.
+  const status = table.abandoned ? "abandoned" : table.status === "open" && table.visibility === "private" ? "private" : table.status;
+  return h("span", { class: ["badge", `status-${status}`], "data-status": status, ...props }, statusLabel(status));
 }
 
 /**
@@ -383,7 +384,7 @@ export function confirmDialog({ title, text, confirm, cancel }) {
     const done = (answer) => {
       dialog.close();
       dialog.remove();
-      if (back && typeof back.focus === "function" && back.isConnected) back.focus();
+      if (back instanceof HTMLElement && back.isConnected) back.focus();
       resolve(answer);
     };
     dialog.addEventListener("cancel", (event) => {

@@ -1,8 +1,11 @@
 // Food Chain Magnate renderer: the city map (roads, houses with demand, gardens, drinks, restaurants,
 // campaigns), every chain's company pyramid, the employee supply, milestones, turn order, bank and cash.
 // Every decision is made on the board: map squares, cards, supply piles, tokens; legal targets are "legal".
-import { clickable as asButton, h, matching, mount, named } from "../lib/dom.js";
+import { attr, clickable as asButton, h, instruction, markChanged, matching, mount, named } from "../lib/dom.js";
 import { langOf as lang, seatName as nameOf } from "../lib/text.js";
+
+// The table page adds this stylesheet before the first draw (frontend/app/renderer.js).
+export const stylesheet = new URL("./food-chain-magnate.css", import.meta.url).pathname;
 
 // ---------- component facts the view refers to by id (printed on the physical cards) ----------
 
@@ -52,7 +55,6 @@ const SUPPLY_ROWS = [
   ["waitress", "pricing_manager", "discount_manager", "luxuries_manager", "cfo"],
   ["new_business_developer", "local_manager", "regional_manager"],
 ];
-const MARKETEERS = ["marketing_trainee", "campaign_manager", "brand_manager", "brand_director"];
 // number: [type, footprint rows, footprint cols | airplane width]
 const CAMPAIGN_TILES = {
   1: ["radio", 1, 1], 2: ["radio", 1, 1], 3: ["radio", 1, 1],
@@ -110,7 +112,7 @@ const TEXT = {
     bank: "Bank", breaks: (n) => (n ? `broken ${n}×` : "not broken yet"), ceoSlots: (s) => `CEO slots: ${s}`,
     ceoNext: (s) => `(${s} from next round)`,
     reserves: "Reserve cards", hiddenCard: "face down",
-    turnOrder: "Turn order", position: "position",
+    turnOrder: "Turn order",
     supply: "Employee supply", empty: "empty",
     milestonesTitle: "Milestones", available: "available", claimedNow: "claimed this round", retired: "gone",
     campaignSupply: "Campaign tiles", houseSupply: "House tiles", gardens: (n) => `Garden tiles: ${n}`,
@@ -141,39 +143,40 @@ const TEXT = {
     emptySlot: "empty slot", reserveOf: (n, what) => `${n}'s reserve card: ${what}`,
     position: (k, who) => `Turn order: position ${k}${who ? `, ${who}` : ""}`,
     // prompts
-    placeFirst: "Place your first restaurant: click a highlighted square for its top-left corner (or pass).",
+    placeFirst: "Place your first restaurant: click a highlighted square of the map for its top-left corner (or pass).",
     placeFirstEntrance: "Click the corner that will be the entrance.",
     pass: "Pass",
     chooseReserve: "Choose your reserve card (secret): it adds money when the bank first breaks and votes for the CEO's slots.",
-    restructure: "Restructuring (secret): click hand cards to put them to work (click a placed card to take it back), then submit.",
+    restructure: "Restructuring (secret): click cards of your Hand to put them to work (click a placed card to take it back), then submit.",
     takeBack: (c) => `Take the ${c} back to the hand`,
     submitStructure: "Submit structure",
     submitOver: "Submit anyway (over-committed)",
     pickPosition: "Choose your place on the turn-order track: click a free position.",
-    recruit: "Recruit: click a supply pile to hire that employee onto your beach.",
-    train: "Train: click a beach card, then what it becomes.",
+    recruit: "Recruit: click a pile of the Employee supply to hire that employee onto your beach.",
+    train: "Train: click a card of yours On the beach, then what it becomes.",
     trainInto: (card) => `Train ${card} into:`,
-    marketing: "Marketing: click a campaign tile (pick the marketeer first when several can).",
+    marketing: "Marketing: click one of the Campaign tiles (pick the marketeer first when several can).",
     pickMarketeer: "Choose which marketeer places it:",
     placeCampaign: (n) => `Place campaign #${n}: click highlighted squares (click more squares to pin down the shape).`,
     placeAirplane: (n) => `Airplane #${n}: click a highlighted square beside the board (the middle of its flight).`,
     advertise: "Choose the good advertised, then the duration.",
+    advertiseGood: "Choose the good advertised (this campaign has no duration to choose: it runs for good).",
     duration: "Duration",
     food: "Food & drinks: click a kitchen card to cook, or a buyer to fetch drinks.",
     routeHelp: "Click drink sources on the map to choose the route's stops, or a route below.",
     routes: "Routes",
     reachHelp: "Outlined houses get demand from this campaign (dashed: depends on the squares still to pick).",
     collect: "Collect",
-    houses: "Houses & gardens: click a house tile to build it, or a printed house to give it a garden.",
-    houseAt: "Click the top-left square of the new house.",
-    gardenAt: "Click where the garden goes.",
+    houses: "Houses & gardens: click one of the House tiles to build it, or a printed house on the map to give it a garden.",
+    houseAt: "Click the map square for the top-left corner of the new house.",
+    gardenAt: "Click the map squares where the garden goes.",
     restaurantsStep: "Restaurants: click your local/regional manager to open a restaurant, or a restaurant to move it.",
-    restaurantAt: "Click the top-left square of the restaurant.",
+    restaurantAt: "Click the map square for the top-left corner of the restaurant.",
     entranceAt: "Click the corner that will be the entrance.",
     fire: "Payday (secret): click cards to fire them, then submit.",
     forced: "You cannot pay all salaries: click salaried cards to fire until you can.",
     submitFiring: "Submit firing", firing: "fired",
-    discard: "Clean up: your freezer holds 10; click goods to throw away.",
+    discard: "Clean up: your freezer holds 10; click goods in your Stock to throw away.",
     done: { recruit: "Done recruiting", train: "Done training", marketing: "Done with marketing",
       food_and_drinks: "Done with food & drinks", houses: "Done with houses", restaurants: "End my turn" },
     turnOf: (n, step) => `${n} is working (${step})`,
@@ -221,7 +224,7 @@ const TEXT = {
     bank: "Banco", breaks: (n) => (n ? `quebrado ${n}×` : "aún no ha quebrado"), ceoSlots: (s) => `Huecos del director: ${s}`,
     ceoNext: (s) => `(${s} desde la próxima ronda)`,
     reserves: "Cartas de reserva", hiddenCard: "boca abajo",
-    turnOrder: "Orden de turno", position: "posición",
+    turnOrder: "Orden de turno",
     supply: "Suministro de empleados", empty: "vacía",
     milestonesTitle: "Hitos", available: "disponible", claimedNow: "logrado esta ronda", retired: "agotado",
     campaignSupply: "Campañas", houseSupply: "Casas", gardens: (n) => `Jardines: ${n}`,
@@ -253,19 +256,20 @@ const TEXT = {
     placeFirstEntrance: "Haz clic en la esquina que será la entrada.",
     pass: "Pasar",
     chooseReserve: "Elige tu carta de reserva (secreta): añade dinero cuando el banco quiebre y vota los huecos del director.",
-    restructure: "Reestructuración (secreta): haz clic en cartas de tu mano para ponerlas a trabajar (clic en una carta colocada para retirarla) y envía.",
+    restructure: "Reestructuración (secreta): haz clic en cartas de tu Mano para ponerlas a trabajar (clic en una carta colocada para retirarla) y envía.",
     takeBack: (c) => `Devolver ${c} a la mano`,
     submitStructure: "Enviar estructura",
     submitOver: "Enviar igualmente (sobrecargada)",
     pickPosition: "Elige tu puesto en el orden de turno: haz clic en una posición libre.",
-    recruit: "Contratar: haz clic en un montón del suministro para contratar a ese empleado (va a tu playa).",
-    train: "Formar: haz clic en una carta de la playa y luego en lo que llegará a ser.",
+    recruit: "Contratar: haz clic en un montón del Suministro de empleados para contratar a ese empleado (va a tu playa).",
+    train: "Formar: haz clic en una carta tuya En la playa y luego en lo que llegará a ser.",
     trainInto: (card) => `Formar ${card} como:`,
     marketing: "Marketing: haz clic en una campaña (elige antes el empleado si hay varios).",
     pickMarketeer: "Elige qué empleado la coloca:",
     placeCampaign: (n) => `Coloca la campaña #${n}: haz clic en casillas resaltadas (más casillas fijan la forma).`,
     placeAirplane: (n) => `Avioneta #${n}: haz clic junto al tablero (el centro de su vuelo).`,
     advertise: "Elige el producto anunciado y luego la duración.",
+    advertiseGood: "Elige el producto anunciado (esta campaña no tiene duración que elegir: es permanente).",
     duration: "Duración",
     food: "Comida y bebida: haz clic en un cocinero para cocinar o en un comprador para traer bebida.",
     routeHelp: "Haz clic en fuentes de bebida del mapa para elegir las paradas, o en una ruta de abajo.",
@@ -809,7 +813,7 @@ function mapKeys(e, mem) {
     return null;
   };
   const row = all.filter((el) => pos(el)[0] === r);
-  let next = null;
+  let next;
   if (e.key === "ArrowUp") next = toward(-1, 0);
   else if (e.key === "ArrowDown") next = toward(1, 0);
   else if (e.key === "ArrowLeft") next = toward(0, -1);
@@ -1087,9 +1091,7 @@ function turnTrack(view, ctx, container) {
   const picks = matching(ctx.actions || [], { type: "position" });
   const slots = [];
   for (let k = 1; k <= n; k++) {
-    let who = null;
-    if (choosing) who = Object.keys(taken).find((s) => taken[s] === k) || null;
-    else who = view.turn_order[k - 1];
+    const who = choosing ? Object.keys(taken).find((s) => taken[s] === k) || null : view.turn_order[k - 1];
     const act = picks.find((a) => a.position === k);
     slots.push(h("div", { class: ["fcm-track-pos", act && "legal"], dataset: { position: String(k) },
       ...piece(act ? () => send(ctx, act, container) : null, t.position(k, who ? nameOf(ctx, who) : null)) },
@@ -1384,7 +1386,11 @@ function promptBar(view, ctx, container, ui) {
     const step = view.work.step;
     const pend = view.pending;
     if (pend && pend.kind === "campaign") {
-      if (has("advertise")) text = t.advertise;
+      if (has("advertise")) {
+        // A campaign that runs for good (the first billboard's) has one duration: its good alone is chosen.
+        const ads = matching(acts, { type: "advertise" });
+        text = ads.every((a) => ads.filter((b) => b.good === a.good).length === 1) ? t.advertiseGood : t.advertise;
+      }
       else if (acts.some((a) => a.type === "campaign_at" && a.edge)) text = t.placeAirplane(pend.number);
       else text = t.placeCampaign(pend.number);
     } else if (pend && pend.kind === "house") text = has("garden_at") ? t.gardenAt : t.houseAt;
@@ -1473,7 +1479,7 @@ export function render(container, view, ctx) {
     h("div", { class: "fcm-status" },
       h("b", null, view.round ? t.round(view.round) : ""), " ",
       h("span", null, phase), view.phase === "working" && view.work && view.work.step ? ` · ${t.steps[view.work.step]}` : ""),
-    promptBar(view, ctx, container, ui),
+    instruction(ctx, promptBar(view, ctx, container, ui), (ctx.actions || []).length > 0),
     me !== null && onOwnChain ? chainArea(view, ctx, container, me, ui, true) : null,
     h("section", { class: "fcm-others" }, others.map((s) => chainArea(view, ctx, container, s, ui, false))),
     h("section", { class: "fcm-shared" },
@@ -1484,7 +1490,30 @@ export function render(container, view, ctx) {
       supplyPanel(view, ctx, container, ui),
       milestonesPanel(view, ctx, container)),
     me !== null && !onOwnChain ? chainArea(view, ctx, container, me, ui, true) : null));
+  markChanged(container, changedPieces(ctx.lastMoveEvents || []));
   frame.restore(newDecision);
+}
+
+// What the last move changed, as selectors: the map's new campaign, house, garden or restaurant, the house that
+// bought at dinner, the cards a chain hired or trained, and the cash of every chain that was paid or paid out.
+function changedPieces(events) {
+  const out = [];
+  const chain = (seat) => `.fcm-chain${attr("data-seat", seat)}`;
+  for (const e of events) {
+    const p = e.player;
+    if (e.type === "campaign_placed" && e.campaign) out.push(`[data-testid=fcm-map] ${attr("data-campaign", e.campaign.number)}`);
+    if (e.type === "house_placed") out.push(`[data-testid=fcm-map] ${attr("data-house", e.number)}`);
+    if (e.type === "garden_placed" || e.type === "sale") out.push(`[data-testid=fcm-map] ${attr("data-house", e.house)}`);
+    if (e.type === "restaurant_placed" || e.type === "restaurant_moved") {
+      out.push(`[data-testid=fcm-map] .fcm-rest${attr("data-restaurant", e.restaurant)}`);
+    }
+    if (e.type === "hired") out.push(`${chain(p)} ${attr("data-card", e.into || e.card)}`);
+    if (e.type === "trained") out.push(`${chain(p)} ${attr("data-card", e.into)}`);
+    if (["sale", "waitress_tips", "cfo_bonus", "salaries_paid", "bankrupt"].includes(e.type)) {
+      out.push(`[data-testid=fcm-cash-${CSS.escape(String(p))}]`);
+    }
+  }
+  return out;
 }
 
 // The map's frame scrolls (on a phone the map is wider than the screen), and every update redraws it from scratch,

@@ -1,8 +1,11 @@
 // Food Truck Champion renderer: your truck board (fridge, hired staff, plating, awards), your hand, the
 // marketplace with its covered stacks, the popularity stacks, the action round's choices and the other trucks.
 // Every decision is made by clicking the card, stack, position or board section itself.
-import { cardWords, clickable, h, matching, mount, named, piece, syllables } from "../lib/dom.js";
+import { attr, cardWords, clickable, h, instruction, markChanged, matching, mount, named, piece, syllables } from "../lib/dom.js";
 import { langOf, seatName } from "../lib/text.js";
+
+// The table page adds this stylesheet before the first draw (frontend/app/renderer.js).
+export const stylesheet = new URL("./food-truck-champion.css", import.meta.url).pathname;
 
 // The printed card faces never change: fetched once, not carried in every view.
 const CATALOG = await fetch("/api/games/food-truck-champion/catalog").then((r) => r.json());
@@ -57,21 +60,21 @@ const TEXT = {
       place_token: (n) => `${n} places a popularity token on their board…`,
     },
     prompt: {
-      turn: "Your turn: click a hand card to lead it, the deck for Market Research, or your face-down Owner card to Take Charge.",
-      decide: (a) => `${a} was led: follow with a matching hand card (or your Owner card), with matching hired staff, or do Market Research / Take Charge.`,
+      turn: "Your turn: click a card in your hand to lead it, the deck for Market Research, or your face-down Owner card to Take Charge.",
+      decide: (a) => `${a} was led: follow with a matching card in your hand (or your Owner card), with matching Hired Staff, or do Market Research / Take Charge.`,
       resolve: (a, n) => `Perform ${a} (${n} left): click what to use, or decline.`,
-      driver: "Click a market card to put in your fridge.",
-      cashier: "Click a market card to take as an order ticket.",
-      manager: "Click a market card to hire.",
-      prep_cook: "Click a fridge ingredient, then the ticket that needs it.",
-      exec_chef: "Click a hand card, then the ticket that needs its ingredient.",
-      whereTo: "Now click an empty space of that section, or a card there to replace it.",
-      whichTicket: "Now click the ticket to put it on.",
-      discard: (n) => `Over the hand limit of six: click ${n} hand card${n === 1 ? "" : "s"} to discard (never the Owner card).`,
-      token: (v) => `No ${v}-point token is left: click a lower stack, or take none.`,
-      place: "Click the board section where your new token goes (+1 capacity).",
-      critique: "Critique: click one of your completed orders to move it to Awards.",
-      market: "Click the market position for your played card.",
+      driver: "Click a Marketplace card to put in your Fridge.",
+      cashier: "Click a Marketplace card to take as an order ticket to your Plating Area.",
+      manager: "Click a Marketplace card to hire into your Hired Staff.",
+      prep_cook: "Click an ingredient in your Fridge, then the ticket of your Plating Area that needs it.",
+      exec_chef: "Click a card in your hand, then the ticket of your Plating Area that needs its ingredient.",
+      whereTo: (s) => `Now click an empty space of your ${s}, or a card there to replace it.`,
+      whichTicket: "Now click the ticket of your Plating Area to put it on.",
+      discard: (n) => `Over the hand limit of six: click ${n} card${n === 1 ? "" : "s"} in your hand to discard (never the Owner card).`,
+      token: (v) => `No ${v}-point token is left: click a lower Popularity stack, or take none.`,
+      place: "Click the heading of the section of your truck where your new token goes (+1 capacity).",
+      critique: "Critique: click one of your Completed orders to move it to Awards.",
+      market: "Click the Marketplace position for your played card.",
       ownerLead: "Which action does your Owner card lead?",
       followStaff: "Follow through your hired staff — and also do Market Research or Take Charge?",
     },
@@ -150,18 +153,20 @@ const TEXT = {
       place_token: (n) => `${n} pone una ficha de popularidad en su camión…`,
     },
     prompt: {
-      turn: "Tu turno: pulsa una carta de la mano para liderar, el mazo para investigar o tu Dueño boca abajo para tomar el mando.",
-      decide: (a) => `Se lideró ${a}: sigue con una carta igual (o tu Dueño), con personal igual, o investiga / toma el mando.`,
+      turn: "Tu turno: pulsa una carta de tu mano para liderar, el mazo para investigar o tu Dueño boca abajo para tomar el mando.",
+      decide: (a) => `Se lideró ${a}: sigue con una carta igual de tu mano (o tu Dueño), con tu Personal igual, o investiga / toma el mando.`,
       resolve: (a, n) => `Realiza ${a} (${n === 1 ? "queda" : "quedan"} ${n}): pulsa qué usar o renuncia.`,
-      driver: "Pulsa una carta del mercado para tu nevera.", cashier: "Pulsa una carta del mercado como pedido.",
-      manager: "Pulsa una carta del mercado para contratar.",
-      prep_cook: "Pulsa un ingrediente de la nevera y luego el pedido.", exec_chef: "Pulsa una carta de la mano y luego el pedido.",
-      whereTo: "Pulsa un hueco libre de esa sección o una carta para reemplazarla.", whichTicket: "Pulsa el pedido.",
-      discard: (n) => `Más de seis cartas: pulsa ${n === 1 ? "una" : n} para descartar (nunca el Dueño).`,
-      token: (v) => `No quedan fichas de ${v}: pulsa una pila menor o no tomes ninguna.`,
-      place: "Pulsa la sección donde va la ficha (+1 capacidad).",
-      critique: "Crítica: pulsa un pedido completado para pasarlo a Premios.",
-      market: "Pulsa la posición del mercado para tu carta jugada.", ownerLead: "¿Qué acción lidera tu Dueño?",
+      driver: "Pulsa una carta del Mercado para tu Nevera.", cashier: "Pulsa una carta del Mercado como pedido para tu Emplatado.",
+      manager: "Pulsa una carta del Mercado para contratarla en tu Personal.",
+      prep_cook: "Pulsa un ingrediente de tu Nevera y luego el pedido de tu Emplatado que lo necesita.",
+      exec_chef: "Pulsa una carta de tu mano y luego el pedido de tu Emplatado que necesita su ingrediente.",
+      whereTo: (s) => `Pulsa un hueco libre de tu ${s} o una carta suya para reemplazarla.`,
+      whichTicket: "Pulsa el pedido de tu Emplatado.",
+      discard: (n) => `Más de seis cartas: pulsa ${n === 1 ? "una carta" : `${n} cartas`} de tu mano para descartar (nunca el Dueño).`,
+      token: (v) => `No quedan fichas de ${v}: pulsa una Pila de popularidad menor o no tomes ninguna.`,
+      place: "Pulsa el título de la sección de tu camión donde va la ficha (+1 capacidad).",
+      critique: "Crítica: pulsa uno de tus Pedidos completados para pasarlo a Premios.",
+      market: "Pulsa la posición del Mercado para tu carta jugada.", ownerLead: "¿Qué acción lidera tu Dueño?",
       followStaff: "Sigues con tu personal: ¿además investigas o tomas el mando?",
     },
     btn: {
@@ -288,14 +293,10 @@ function act(ctx, action) {
   ctx.send(action).catch(() => {});
 }
 function redraw() { if (last) render(last.container, last.view, last.ctx); }
+// These choices end with a button of the prompt, which the table page keeps in sight in its turn bar.
 function choose(sel) {
   selection = sel;
   redraw();
-  // These choices end with a button in the prompt, which on a phone is far above the card just clicked.
-  if (sel && (sel.kind === "ownerLead" || sel.kind === "followStaff") && last) {
-    const prompt = last.container.querySelector(".ftc-prompt");
-    if (prompt && prompt.scrollIntoView) prompt.scrollIntoView({ block: "nearest" });
-  }
 }
 
 // ---- centre: stacks, deck, discard, market, neutral --------------------------------------------------------
@@ -447,7 +448,9 @@ function sectionEl(view, ctx, seat, board, section, big) {
     empties.push(h("div", { class: ["ftc-card", "empty", "slot", free && "legal"],
       ...piece(free ? () => act(ctx, free) : null, T.emptySlot(T.section[section])) }, "+"));
   }
-  return h("div", { class: ["ftc-section", `ftc-${section}`] }, header, h("div", { class: "ftc-row" }, items, empties));
+  // Where the chosen market card or ingredient goes: the instruction names this section.
+  const reveal = marketSel.length > 0 || (mine && section === "plating" && selection && ["fridge", "hand"].includes(selection.kind));
+  return h("div", { class: ["ftc-section", `ftc-${section}`], "data-reveal": reveal || null }, header, h("div", { class: "ftc-row" }, items, empties));
 }
 
 function sectionOf(type) { return { driver: "fridge", cashier: "plating", manager: "hired_staff" }[type]; }
@@ -515,7 +518,10 @@ function handEl(view, ctx) {
     if (id.startsWith("owner-")) return ownerCard(view, board.truck, { legal: here.length > 0, selected, onclick });
     return cardEl(view, id, { legal: here.length > 0, selected, onclick });
   });
-  return h("section", { class: "ftc-hand" }, h("h3", null, `${T.hand} (${board.hand.length})`), h("div", { class: "ftc-row" }, cards));
+  // The hand is what the instruction names first when it holds the choice (lead, follow, discard).
+  const reveal = !selection && board.hand.some((id) => ctx.actions.some((a) => a.card === id && ["lead", "follow_hand", "discard"].includes(a.type)));
+  return h("section", { class: "ftc-hand", "data-reveal": reveal || null },
+    h("h3", null, `${T.hand} (${board.hand.length})`), h("div", { class: "ftc-row" }, cards));
 }
 
 function otherBoard(view, ctx, seat) {
@@ -549,7 +555,7 @@ function promptEl(view, ctx) {
   const buttons = [];
   const button = (label, action) =>
     buttons.push(h("button", { type: "button", class: "legal", onclick: () => act(ctx, action) }, label));
-  let text = "";
+  let text;
   const pending = view.pending;
   const rnd = view.round;
   if (pending) {
@@ -569,7 +575,11 @@ function promptEl(view, ctx) {
   } else {
     text = P.market;
   }
-  if (selection && selection.kind === "market") text = P.whereTo;
+  if (selection && selection.kind === "market") {
+    // The section the chosen card goes to, named: on a phone it is a screen or two below the market.
+    const into = ctx.actions.find((a) => a.position === selection.position && sectionOf(a.type));
+    text = P.whereTo(T.section[into ? sectionOf(into.type) : "fridge"]);
+  }
   if (selection && (selection.kind === "fridge" || selection.kind === "hand")) text = P.whichTicket;
   if (selection && selection.kind === "ownerLead") {
     text = P.ownerLead;
@@ -587,7 +597,8 @@ function promptEl(view, ctx) {
   const decline = ctx.actions.find((a) => a.type === "decline");
   if (decline) button(T.btn.decline, decline);
   if (selection) buttons.push(h("button", { type: "button", class: "secondary", onclick: () => choose(null) }, T.btn.cancel));
-  return h("div", { class: "ftc-prompt mine" }, h("span", null, text), h("div", { class: "ftc-buttons" }, buttons));
+  return h("div", { class: "ftc-prompt mine", "data-testid": "ftc-prompt" }, h("span", null, text),
+    buttons.length ? h("div", { class: "ftc-buttons" }, buttons) : null);
 }
 
 // What the awaited players decide, when the viewer is not one of them. Not a bare "Waiting for X": the shell's
@@ -643,14 +654,29 @@ export function render(container, view, ctx) {
   last = { container, view, ctx };
   const mine = ctx.seat !== null && ctx.seat !== undefined && view.boards[ctx.seat];
   const others = view.order.filter((s) => s !== ctx.seat);
+  const mineNow = Boolean(ctx.actions.length && ctx.awaiting.includes(ctx.seat));
   mount(container, h("div", { class: "ftc" },
-    promptEl(view, ctx),
+    instruction(ctx, promptEl(view, ctx), mineNow),
     finalEl(view, ctx),
     h("div", { class: "ftc-table" },
       h("div", { class: "ftc-middle" }, marketEl(view, ctx), stacksEl(view, ctx), roundEl(view, ctx)),
       mine ? myBoard(view, ctx) : null,
       mine ? handEl(view, ctx) : null),
     h("div", { class: "ftc-others" }, others.map((seat) => otherBoard(view, ctx, seat)))));
+  markChanged(container, changedPieces(ctx.lastMoveEvents || []));
+}
+
+// What the last move changed, as selectors of the table's pieces: the cards it moved (into the market, a fridge, the
+// plating area, a hand, the centre), the market positions it took from or filled, the popularity stack it took from.
+function changedPieces(events) {
+  const out = [];
+  for (const e of events) {
+    if (typeof e.card === "string") out.push(attr("data-card", e.card));
+    if (typeof e.ticket === "string") out.push(`.ftc-slot${attr("data-ticket", e.ticket)}`);
+    if (["took_from_market", "card_to_market", "market_refilled"].includes(e.type)) out.push(`.ftc-pos${attr("data-position", e.position)}`);
+    if (e.type === "token_taken") out.push(`.ftc-stack${attr("title", e.value)}`);
+  }
+  return out;
 }
 
 // One line per player under the shell's result (used by a shell that asks renderers for it).

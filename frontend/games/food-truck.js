@@ -1,7 +1,10 @@
 // Food Truck renderer: every player's served meals by type (who serves what is the whole game), the
 // face-up Truck cards, the supply, victory points, and the click-by-click ordering of one's hand in Prep.
-import { cardWords, clickable, h, matching, mount, named, piece, syllables } from "../lib/dom.js";
+import { attr, cardWords, clickable, h, instruction, markChanged, matching, mount, named, piece, syllables } from "../lib/dom.js";
 import { langOf as lang, seatName as nameOf } from "../lib/text.js";
+
+// The table page adds this stylesheet before the first draw (frontend/app/renderer.js).
+export const stylesheet = new URL("./food-truck.css", import.meta.url).pathname;
 
 const EMOJI = {
   burger: "🍔", pizza: "🍕", fries_drink: "🍟", takeaway_box: "🥡", hot_dog: "🌭", tacos: "🌮",
@@ -82,17 +85,17 @@ const TEXT = {
     prepOthers: "Prep: each player orders their hand in secret…",
     revealPrompt: "Your turn: click your draw pile to reveal the top card.",
     revealOrTruck: "Your turn: click your draw pile to reveal, or click your Truck card to play it first.",
-    decideOk: "Click the revealed card to serve it — or play your Truck card.",
-    decideBlocked: (who) => `Blocked: ${who} already served this meal. Click the card to accept elimination — or play your Truck card.`,
+    decideOk: "Click your revealed card to serve it — or play your Truck card.",
+    decideBlocked: (who) => `Blocked: ${who} already served this meal. Click your revealed card to accept elimination — or play your Truck card.`,
     blockedBy: (who) => `blocked by ${who}`,
     serveIt: "Serve it",
     giveUp: "Accept elimination",
     rearrangePrompt: "Rearrange: click the cards in their new order (first = top).",
     rearrangeOther: (n, k) => `${n} is rearranging ${k} cards…`,
-    compensationPrompt: "You are out: click a supply card to add to your deck.",
-    winnerPick: "You won the round: click the supply card you keep.",
-    armE2: "Send Back: click a highlighted single face-up Meal (click your Truck card again to cancel).",
-    armE3: "Swap: click a supply card to take instead (click your Truck card again to cancel).",
+    compensationPrompt: "You are out: click a card of the Supply to add to your deck.",
+    winnerPick: "You won the round: click the card of the Supply you keep.",
+    armE2: "Send Back: click a highlighted single face-up Meal among the served cards (click your Truck card again to cancel).",
+    armE3: "Swap: click a card of the Supply to take instead (click your Truck card again to cancel).",
     turnOf: (n) => `${n}'s turn`,
     revealOther: (n) => `${n} reveals the top card of their pile…`,
     decideOther: (n) => `${n} decides whether to serve the revealed card…`,
@@ -104,6 +107,7 @@ const TEXT = {
     roundsWon: "Rounds won",
     cards: "Cards owned",
     history: "Rounds",
+    lastRound: (n) => `The table as round ${n} ended it:`,
     roundLine: (r, w, outs) => `Round ${r}: ${w} stayed open${outs ? ` (out in order: ${outs})` : ""}`,
     empty: "empty",
     // what a card, pile or token is, for screen readers
@@ -158,8 +162,8 @@ const TEXT = {
     prepOthers: "Preparación: cada jugador ordena su mano en secreto…",
     revealPrompt: "Tu turno: haz clic en tu mazo para revelar la carta de arriba.",
     revealOrTruck: "Tu turno: haz clic en tu mazo para revelar, o en tu carta de camión para jugarla antes.",
-    decideOk: "Haz clic en la carta revelada para servirla, o juega tu carta de camión.",
-    decideBlocked: (who) => `Bloqueada: ${who} ya sirvió esta comida. Haz clic en la carta para aceptar la eliminación, o juega tu carta de camión.`,
+    decideOk: "Haz clic en tu carta revelada para servirla, o juega tu carta de camión.",
+    decideBlocked: (who) => `Bloqueada: ${who} ya sirvió esta comida. Haz clic en tu carta revelada para aceptar la eliminación, o juega tu carta de camión.`,
     blockedBy: (who) => `bloqueada por ${who}`,
     serveIt: "Servir",
     giveUp: "Aceptar la eliminación",
@@ -167,7 +171,7 @@ const TEXT = {
     rearrangeOther: (n, k) => `${n} está reordenando ${k} cartas…`,
     compensationPrompt: "Estás eliminado: haz clic en una carta de la reserva para añadirla a tu mazo.",
     winnerPick: "Has ganado la ronda: haz clic en la carta de la reserva que te quedas.",
-    armE2: "Devolver: haz clic en una comida suelta resaltada (otro clic en tu carta de camión cancela).",
+    armE2: "Devolver: haz clic en una comida suelta resaltada entre las servidas (otro clic en tu carta de camión cancela).",
     armE3: "Cambiar: haz clic en la carta de la reserva que tomas (otro clic en tu carta de camión cancela).",
     turnOf: (n) => `Turno de ${n}`,
     revealOther: (n) => `${n} revela la carta de arriba de su mazo…`,
@@ -180,6 +184,7 @@ const TEXT = {
     roundsWon: "Rondas ganadas",
     cards: "Cartas",
     history: "Rondas",
+    lastRound: (n) => `La mesa tal como acabó la ronda ${n}:`,
     roundLine: (r, w, outs) => `Ronda ${r}: ${w} siguió abierto${outs ? ` (eliminados: ${outs})` : ""}`,
     empty: "vacía",
     pileOf: (n) => `pila de ${n}`, cardsN: (n) => `${n} carta${n === 1 ? "" : "s"}`, blocked: "bloqueada",
@@ -254,6 +259,26 @@ const LOG = {
 
 // A Truck card play waiting for its target (E2: a single; E3: a supply card), per container.
 const armed = new WeakMap();
+// The table the winning round left (the winning move's `final_board` event), per container: the end screen draws it
+// rather than the board the engine resets after every round. Kept once seen, as later updates carry other events.
+const lastTable = new WeakMap();
+
+function finalBoard(container, ctx) {
+  const found = [...(ctx.events || []), ...(ctx.lastMoveEvents || [])].find((e) => e && e.type === "final_board");
+  if (found) lastTable.set(container, found.seats);
+  return lastTable.get(container) || null;
+}
+
+// The view with each seat's last-round table in place of the reset one (served meals, eliminations, face-up Truck).
+function asLastRound(view, seats) {
+  const out = { ...view, supply: [], seats: { ...view.seats } };
+  for (const [seat, table] of Object.entries(seats)) {
+    if (!out.seats[seat]) continue;
+    out.seats[seat] = { ...out.seats[seat], served: table.served || {}, desserts_served: table.desserts_served || [],
+      eliminated: Boolean(table.eliminated), truck_current: table.truck_current ?? null, pending: null };
+  }
+  return out;
+}
 
 function tx(ctx) {
   return TEXT[lang(ctx)];
@@ -362,7 +387,8 @@ function servedArea(view, ctx, seat, opts) {
   const stacks = Object.entries(me.served).map(([meal, cards]) => {
     const target = e2.find((a) => a.seat === seat && a.meal === meal);
     const top = cards[cards.length - 1];
-    return h("div", { class: "ft-stack", dataset: { meal } },
+    // A target of Send Back, which the instruction names (the Truck card that armed it stays lit too).
+    return h("div", { class: "ft-stack", dataset: { meal }, "data-reveal": target ? true : null },
       mealCard(view, t, top, {
         small: opts.small,
         legal: !!target,
@@ -430,7 +456,7 @@ function sharedArea(view, ctx, container, mode) {
   const t = tx(ctx);
   const takes = matching(ctx.actions || [], { type: "take" });
   const swaps = mode === "E3" ? (ctx.actions || []).filter((a) => a.type === "play_truck" && a.effect === "E3") : [];
-  const supply = h("div", { class: "ft-supply" },
+  const supply = h("div", { class: "ft-supply", "data-reveal": swaps.length ? true : null },
     h("h3", null, t.supply),
     h("div", { class: "ft-row" },
       view.supply.length ? view.supply.map((card) => {
@@ -510,10 +536,8 @@ function myArea(view, ctx, container, mode, e2Targets) {
     if (effect === "E2" || effect === "E3") {
       truckClick = () => {
         if (armed.get(container) === effect) armed.delete(container); else armed.set(container, effect);
+        // The targets, above this card, are brought into sight by the table page with the new instruction.
         rerender();
-        // The targets and the prompt naming them are above this card, out of sight on a small screen.
-        const shown = armed.get(container) && container.querySelector(".ft-prompt");
-        if (shown && shown.scrollIntoView) shown.scrollIntoView({ block: "nearest" });
       };
     } else {
       truckClick = () => send(ctx, plays[0]);
@@ -635,6 +659,9 @@ function finalScoring(view, ctx) {
 
 export function render(container, view, ctx) {
   const acts = ctx.actions || [];
+  const ended = view.phase === "over" ? finalBoard(container, ctx) : null;
+  if (ended) view = asLastRound(view, ended);
+  const lastRound = ended && view.rounds.length ? view.rounds[view.rounds.length - 1].round : null;
   let mode = armed.get(container) || null;
   if (mode && !acts.some((a) => a.type === "play_truck" && a.effect === mode)) {
     armed.delete(container);
@@ -646,10 +673,27 @@ export function render(container, view, ctx) {
   const text = prompt(view, ctx, mode);
   mount(container, h("div", { class: "ft-root", lang: lang(ctx) },
     finalScoring(view, ctx),
-    text ? h("div", { class: ["ft-prompt", acts.length && "ft-alert"] }, text) : null,
+    lastRound ? h("p", { class: "ft-last-round", "data-testid": "ft-last-round" }, tx(ctx).lastRound(lastRound)) : null,
+    instruction(ctx, text ? h("div", { class: ["ft-prompt", acts.length && "ft-alert"] }, text) : null, acts.length > 0),
     h("section", { class: "ft-others" }, others.map((seat) => otherArea(view, ctx, container, seat, e2Targets))),
     sharedArea(view, ctx, container, mode),
     me !== null ? myArea(view, ctx, container, mode, e2Targets) : null));
+  // The end screen draws the last round itself; a move of the game before marks what it changed.
+  if (!ended) markChanged(container, changedPieces(ctx.lastMoveEvents || []));
+}
+
+// What the last move changed, as selectors: the cards it served, revealed, took or gave, the seat's VP when a round
+// was won, and the face-up Truck card it played.
+function changedPieces(events) {
+  const out = [];
+  for (const e of events) {
+    for (const key of ["card", "sent_back", "gave", "took", "skipped"]) {
+      if (typeof e[key] === "string") out.push(attr("data-card", e[key]));
+    }
+    if (e.type === "round_won") out.push(`${attr("data-seat", e.seat)} .ft-vp`);
+    if (e.type === "truck_played") out.push(`${attr("data-seat", e.seat)} .ft-truck`);
+  }
+  return out;
 }
 
 // One line per player under the shell's result (used by a shell that asks renderers for it).

@@ -1,7 +1,10 @@
 // Foodies renderer: food courts (3x3 stalls whose half-stars meet at the edges), the market with its
 // prices, the chefs, the popularity track, coins, flyers and the die. Texts in English and Spanish.
-import { cardWords, clickable, h, matching, mount, named, piece, syllables } from "../lib/dom.js";
+import { attr, cardWords, clickable, h, instruction, markChanged, matching, mount, named, piece, syllables } from "../lib/dom.js";
 import { langOf, seatName as nameOf } from "../lib/text.js";
+
+// The table page adds this stylesheet before the first draw (frontend/app/renderer.js).
+export const stylesheet = new URL("./foodies.css", import.meta.url).pathname;
 
 const TEXT = {
   en: {
@@ -38,12 +41,12 @@ const TEXT = {
     die: "Die",
     roll: "Roll the die",
     keepZero: "Keep the 0 (nobody collects)",
-    chooseFace: "You rolled 0: pick the space to visit (click it or a face).",
-    flyerPrompt: (v) => `Space ${v} is visited. Click it to collect there, or a highlighted neighbour to spend a flyer.`,
-    buyPrompt: "Buy a stall: click a card in the market, then a space of your court.",
-    placePrompt: "Now click the space of your court where the stall goes.",
+    chooseFace: "You rolled 0: pick the space to visit (click it in your food court, or a face).",
+    flyerPrompt: (v) => `Space ${v} is visited. Click it in your food court to collect there, or a highlighted neighbour to spend a flyer.`,
+    buyPrompt: "Buy a stall: click a card in the Market, then a space of your food court.",
+    placePrompt: "Now click the space of your food court where the stall goes.",
     skipBuy: "Buy nothing", cancel: "Cancel",
-    hirePrompt: "Hire chefs if you like, then end your turn.",
+    hirePrompt: "Hire chefs (the Chef for hire, or a special chef) if you like, then end your turn.",
     endTurn: "End turn",
     // what the others do now (the shell's turn bar says who is awaited)
     doing: {
@@ -55,6 +58,7 @@ const TEXT = {
     you: "you", first: "first player", last: "last seat",
     endTriggered: "The end is triggered: the round is being finished.",
     yourCourt: "Your food court", court: (n) => `${n}'s food court`,
+    keepFlyers: "Always keep my flyers (don't ask me on each roll)",
     final: "Final scoring", place: "Place", player: "Player",
     sources: {
       tokens: "tokens", stalls: "stall cards", effects: "culture effects", stars: "full stars",
@@ -110,12 +114,12 @@ const TEXT = {
     die: "Dado",
     roll: "Tirar el dado",
     keepZero: "Dejar el 0 (nadie recolecta)",
-    chooseFace: "Has sacado un 0: elige el espacio visitado (pulsa el espacio o una cara).",
-    flyerPrompt: (v) => `Se visita el espacio ${v}. Púlsalo para recolectar ahí, o un vecino resaltado para gastar un volante.`,
-    buyPrompt: "Compra un puesto: pulsa una carta del mercado y luego un espacio de tu patio.",
+    chooseFace: "Has sacado un 0: elige el espacio visitado (pulsa el espacio en tu patio o una cara).",
+    flyerPrompt: (v) => `Se visita el espacio ${v}. Púlsalo en tu patio para recolectar ahí, o un vecino resaltado para gastar un volante.`,
+    buyPrompt: "Compra un puesto: pulsa una carta del Mercado y luego un espacio de tu patio.",
     placePrompt: "Ahora pulsa el espacio de tu patio donde va el puesto.",
     skipBuy: "No comprar", cancel: "Cancelar",
-    hirePrompt: "Contrata chefs si quieres y termina tu turno.",
+    hirePrompt: "Contrata chefs (el chef a sueldo o uno especial) si quieres y termina tu turno.",
     endTurn: "Terminar turno",
     doing: {
       roll: (n) => `${n} tira el dado…`, choose_face: (n) => `${n} sacó un 0 y elige el espacio visitado…`,
@@ -126,6 +130,7 @@ const TEXT = {
     you: "tú", first: "primer jugador", last: "último jugador",
     endTriggered: "Se ha activado el final: se termina la ronda.",
     yourCourt: "Tu patio de comidas", court: (n) => `Patio de ${n}`,
+    keepFlyers: "Guardar siempre mis volantes (no preguntarme en cada tirada)",
     final: "Puntuación final", place: "Puesto", player: "Jugador",
     sources: {
       tokens: "fichas", stalls: "cartas de puesto", effects: "efectos de cultura", stars: "estrellas completas",
@@ -197,11 +202,54 @@ const CULTURE_COLOURS = {
 const CULTURE_INK = { BRA: "#28833f", CHN: "#906d16", IND: "#af5f19", ITA: "#1d8071", MEX: "#5b7e19" };
 const SEAT_COLOURS = ["#d0463b", "#2f6fd0", "#2e9b4f", "#d99a16", "#8c4bc4"];
 const EDGES = ["top", "right", "bottom", "left"];
-const NEIGHBOURS = { 1: [2, 4], 2: [1, 3, 5], 3: [2, 6], 4: [1, 5, 7], 5: [2, 4, 6, 8], 6: [3, 5, 9], 7: [4, 8], 8: [5, 7, 9], 9: [6, 8] };
 const PRINTED = { 1: 0, 2: 1, 3: 0, 4: 1, 5: 2, 6: 1, 7: 0, 8: 1, 9: 0 };
 
 // The market card picked before a space is clicked, per container.
 const picked = new WeakMap();
+
+// "Always keep my flyers": a preference of this browser's player. Holding a flyer asks for a decision on every roll,
+// anyone's; with it on, the page answers "keep" (no_flyer) at once, as the player would by clicking the space
+// visited. The game still waits on the player while no page of theirs is open.
+const KEEP_FLYERS = "fg.foodies.keepFlyers";
+let keptThisDecision = false;
+
+function keepFlyers() {
+  try {
+    return localStorage.getItem(KEEP_FLYERS) === "1";
+  } catch {
+    return false;
+  }
+}
+
+function setKeepFlyers(on) {
+  try {
+    if (on) localStorage.setItem(KEEP_FLYERS, "1");
+    else localStorage.removeItem(KEEP_FLYERS);
+  } catch {
+    // Not kept past this page.
+  }
+}
+
+/** Answer the flyer decision with "keep" when the preference says so: once per decision. */
+function keepFlyersIfAsked(ctx) {
+  const deciding = (ctx.actions || []).some((a) => a.type === "no_flyer");
+  if (!deciding) {
+    keptThisDecision = false;
+    return;
+  }
+  if (keptThisDecision || !keepFlyers()) return;
+  keptThisDecision = true;
+  send(ctx, { type: "no_flyer" });
+}
+
+function keepFlyersSwitch(ctx, rerender) {
+  return h("label", { class: "fd-keep check small", "data-testid": "fd-keep-flyers" },
+    h("input", { type: "checkbox", checked: keepFlyers() || null, onchange: (event) => {
+      setKeepFlyers(event.target.checked);
+      rerender();
+    } }),
+    h("span", null, tx(ctx).keepFlyers));
+}
 // Whether the person opened the culture legend, per container (every update redraws the whole area).
 const legendOpen = new WeakMap();
 
@@ -536,6 +584,7 @@ export function render(container, view, ctx) {
   const others = view.seats.filter((s) => s !== me);
   const lastFace = view.die !== null ? view.die : view.last_visit ? view.last_visit.face : null;
 
+  const acting = (ctx.actions || []).length > 0;
   const header = h("div", { class: "fd-header" },
     h("div", { class: "fd-die-box" }, dieFace(lastFace, {
       title: t.lastRoll,
@@ -544,12 +593,16 @@ export function render(container, view, ctx) {
       legal: matching(ctx.actions || [], { type: "roll" }).length > 0,
       onclick: matching(ctx.actions || [], { type: "roll" }).length ? () => send(ctx, { type: "roll" }) : null,
     }), h("small", null, view.die !== null ? t.die : t.lastRoll)),
-    controls(view, ctx, sel, setSel));
+    instruction(ctx, controls(view, ctx, sel, setSel), acting));
 
+  const targets = me !== null ? courtTargets(view, ctx, sel, setSel) : {};
   const mine = me !== null
-    ? h("section", { class: ["fd-mine", view.active === me && view.phase !== "over" && !ctx.over && "fd-turn"] },
+    // The court is where the instruction sends the player when it has targets (a stall's space, the space visited).
+    ? h("section", { class: ["fd-mine", view.active === me && view.phase !== "over" && !ctx.over && "fd-turn"], dataset: { seat: me },
+      "data-reveal": Object.keys(targets).length ? true : null },
       h("div", { class: "fd-area-head" }, h("h3", null, t.yourCourt), playerStats(view, me, ctx)),
-      courtGrid(view, me, ctx, { targets: courtTargets(view, ctx, sel, setSel) }),
+      view.phase !== "over" && !ctx.over ? keepFlyersSwitch(ctx, rerender) : null,
+      courtGrid(view, me, ctx, { targets }),
       view.players[me].chefs.length ? h("div", { class: "fd-muted" }, "★ ", view.players[me].chefs.map((c) => (t.chefs[c] || [c])[0]).join(", ")) : null)
     : null;
 
@@ -566,6 +619,25 @@ export function render(container, view, ctx) {
     h("div", { class: "fd-shared" }, popularityTrack(view, ctx), marketArea(view, ctx, sel, setSel), chefsArea(view, ctx), cultureLegend(view, ctx, container)),
     mine,
     rivals));
+  markChanged(container, changedPieces(view, ctx.lastMoveEvents || []));
+  keepFlyersIfAsked(ctx);
+}
+
+// What the last move changed, as selectors: the stall bought (its space in the buyer's court) and the market slot
+// refilled, the chef hired or claimed, and the counts (coins, popularity, flyers) of everyone who collected.
+function changedPieces(view, events) {
+  const out = [];
+  for (const e of events) {
+    if (e.type === "bought") out.push(`${attr("data-seat", e.seat)} .fd-space${attr("data-space", e.space)}`);
+    if (e.type === "market_refilled" && e.card) {
+      const slot = view.market.indexOf(e.card) + 1;
+      if (slot) out.push(`.fd-slot${attr("data-slot", slot)}`);
+    }
+    if (e.type === "chef_hired") out.push(`.fd-chef${attr("data-chef", "for_hire")}`);
+    if (e.type === "chef_claimed") out.push(`.fd-chef${attr("data-chef", e.chef)}`);
+    if (["collected", "chef_hired", "chef_claimed", "bought"].includes(e.type)) out.push(`${attr("data-seat", e.seat)} .fd-stats`);
+  }
+  return out;
 }
 
 function amountText(lang, e) {

@@ -121,3 +121,26 @@ export function cardWords(name, syllables = {}) {
   });
   return out;
 }
+
+// Mark what the last move changed (class `just-changed`, drawn in style.css): the elements of `root` matching each
+// selector. Renderers build the selectors from ctx.lastMoveEvents with `attr` for the values they quote.
+export function markChanged(root, selectors) {
+  for (const selector of new Set(selectors)) {
+    for (const el of root.querySelectorAll(selector)) el.classList.add("just-changed");
+  }
+}
+
+// `[name="value"]` with the value quoted for a selector, whatever it holds.
+export function attr(name, value) {
+  return `[${name}="${String(value).replace(/["\\]/g, "\\$&")}"]`;
+}
+
+// Where a renderer's instruction goes. The table page offers `ctx.prompt`: the viewer's own instruction (what to
+// click, and its buttons) is handed there, to ride in the sticky turn bar, and null is returned for the renderer's
+// area; a line about what others decide (or any line, where no page offers one: a replay) stays in the area.
+// The renderer calls this on every draw, so the bar never keeps an instruction the game has moved past.
+export function instruction(ctx, node, mine) {
+  if (typeof ctx.prompt !== "function") return node;
+  ctx.prompt(mine ? node : null);
+  return mine ? null : node;
+}

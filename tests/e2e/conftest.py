@@ -34,7 +34,15 @@ TIMEOUT_MS = 10_000
 SECRET = "e2e-secret-" + "x" * 32
 
 try:
-    from playwright.sync_api import Browser, BrowserContext, Dialog, Page, sync_playwright
+    from playwright.sync_api import (
+        Browser,
+        BrowserContext,
+        ConsoleMessage,
+        Dialog,
+        Page,
+        Request,
+        sync_playwright,
+    )
 except ImportError:  # pragma: no cover - the dev extra installs it
     sync_playwright = None  # type: ignore[assignment]
 
@@ -145,6 +153,36 @@ class Person:
     base: str
     errors: list[str] = field(default_factory=list)
     dialogs: list[str] = field(default_factory=list)
+    console_errors: list[str] = field(default_factory=list)  # what the page's console logged as errors
+    failed_requests: list[str] = field(default_factory=list)  # requests that failed, not those a navigation ended
+    navigations: int = 0
+    probes: list[str] = field(default_factory=list)  # HEAD requests: a page asking whether a file exists
+    started: dict[int, int] = field(default_factory=dict)  # id(request) -> the navigation it began under
+
+    def watch(self) -> None:
+        """Record the console's errors and the failed requests of the page (see helpers.assert_quiet)."""
+        self.page.on("console", self.note_console)
+        self.page.on("request", self.note_request)
+        self.page.on("requestfailed", self.note_failed)
+
+    def note_request(self, request: Request) -> None:
+        # A new page is asked for: the requests of the one before it may be cut short from now on.
+        if request.is_navigation_request() and request.frame.parent_frame is None:
+            self.navigations += 1
+        self.started[id(request)] = self.navigations
+        if request.method == "HEAD":
+            self.probes.append(request.url)
+
+    def note_console(self, message: ConsoleMessage) -> None:
+        if message.type == "error":
+            self.console_errors.append(f"{message.text} ({message.location.get('url', '')})")
+
+    def note_failed(self, request: Request) -> None:
+        # A request still under way when the page moved on (a poll, the socket's page) is ended by the browser, not
+        # failed: only one that failed on the page that made it counts.
+        if self.started.pop(id(request), self.navigations) != self.navigations:
+            return
+        self.failed_requests.append(f"{request.method} {request.url}: {request.failure}")
 
     def note_dialog(self, dialog: Dialog) -> None:
         """Any alert/confirm is a failure (e.g. script injected through a name); note it and dismiss."""
@@ -175,7 +213,8 @@ def people(browser: Browser, base: str) -> Iterator[Callable[..., Person]]:
         who = Person(context, page, base)
         page.on("pageerror", lambda exc: who.errors.append(str(exc)))
         page.on("dialog", who.note_dialog)
-        # Every page runs under the site's Content-Security-Policy: anything it blocks is a failure.
+        who.watch()
+        # Every page runs under the site's Content-Security-Policy: anything it blocks fails every browser test.
         page.on("console", lambda msg: who.errors.append(f"CSP: {msg.text}")
                 if "Content Security Policy" in msg.text else None)
         made.append(who)
@@ -199,6 +238,14 @@ def person(browser: Browser, app_server: AppServer) -> Iterator[Callable[..., Pe
     """Factory: a new person (browser context) at the lobby, optionally signed in as a guest."""
     with people(browser, app_server.url) as make:
         yield make
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    """Where the browser tests leave what a person would see (screenshots): `E2E_ARTIFACTS`, else test-results/e2e."""
+    folder = Path(os.environ.get("E2E_ARTIFACTS") or ROOT / "test-results" / "e2e")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 @pytest.fixture

@@ -79,7 +79,7 @@ def finished(page: Page) -> bool:
 
 def click_a_legal_thing(page: Page, rng: random.Random) -> bool:
     """Click one highlighted (legal) element of the game area; False when there is none."""
-    legal = page.get_by_test_id("game-area").locator(".legal:visible")
+    legal = area(page).locator(".legal:visible")
     count = legal.count()
     if not count:
         return False
@@ -119,7 +119,7 @@ def play_to_the_end(pages: list[Page], rng: random.Random, max_clicks: int = 300
             clicked_version, clicked_at = last.get(index, ("", 0.0))
             if now_version == clicked_version and time.monotonic() - clicked_at < 0.6:
                 continue
-            legal = page.get_by_test_id("game-area").locator(".legal:visible")
+            legal = area(page).locator(".legal:visible")
             count = legal.count()
             if not count:
                 continue
@@ -184,8 +184,13 @@ def snapshot(page: Page) -> dict[str, Any]:
     )
 
 
+# Where a player acts: the game area and the instruction the table's sticky turn bar carries (its buttons).
+PLAY_AREA = "[data-testid=game-area], [data-testid=turn-prompt]"
+
+
 def area(page: Page) -> Locator:
-    return page.get_by_test_id("game-area")
+    """The game area with the turn bar's instruction: what a player may click to play."""
+    return page.locator(PLAY_AREA)
 
 
 def unnamed_pieces(page: Page, css: str) -> list[str]:
@@ -193,7 +198,7 @@ def unnamed_pieces(page: Page, css: str) -> list[str]:
     name in words: each must be a button, picture, group or grid square with an aria-label, unless it is hidden from
     assistive technology or part of a button or picture named as a whole."""
     found: list[str] = page.evaluate(
-        "(css) => [...document.querySelectorAll('[data-testid=game-area] ' + css)]"
+        "(css) => [...document.querySelectorAll(':is([data-testid=game-area], [data-testid=turn-prompt]) ' + css)]"
         ".filter((el) => !el.closest('[aria-hidden=true]') && !el.parentElement.closest('[role=img], [role=button]'))"
         ".filter((el) => !['button', 'img', 'group', 'gridcell'].includes(el.getAttribute('role'))"
         " || !(el.getAttribute('aria-label') || '').trim())"
@@ -201,3 +206,18 @@ def unnamed_pieces(page: Page, css: str) -> list[str]:
         css,
     )
     return found
+
+
+# The one console error a page may show today: a visitor who is not signed in is answered 401 by GET /api/me (the
+# server offers no status a signed-out page could ask instead), which Chromium logs as a failed resource.
+SIGNED_OUT_ME = re.compile(r"status of 401 .*\(https?://[^/]+/api/me\)$")
+
+
+def assert_quiet(*people: Person) -> None:
+    """Nothing went wrong in these people's pages that they did not cause: no console errors (but the signed-out
+    visitor's 401 from /api/me) and no failed requests (those a navigation ended are not failures)."""
+    for who in people:
+        errors = [e for e in who.console_errors if not SIGNED_OUT_ME.search(e)]
+        assert not errors, f"console errors: {errors}"
+        assert not who.failed_requests, f"failed requests: {who.failed_requests}"
+        assert not who.probes, f"probe requests: {who.probes}"

@@ -14,7 +14,8 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.e2e import fcm_plan
 from tests.e2e.conftest import Person
-from tests.e2e.helpers import finished, unnamed_pieces, version
+from tests.e2e.helpers import area as play_area
+from tests.e2e.helpers import assert_quiet, finished, unnamed_pieces, version
 
 pytestmark = pytest.mark.e2e
 
@@ -34,7 +35,7 @@ def log_text(page: Page) -> str:
 
 
 def area(page: Page) -> Any:
-    return page.get_by_test_id("game-area")
+    return play_area(page)
 
 
 def click_and_wait(page: Page, locator: Any) -> bool:
@@ -107,9 +108,14 @@ def advertise(page: Page, action: JSON, acts: list[JSON]) -> None:
     """Click the good, then the duration when there is a choice of them."""
     game = area(page)
     good = game.locator(f".fcm-advertise [data-good='{action['good']}']")
+    prompt = game.get_by_test_id("fcm-prompt")
     if sum(1 for a in acts if a["type"] == "advertise" and a["good"] == action["good"]) == 1:
+        # The first billboard runs for good: the prompt must not ask for a duration that never comes.
+        expect(prompt).to_contain_text("no duration to choose")
+        expect(prompt).not_to_contain_text("then the duration")
         click_and_wait(page, good)
     else:
+        expect(prompt).to_contain_text("then the duration")
         good.click()
         click_and_wait(page, game.locator(f".fcm-advertise [data-duration='{action['duration']}']"))
 
@@ -225,6 +231,7 @@ def test_a_person_plays_a_bot_sells_at_dinnertime_and_sees_the_final_scoring(
     pieces = ".fcm-card, .fcm-good, .fcm-slot, .fcm-htile, .fcm-track-pos, .fcm-reserve, .fcm-sq"
     assert not unnamed_pieces(page, pieces), unnamed_pieces(page, pieces)[:5]
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert_quiet(ana)  # no console error, no failed or probe request, all game long
 
 
 def focused_cell(page: Page) -> str | None:

@@ -16,6 +16,7 @@ from tests.e2e.conftest import Person
 from tests.e2e.helpers import (
     RECORD_ERROR_TOASTS,
     area,
+    assert_quiet,
     create_table,
     finished,
     progress,
@@ -122,7 +123,7 @@ def assert_clickable(page: Page, targets: dict[Target, JSON]) -> None:
     order = sorted(targets, key=repr)
     counts = page.evaluate(
         "(targets) => targets.map(([css, text]) =>"
-        " [...document.querySelectorAll('[data-testid=game-area] ' + css)]"
+        " [...document.querySelectorAll(':is([data-testid=game-area], [data-testid=turn-prompt]) ' + css)]"
         ".filter((el) => text === null || el.textContent.trim() === text).length)",
         [list(t) for t in order],
     )
@@ -359,3 +360,4 @@ def test_a_person_plays_food_truck_champion_against_a_bot_to_the_end(person: Cal
     # Nothing is clickable now: the deck and the cards are pictures named in words.
     expect(area(page).get_by_role("img", name=re.compile(r"^Deck: \d+ cards?$"))).to_have_count(1)
     no_horizontal_overflow(page)
+    assert_quiet(ana)  # no console error, no failed or probe request, all game long

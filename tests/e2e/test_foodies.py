@@ -15,6 +15,7 @@ from tests.e2e.conftest import Person
 from tests.e2e.helpers import (
     RECORD_ERROR_TOASTS,
     area,
+    assert_quiet,
     create_table,
     finished,
     progress,
@@ -238,3 +239,4 @@ def test_a_person_plays_foodies_against_two_bots_to_the_end(person: Callable[...
     assert not unnamed_pieces(page, pieces), unnamed_pieces(page, pieces)[:5]
     expect(area(page).get_by_role("img", name=re.compile(r"^Space 5: "))).to_have_count(3)
     no_horizontal_overflow(page)
+    assert_quiet(ana)  # no console error, no failed or probe request, all game long

@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 
 from app.services.leaderboard import MIN_GAMES
 from tests.e2e.conftest import AppServer, Person
-from tests.e2e.helpers import save_account
+from tests.e2e.helpers import assert_quiet, save_account
 
 pytestmark = pytest.mark.e2e
 
@@ -117,3 +117,22 @@ def test_the_leaderboard_pages_my_rank_and_the_links_to_and_from_profiles(
 
 def _my_id(who: Person) -> str:
     return str(who.page.request.get(f"{who.base}/api/me").json()["id"])
+
+
+@pytest.mark.parametrize("path", ["/rules/foodies.html", "/rules/foodies.es.html", "table"])
+def test_the_leaderboards_link_is_on_table_and_rules_pages_and_opens_that_games_board(
+    person: Callable[..., Person], path: str
+) -> None:
+    ana = person("Ana")
+    if path == "table":
+        table = ana.page.request.post(ana.base + "/api/tables", data={"game": "foodies", "seats": 2}).json()
+        path = f"/t/{table['id']}"
+    ana.goto(path)
+    link = ana.page.locator("header").get_by_test_id("nav-leaders")
+    expect(link).to_have_attribute("href", "/leaders/foodies")
+    link.click()
+    ana.page.wait_for_url(re.compile(r"/leaders/foodies$"))
+    expect(ana.page.get_by_test_id("leaders-games").locator("[data-game='foodies']")).to_have_attribute(
+        "aria-current", "page"
+    )
+    assert_quiet(ana)

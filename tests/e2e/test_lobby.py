@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import re
 import secrets
+import time
 from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import Person
-from tests.e2e.helpers import create_table, seat_row
+from tests.e2e.helpers import assert_quiet, create_table, seat_row
 
 pytestmark = pytest.mark.e2e
 
@@ -30,10 +31,22 @@ def test_private_table_joined_by_invite_link_and_hidden_from_the_lobby(person: C
     link = ana.page.locator(".invite-url").input_value()
     assert re.search(rf"/t/{private_id}\?invite=\S+$", link)
 
-    # Someone who has never been here opens the link at phone width: sign in, then straight to a seat.
+    # Its badge says Private, on the table and in the host's list of her tables: not "Open", which reads as open to all.
+    expect(ana.page.get_by_test_id("table-status")).to_have_text("Private")
+    ana.goto("/")
+    mine = ana.page.get_by_test_id("my-tables").locator(f"[data-table-id='{private_id}']")
+    expect(mine.locator(".badge[data-status=private]")).to_have_text("Private")
+    ana.goto(f"/t/{private_id}")
+
+    # Someone who has never been here opens the link at phone width: sign in, then the table, seated only on Join.
     bo = person(width=390, height=800)
     bo.page.goto(link)
     bo.sign_in_as_guest(EVIL)
+    expect(bo.page.get_by_test_id("spectator-banner")).to_be_visible()
+    expect(seat_row(bo.page, "0")).to_contain_text("Ana")
+    expect(seat_row(bo.page, "1")).to_contain_text("Empty seat")
+    expect(seat_row(ana.page, "1")).to_contain_text("Empty seat")
+    bo.page.get_by_test_id("join").click()
     expect(seat_row(bo.page, "1")).to_contain_text(EVIL)
     expect(seat_row(bo.page, "1").locator(".tag.you")).to_be_visible()
     expect(bo.page.get_by_test_id("spectator-banner")).to_be_hidden()
@@ -218,3 +231,83 @@ def test_a_start_refused_for_a_first_player_in_an_empty_seat_says_why_in_spanish
         "Una opción de la mesa, como el jugador inicial, nombra un asiento vacío: sienta allí a un jugador o a un bot."
     )
     expect(ana.page.get_by_test_id("table-status")).to_have_text("Abierta")
+
+
+def test_new_table_opens_over_the_lobby_without_moving_its_cards(person: Callable[..., Person]) -> None:
+    """The form opens in a dialog: the game cards keep their places and sizes (it used to widen its card to the whole
+    row and push the others down); Cancel, or Escape, closes it and the focus is back on the card's button."""
+    ana = person("Ana")
+    page = ana.page
+    cards = page.locator(".game-card")
+    expect(cards).to_have_count(4)
+    boxes = "els => els.map((el) => { const r = el.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; })"
+    before = cards.evaluate_all(boxes)
+    card = page.locator(".game-card[data-game='foodies']")
+    card.get_by_role("button", name="New table").click()
+    dialog = page.get_by_test_id("create-dialog")
+    expect(dialog).to_be_visible()
+    expect(dialog.get_by_role("heading")).to_have_text("New table: Foodies")
+    expect(dialog.locator("select[name=seats]")).to_be_focused()
+    assert cards.evaluate_all(boxes) == before
+    dialog.get_by_role("button", name="Cancel").click()
+    expect(dialog).to_have_count(0)
+    expect(card.get_by_role("button", name="New table")).to_be_focused()
+    assert cards.evaluate_all(boxes) == before
+    card.get_by_role("button", name="New table").click()
+    expect(dialog).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(dialog).to_have_count(0)
+    assert_quiet(ana)
+
+
+@pytest.mark.parametrize("game", ["food-truck", "food-chain-magnate"])
+def test_play_against_a_bot_is_one_click_to_a_started_game(person: Callable[..., Person], game: str) -> None:
+    ana = person("Ana")
+    page = ana.page
+    page.locator(f".game-card[data-game='{game}']").get_by_test_id("play-bot").click()
+    page.wait_for_url(re.compile(r"/t/[^/?]+$"))
+    expect(page.get_by_test_id("table-status")).to_have_text("In progress")
+    expect(seat_row(page, "0").locator(".tag.you")).to_be_visible()
+    expect(seat_row(page, "1").locator(".tag", has_text="Bot")).to_be_visible()
+    expect(page.get_by_test_id("game-area")).to_be_visible()
+    table = page.evaluate("window.foodGames.state().table")
+    assert table["visibility"] == "private" and table["seat_count"] == 2 and table["game"] == game
+    assert_quiet(ana)
+
+
+def test_my_tables_are_grouped_by_what_they_ask_and_finished_ones_paged(person: Callable[..., Person]) -> None:
+    ana = person("Ana")
+    page, post, base = ana.page, ana.page.request.post, ana.base
+
+    def table(start: bool) -> str:
+        tid = str(post(base + "/api/tables", data={"game": "food-truck", "seats": 2}).json()["id"])
+        if start:
+            assert post(f"{base}/api/tables/{tid}/bots", data={"seat": "1"}).ok
+            assert post(f"{base}/api/tables/{tid}/start", data={}).ok
+        return tid
+
+    waiting = table(start=False)
+    finished = [table(start=True) for _ in range(6)]
+    for tid in finished:  # bots play both seats to the end
+        assert post(f"{base}/api/tables/{tid}/stand_in", data={"seat": "0"}).ok
+    mine = table(start=True)  # her truck, then her prep: the game waits on her
+    deadline = time.monotonic() + 90
+    while True:
+        tables = {x["id"]: x for x in page.request.get(base + "/api/me/tables").json()}
+        done = all(tables[tid]["status"] == "finished" for tid in finished)
+        if done and "0" in tables[mine]["awaiting"]:
+            break
+        assert time.monotonic() < deadline, "the bots did not finish their games"
+        time.sleep(0.25)
+    ana.goto("/")
+    groups = page.get_by_test_id("my-tables")
+    expect(groups.get_by_test_id("my-tables-turn").locator(f"[data-table-id='{mine}']")).to_be_visible()
+    expect(groups.get_by_test_id("my-tables-open").locator(f"[data-table-id='{waiting}']")).to_be_visible()
+    expect(groups.get_by_test_id("my-tables-playing")).to_have_count(0)
+    done_list = groups.get_by_test_id("my-tables-finished")
+    expect(done_list.get_by_role("heading")).to_have_text("Finished (6)")
+    expect(done_list.locator("li.table-row")).to_have_count(5)
+    done_list.get_by_test_id("my-tables-more").click()
+    expect(done_list.locator("li.table-row")).to_have_count(6)
+    expect(done_list.get_by_test_id("my-tables-more")).to_have_count(0)
+    assert_quiet(ana)

@@ -111,13 +111,14 @@ def test_two_players_play_food_truck_to_the_end_while_someone_watches(
 
 
 def ana_and_bo_start_food_truck(person: Callable[..., Person], private: bool = False) -> tuple[Person, Person]:
-    """Ana opens a two-seat Food Truck table, Bo takes the other seat (the invite link seats him if private), Ana
+    """Ana opens a two-seat Food Truck table, Bo takes the other seat (by the invite link's Join if private), Ana
     starts."""
     ana = person("Ana")
     table_id = create_table(ana, "food-truck", seats=2, private=private)
     bo = person("Bo")
     if private:
         bo.goto(ana.page.locator(".invite-url").input_value().split(ana.base, 1)[1])
+        bo.page.get_by_test_id("join").click()
     else:
         bo.goto(f"/t/{table_id}")
         seat_row(bo.page, "1").get_by_role("button", name="Join here").click()

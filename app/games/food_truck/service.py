@@ -181,12 +181,23 @@ def finish_round(state: JSON, winner: str, card: str | None, ev: Events) -> None
     """End-of-service bookkeeping, then the game ends at the VP target or a new round starts."""
     state["rounds"].append({"round": state["round"], "winner": winner,
                             "eliminated": list(state["elimination_order"]), "card": card})
+    over = state["seats"][winner]["vp"] >= state["vp_target"]
+    if over:
+        # The table as the last round left it, before everyone takes their cards back: the end screen shows it.
+        # An event, not state: the state is reset as after every round, so replaying an older game still gives the
+        # final state stored for it.
+        ev.append(event("final_board", seats={p: {
+            "served": {meal: list(cards) for meal, cards in me["served"].items()},
+            "desserts_served": list(me["desserts_served"]),
+            "eliminated": me["eliminated"],
+            "truck_current": me["truck_current"],
+        } for p, me in state["seats"].items()}))
     discard_truck_cards(state, ev)
     gather_cards(state)
     deal_supply(state, ev)
     state["turn"], state["step"], state["rearrange"] = None, None, None
     state["eliminated_this_round"], state["elimination_order"] = 0, []
-    if state["seats"][winner]["vp"] >= state["vp_target"]:
+    if over:
         state["phase"] = "over"
         state["winner"] = winner
         ev.append(event("game_won", seat=winner, vp=state["seats"][winner]["vp"]))

@@ -195,6 +195,22 @@ def test_example_6_winning_the_game() -> None:
     assert out["scores"]["B"] == 3
 
 
+def test_example_6_the_winning_move_tells_the_last_rounds_table() -> None:
+    """The state is reset as after every round; the winning move's event keeps the table the last round left, for the
+    end screen, and only that move has one."""
+    before = _example_6(2)
+    s, ev, _ = _play_example_6(before)
+    boards = [e for e in ev if e["type"] == "final_board"]
+    assert len(boards) == 1 and boards[0]["visible_to"] is None
+    seats = boards[0]["seats"]
+    assert set(seats) == set("ABCD")
+    assert [p for p in "ABCD" if seats[p]["eliminated"]] == ["A", "C", "D"]
+    assert any(seats["B"]["served"].values()), seats["B"]
+    assert all(not s["seats"][p]["served"] for p in "ABCD")  # the state itself is reset
+    _, ev_round, _ = _play_example_6(_example_6(0))
+    assert not [e for e in ev_round if e["type"] == "final_board"]
+
+
 def test_example_7_truck_pile_cycle() -> None:
     s = new_game(["0", "1"], 7, {"trucks": "random"})
     me = s["seats"]["0"]
