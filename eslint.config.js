@@ -21,12 +21,6 @@ export default [
     },
   },
   {
-    // Both are being rewritten (the socket's authentication) on main, each with one value assigned and never read:
-    // this exception goes once the rewrite lands and those two lines are fixed there.
-    files: ["frontend/app/session.js", "frontend/app/socket.js"],
-    rules: { "no-useless-assignment": "off" },
-  },
-  {
     files: ["tests/frontend/js/**/*.js", "scripts/**/*.mjs", "eslint.config.js"],
     languageOptions: { globals: { ...globals.node } },
   },

@@ -87,7 +87,7 @@ async function newerSession(oldSession) {
 
 async function runCheck(oldSession, refusal) {
   if (await newerSession(oldSession)) return true;
-  let refused = true;
+  let refused;
   try {
     // Without a newer stored session id, the cookie may still hold a newer session (a browser refusing storage).
     current = await api("GET", "/api/me", undefined, { sessionCheck: false });

@@ -35,6 +35,11 @@ function newClientId() {
  * `signedOut` true and `refusal`.
  */
 export class TableSocket {
+  /**
+   * @param {{tableId: string, invite: string | null, onMessage: (message: any) => void,
+   *   onStatus: (status: string, info?: any) => void,
+   *   checkSession?: (session: string | null, refusal: {code: string, message: string} | null) => Promise<boolean>}} options
+   */
   constructor({ tableId, invite, onMessage, onStatus, checkSession = async () => false }) {
     this.tableId = tableId;
     this.invite = invite;
@@ -148,7 +153,7 @@ export class TableSocket {
     this.setStatus("connecting", { delay: 0 });
     const refusal = this.refusal;
     this.refusal = null;
-    let renewed = false;
+    let renewed;
     try {
       renewed = await this.checkSession(session, refusal);
     } finally {
