@@ -11,8 +11,8 @@ export function h(tag, props, ...children) {
         el.addEventListener(key.slice(2).toLowerCase(), value);
       } else if (key === "class") {
         el.className = Array.isArray(value) ? value.filter(Boolean).join(" ") : value;
-      } else if (key === "style" && typeof value === "object") {
-        Object.assign(el.style, value);
+      } else if (key === "style") {
+        setStyle(el, value);
       } else if (key === "dataset") {
         Object.assign(el.dataset, value);
       } else if (value === true) {
@@ -24,6 +24,23 @@ export function h(tag, props, ...children) {
   }
   append(el, children);
   return el;
+}
+
+// Inline styles go through the CSSOM, never a style attribute, which the site's Content-Security-Policy refuses.
+// `value` is an object ({gridRow: "2", "--seat": "#c33"}) or declarations as text ("grid-row: 2; --seat: #c33").
+function setStyle(el, value) {
+  if (typeof value === "string") {
+    for (const declaration of value.split(";")) {
+      const colon = declaration.indexOf(":");
+      if (colon > 0) el.style.setProperty(declaration.slice(0, colon).trim(), declaration.slice(colon + 1).trim());
+    }
+    return;
+  }
+  for (const [name, setting] of Object.entries(value)) {
+    // Custom properties (--seat) and hyphenated names are set by name; camelCase ones (gridRow) as properties.
+    if (name.includes("-")) el.style.setProperty(name, String(setting));
+    else el.style[name] = setting;
+  }
 }
 
 function append(el, children) {
