@@ -140,7 +140,7 @@ def test_a_password_change_signs_out_my_other_browser_and_this_one_plays_on(pers
     box.fill("new password, same game")
     box.press("Enter")
     expect(ana.page.get_by_test_id("chat-line").last).to_contain_text("new password, same game")
-    ana.page.wait_for_function("window.foodGames.state().actions.length > 0")
+    ana.page.wait_for_function("() => window.foodGames.state().actions.length > 0")
     sent = ana.page.evaluate("window.foodGames.send(window.foodGames.state().actions[0]).then(() => 'sent', (e) => e.code)")
     assert sent == "sent"
     expect(ana.page.get_by_test_id("user-name")).to_have_text("Ana")

@@ -135,7 +135,7 @@ def test_a_secret_step_is_taken_back_with_the_undo_button(person: Callable[..., 
         return str(page.evaluate("window.foodGames.state().view?.phase"))
 
     # Choosing trucks is public: no undo. Then both order in secret; Bo waits, so Ana's step stays her last.
-    page.wait_for_function("window.foodGames.state().view?.phase === 'trucks'")
+    page.wait_for_function("() => window.foodGames.state().view?.phase === 'trucks'")
     for _ in range(40):
         if phase() != "trucks":
             break
@@ -171,13 +171,13 @@ def test_a_bot_plays_for_a_player_until_they_take_their_seat_back(person: Callab
     bo.page.evaluate("window.reclaimButton = document.querySelector('[data-testid=turn] [data-testid=reclaim]')")
     seen = bo.page.evaluate("window.foodGames.state().version")
     # The bot chooses Bo's truck when his turn comes; Ana chooses hers when hers does.
-    ana.page.wait_for_function("window.foodGames.state().view?.phase === 'trucks'")
+    ana.page.wait_for_function("() => window.foodGames.state().view?.phase === 'trucks'")
     while ana.page.evaluate("window.foodGames.state().view.phase") == "trucks":
         if "0" in ana.page.evaluate("window.foodGames.state().awaiting"):
             click_a_legal_thing(ana.page, random.Random(1))
         else:
             ana.page.wait_for_timeout(50)
-    bo.page.wait_for_function("window.foodGames.state().view?.phase === 'prep'")
+    bo.page.wait_for_function("() => window.foodGames.state().view?.phase === 'prep'")
     assert bo.page.evaluate("window.foodGames.state().version") > seen
     assert bo.page.evaluate("window.reclaimButton.isConnected")
     bo.page.get_by_test_id("turn").get_by_test_id("reclaim").click()
@@ -219,7 +219,7 @@ def test_a_player_may_call_a_bot_for_one_the_game_has_waited_on_too_long(browser
     try:
         with people(browser, server.url) as person:
             ana, bo = ana_and_bo_start_food_truck(person)
-            ana.page.wait_for_function("window.foodGames.state().view?.phase === 'trucks'")
+            ana.page.wait_for_function("() => window.foodGames.state().view?.phase === 'trucks'")
             while "0" not in bo.page.evaluate("window.foodGames.state().awaiting"):
                 click_a_legal_thing(bo.page, random.Random(2))
                 bo.page.wait_for_timeout(50)
@@ -282,8 +282,8 @@ def test_a_chime_rings_when_the_turn_comes_to_a_player_looking_elsewhere(person:
     def chimes(who: Person) -> int:
         return int(who.page.evaluate("window.foodGames.chimes()"))
 
-    ana.page.wait_for_function("window.foodGames.state().view?.phase === 'trucks'")
-    bo.page.wait_for_function("window.foodGames.state().view?.phase === 'trucks'")
+    ana.page.wait_for_function("() => window.foodGames.state().view?.phase === 'trucks'")
+    bo.page.wait_for_function("() => window.foodGames.state().view?.phase === 'trucks'")
     chime = bo.page.get_by_test_id("chime-switch")
     expect(chime).to_have_attribute("aria-pressed", "true")
 
@@ -303,7 +303,7 @@ def test_a_chime_rings_when_the_turn_comes_to_a_player_looking_elsewhere(person:
     expect(chime).to_have_attribute("aria-pressed", "false")
     bo.page.reload()
     expect(bo.page.get_by_test_id("chime-switch")).to_have_text(re.compile("Sound off"))
-    bo.page.wait_for_function("window.foodGames.state().view !== null")
+    bo.page.wait_for_function("() => window.foodGames.state().view !== null")
     bo.page.evaluate("document.hasFocus = () => false")
     to_anas_turn_alone()
     to_bos_turn()
