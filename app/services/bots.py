@@ -8,7 +8,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from app.games import GAMES
-from app.games.base import Game, IllegalAction
+from app.games.base import BotLevel, Game, IllegalAction
 from app.games.rng import below
 from app.services.errors import ServiceError
 from app.services.play import apply_action
@@ -29,13 +29,17 @@ def bot_seed(table_seed: int, version: int, seat: str) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-def choose(game: Game, state: dict[str, Any], seat: str, seed: int) -> dict[str, Any]:
-    """The game's own bot if it has one and it answers legally, else a uniformly random legal action."""
+def choose(
+    game: Game, state: dict[str, Any], seat: str, seed: int, level: BotLevel = BotLevel.NORMAL
+) -> dict[str, Any]:
+    """The game's own bot if it has one and it answers legally, else a uniformly random legal action.
+
+    The bot is given the seat's view, never the state: it cannot use what the seat may not see."""
     legal = game.actions(state, seat)
     bot = getattr(game, "bot_action", None)
     if bot is not None:
         try:
-            action = bot(state, seat, seed)
+            action = bot(game.view(state, seat), seat, seed, level)
             if isinstance(action, dict):
                 return action
         except (IllegalAction, Exception):  # noqa: BLE001 - a faulty bot falls back to random play

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.games.base import BotLevel
 from app.games.foodies.chefs import meets_requirement
 from app.games.foodies.data import SPACES
 from app.games.foodies.engine import ENGINE
 from app.games.foodies.jsoncopy import clone
 from app.games.foodies.market import price_of
+from app.games.foodies.sample import sample_state
 from app.games.foodies.visit import collect
-from app.games.rng import Rng, seed_state
+from app.games.rng import Rng
+from app.games.search import Bot, decide, gentle
 
 JSON = dict[str, Any]
 
@@ -115,12 +118,11 @@ def choose_hire(state: JSON, seat: str, legal: list[JSON]) -> JSON:
     return {"type": "end_turn"}
 
 
-def bot_action(state: JSON, player: str, seed: int) -> JSON:
-    """A sensible, deterministic (given seed) legal action for `player`."""
+def normal(state: JSON, player: str, rng: Rng) -> JSON:
+    """The greedy move on a full state: the best face, flyer, stall and chef by the coin values above."""
     legal = ENGINE.actions(state, player)
     if not legal:
         raise ValueError(f"seat {player} has nothing to do now")
-    rng = Rng(seed_state(seed))
     phase = state["phase"]
     if phase == "choose_face":
         return choose_face(state, player, legal)
@@ -131,3 +133,23 @@ def bot_action(state: JSON, player: str, seed: int) -> JSON:
     if phase == "hire":
         return choose_hire(state, player, legal)
     return legal[0]
+
+
+def standing(state: JSON, seat: str) -> float:
+    """How near `seat` is to winning: its popularity lead (coins a little) against the best rival."""
+    players = state["players"]
+
+    def points(s: str) -> float:
+        return players[s]["popularity"] + players[s]["coins"] / 20
+
+    lead = points(seat) - max(points(s) for s in state["seats"] if s != seat)
+    return min(1.0, max(0.0, 0.5 + lead / state["threshold"]))
+
+
+BOT = Bot(engine=ENGINE, sample=sample_state, normal=normal, easy=gentle(ENGINE, normal, 5), standing=standing,
+          playouts=120, horizon=60)
+
+
+def choose(view: JSON, player: str, seed: int, level: BotLevel, playouts: int | None = None) -> JSON:
+    """The bot's move for `player` at `level`, decided from that seat's view alone."""
+    return decide(BOT, view, player, seed, level, playouts)
