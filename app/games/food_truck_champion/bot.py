@@ -214,7 +214,7 @@ def standing(state: JSON, seat: str) -> float:
 
 
 BOT = Bot(engine=ENGINE, sample=sample_state, normal=normal, easy=gentle(ENGINE, normal, 5), standing=standing,
-          playouts=60, horizon=80)
+          playouts=32, horizon=60, candidates=4, margin=0.02)
 
 
 def choose(view: JSON, player: str, seed: int, level: BotLevel, playouts: int | None = None) -> JSON:
