@@ -131,6 +131,9 @@ class Seat(Base):
     # (migration 0012). Kept on the seat, not read from `users`: a finished game stays as it was played, and a guest
     # who registers turns only the seats of games not settled yet into an account's (services/account.register).
     guest: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # How strongly the bot the host put here plays (app.games.base.BotLevel); null plays at the normal level, as
+    # a bot standing in for an away player does (migration 0015).
+    bot_level: Mapped[str | None] = mapped_column(String(8), nullable=True)
 
 
 class Move(Base):

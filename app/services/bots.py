@@ -82,9 +82,8 @@ class BotRunner:
                                              mp_context=multiprocessing.get_context("spawn"))
         return self._pool
 
-    async def think(self, game: Game, state: dict[str, Any], seat: str, seed: int) -> dict[str, Any]:
+    async def think(self, game: Game, state: dict[str, Any], seat: str, seed: int, level: BotLevel) -> dict[str, Any]:
         """The bot's action, decided off the event loop."""
-        level = BotLevel.NORMAL
         playouts = self.rt.settings.bot_playouts or None
         if not in_worker(game):
             return await asyncio.to_thread(choose, game, state, seat, seed, level, playouts)
@@ -111,7 +110,10 @@ class BotRunner:
                 seat = seats[0]
                 game = GAMES[rec.game]
                 seed = bot_seed(rec.seed, rec.version, seat)
-                action = await self.think(game, rec.state, seat, seed)
+                info = next(s for s in rec.seats if s.seat == seat)
+                # A bot standing in for an away player plays at the normal level; the host's bot at its own.
+                level = BotLevel(info.bot_level or BotLevel.NORMAL)
+                action = await self.think(game, rec.state, seat, seed, level)
                 if not await self._try(rec, seat, action):
                     # The game's bot suggested something illegal: play a random legal move instead.
                     log.warning("bot move refused", extra={"table_id": table_id, "seat": seat})

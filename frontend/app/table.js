@@ -160,8 +160,10 @@ function seatEntry(entry) {
       }, t("table.join_seat")));
     }
     if (table.is_host && !taken) {
-      controls.push(h("button", { type: "button", class: "secondary small-btn", onclick: () => hostCall("bots", { seat: entry.seat }) },
-        t("table.add_bot")));
+      const level = h("select", { class: "small-select", "aria-label": t("table.bot_level"), title: t("table.bot_level") },
+        ["easy", "normal", "hard"].map((l) => h("option", { value: l, selected: l === "normal" }, t(`bot.${l}`))));
+      controls.push(level, h("button", { type: "button", class: "secondary small-btn",
+        onclick: () => hostCall("bots", { seat: entry.seat, level: level.value }) }, t("table.add_bot")));
     }
     if (table.is_host && taken && !mine) {
       controls.push(h("button", { type: "button", class: "ghost small-btn danger", onclick: () => hostCall("kick", { seat: entry.seat }) },
