@@ -45,6 +45,8 @@ let logEpoch = 0;
 let chatPanel = null;
 let idleTimer = null;
 let signedInHere = false; // the page was opened signed in: its session ending signs it out (showSignedOut)
+/** The bot level the host has picked so far for each empty seat (the seat list is redrawn on every update). */
+const botLevels = {};
 let signedOutShown = null; // {refusal} once the page said its session ended
 
 function tablePath() {
@@ -160,8 +162,10 @@ function seatEntry(entry) {
       }, t("table.join_seat")));
     }
     if (table.is_host && !taken) {
-      const level = h("select", { class: "small-select", "aria-label": t("table.bot_level"), title: t("table.bot_level") },
-        ["easy", "normal", "hard"].map((l) => h("option", { value: l, selected: l === "normal" }, t(`bot.${l}`))));
+      // The seat list is redrawn on every update: the level chosen so far is kept per seat, not in the element.
+      const level = h("select", { class: "small-select", "aria-label": t("table.bot_level"), title: t("table.bot_level"),
+        onchange: (event) => { botLevels[entry.seat] = event.target.value; } },
+        ["easy", "normal", "hard"].map((l) => h("option", { value: l, selected: l === (botLevels[entry.seat] || "normal") }, t(`bot.${l}`))));
       controls.push(level, h("button", { type: "button", class: "secondary small-btn",
         onclick: () => hostCall("bots", { seat: entry.seat, level: level.value }) }, t("table.add_bot")));
     }
