@@ -206,6 +206,12 @@ def normal(state: JSON, player: str, rng: Rng) -> JSON:
     return top[rng.below(len(top))]
 
 
+def shortlist(state: JSON, seat: str, legal: list[JSON]) -> list[JSON]:
+    """The actions worth searching, best-scored first."""
+    scored = score_options(state, seat, legal)
+    return [option for _, option in sorted(scored, key=lambda so: -so[0])]
+
+
 def standing(state: JSON, seat: str) -> float:
     """How near `seat` is to winning: its score so far against the best rival's, as final scoring counts it."""
     scores = {s: float(score_board(state["boards"][s])["total"]) for s in state["players"]}
@@ -214,7 +220,7 @@ def standing(state: JSON, seat: str) -> float:
 
 
 BOT = Bot(engine=ENGINE, sample=sample_state, normal=normal, easy=gentle(ENGINE, normal, 5), standing=standing,
-          playouts=32, horizon=60, candidates=4, margin=0.02)
+          playouts=32, horizon=60, candidates=4, margin=0.02, shortlist=shortlist)
 
 
 def choose(view: JSON, player: str, seed: int, level: BotLevel, playouts: int | None = None) -> JSON:
