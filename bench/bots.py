@@ -10,7 +10,7 @@ even games and in seat "b" in odd ones, every bot deciding from its seat's view 
 alone wins, 1/2 when the winners share, 0 otherwise. --fcm-cut-round R judges Food Chain Magnate by cash
 after round R (the issue allows round 8 when a full game is too long for the budget); 0 plays to the end.
 --playouts sets the hard level's budget (the engine's default otherwise). Prints one row per game and pair,
-with the mean time of a hard decision (pure CPU, one core per job).
+with the mean and the longest time of a hard decision (pure CPU, one core per job).
 """
 
 from __future__ import annotations
@@ -97,7 +97,7 @@ def run_pair(game_id: str, pair: str, games: int, base_seed: int, playouts: int 
     ties = sum(1 for r in results if 0 < r[0] < 1)
     hard = [t for r in results for t in r[1]]
     low, high = wilson(score, games)
-    hard_ms = f"{1000 * sum(hard) / len(hard):7.0f}" if hard else "      -"
+    hard_ms = f"{1000 * sum(hard) / len(hard):7.0f} {1000 * max(hard):7.0f}" if hard else "      -       -"
     print(f"{game_id:20} {first:>6} vs {second:<6} {games:5} {score:7.1f} {ties:4} {score / games:6.1%}"
           f"  [{low:5.1%}, {high:5.1%}] {hard_ms} {time.perf_counter() - started:7.0f}", flush=True)
 
@@ -119,7 +119,7 @@ def main() -> None:
     args = parser.parse_args()
     games = args.game or ["food-truck-champion", "food-truck", "foodies", "food-chain-magnate"]
     print(f"{'game':20} {'pair':>16} {'games':>5} {'score':>7} {'ties':>4} {'rate':>6}  {'95% Wilson':>14}"
-          f" {'hard ms':>7} {'s':>7}", flush=True)
+          f" {'hard ms':>7} {'max ms':>7} {'s':>7}", flush=True)
     for game_id in games:
         n = args.fcm_games if game_id == "food-chain-magnate" else args.games
         for pair in args.pair or DEFAULT_PAIRS:
