@@ -6,6 +6,7 @@ import asyncio
 import hashlib
 import logging
 import multiprocessing
+import os
 from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +24,7 @@ log = logging.getLogger("app.bots")
 # Refusals after which the driver looks at the table again rather than try another move: it moved on, or it is
 # over (the players abandoned it while a bot's move was on its way), which the next look ends the driver for.
 RETRY_CODES = {"stale_version", "conflict", "not_your_turn", "not_playing"}
+BOT_NICENESS = 10  # added to the bot workers' niceness (os.nice)
 
 
 def bot_seed(table_seed: int, version: int, seat: str) -> int:
@@ -78,8 +80,10 @@ class BotRunner:
     def pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
             # spawn: a fresh interpreter, not a fork of one that holds an event loop, sockets and threads
+            # A lower scheduling priority: on a busy machine a person's move is served before a bot's search.
             self._pool = ProcessPoolExecutor(max(1, self.rt.settings.bot_workers),
-                                             mp_context=multiprocessing.get_context("spawn"))
+                                             mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=os.nice, initargs=(BOT_NICENESS,))
         return self._pool
 
     async def think(self, game: Game, state: dict[str, Any], seat: str, seed: int, level: BotLevel) -> dict[str, Any]:
