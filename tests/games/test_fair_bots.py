@@ -11,6 +11,7 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import orjson
 import pytest
 
 from app.games import GAMES
@@ -74,8 +75,6 @@ def twin_food_chain_magnate(state: JSON, seat: str, rnd: random.Random) -> JSON:
 
 
 def _copy(doc: Any) -> Any:
-    import orjson
-
     return orjson.loads(orjson.dumps(doc))
 
 
