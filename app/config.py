@@ -52,6 +52,9 @@ class Settings(BaseSettings):
     stand_in_after: float = 300.0
     stand_in_after_online: float = 900.0
     bot_sweep_seconds: float = 20.0  # how often a process looks for bots left waiting by a dead process
+    # Bots think in this many worker processes, off the event loop (a hard bot searches for up to a second).
+    bot_workers: int = 1
+    bot_playouts: int = 0  # the hard level's playouts per decision; 0 keeps each game's default (<= 1 s)
     # How often a process looks for finished games left unrated by a dead process (services/ratings.py).
     rating_sweep_seconds: float = 30.0
     ws_max_message: int = 64 * 1024

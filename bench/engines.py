@@ -42,7 +42,7 @@ MAX_STEPS = 20_000  # a random game that runs this long is reported as unfinishe
 def choose(game: Game, state: Any, seat: str, actions: list[Any], bots: set[str], rnd: random.Random) -> Any:
     """The engine's bot for a bot seat, else a uniformly random legal action."""
     if seat in bots:
-        return game.bot_action(state, seat, rnd.randrange(1 << 30))
+        return game.bot_action(game.view(state, seat), seat, rnd.randrange(1 << 30))
     return rnd.choice(actions)
 
 
@@ -175,7 +175,7 @@ def fcm_dinnertime(games: int, seed: int, min_round: int = 6) -> dict[str, float
             if game.outcome(state) is not None:
                 break
             seat = rnd.choice(game.awaiting(state))
-            action = game.bot_action(state, seat, rnd.randrange(1 << 30))
+            action = game.bot_action(game.view(state, seat), seat, rnd.randrange(1 << 30))
             new = game.apply(state, seat, action).state
             if state["phase"] == "working" and (new["phase"] != "working" or new["round"] != state["round"]) \
                     and state["round"] >= min_round:

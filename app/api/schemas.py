@@ -6,6 +6,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.games.base import BotLevel
+
 
 class ErrorBody(BaseModel):
     code: str
@@ -100,6 +102,10 @@ class ChatModeIn(BaseModel):
     mode: Any = None
 
 
+class BotIn(SeatIn):
+    level: BotLevel = BotLevel.NORMAL  # how strongly the bot plays
+
+
 class AbandonIn(BaseModel):
     # Any JSON here: the service refuses a wrong one with its own code (bad_vote, bad_proposal).
     vote: Any = None
@@ -122,6 +128,7 @@ class SeatOut(BaseModel):
     seat: str
     user: SeatUser | None
     bot: bool
+    bot_level: BotLevel | None = None  # how strongly a bot plays the seat (a stand-in plays at normal)
     guest: bool = False  # its person plays (played) it as a guest: the seat is not rated
 
 

@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.api.deps import client_keys, current_user, get_reads, get_rt, get_session, optional_user
 from app.api.schemas import (
     AbandonIn,
+    BotIn,
     CreateTableIn,
     GameOut,
     JoinIn,
@@ -164,10 +165,11 @@ async def start(table_id: str, rt: Runtime = Depends(get_rt), user: User = Depen
 
 @router.post("/tables/{table_id}/bots", response_model=TableOut)
 async def add_bot(
-    table_id: str, body: SeatIn, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)
+    table_id: str, body: BotIn, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)
 ) -> dict[str, Any]:
-    """The host puts a bot in an empty seat."""
-    rec = await svc.lobby_change(rt, table_id, user, None, lambda s, r: svc.add_bot(s, r, user, body.seat))
+    """The host puts a bot in an empty seat, playing at the level chosen (normal unless said)."""
+    rec = await svc.lobby_change(rt, table_id, user, None,
+                                 lambda s, r: svc.add_bot(s, r, user, body.seat, body.level))
     return svc.table_json(rt, rec, user.id)
 
 

@@ -159,6 +159,9 @@ class Seat(Base):
     # While a bot stands in for the seat's person: since when they have been away. They keep their say on abandoning
     # the game until away for the stand-in wait (services/tables.vote_abandon; migration 0018).
     away_since: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # How strongly the bot the host put here plays (app.games.base.BotLevel); null plays at the normal level, as
+    # a bot standing in for an away player does (migration 0021).
+    bot_level: Mapped[str | None] = mapped_column(String(8), nullable=True)
 
 
 class Move(Base):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Protocol, TypedDict, runtime_checkable
 
 JSON = dict[str, Any]
@@ -16,6 +17,14 @@ class IllegalAction(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+class BotLevel(StrEnum):
+    """How strongly a bot plays: a gentle opponent, a sound greedy player, or a search over sampled deals."""
+
+    EASY = "easy"
+    NORMAL = "normal"
+    HARD = "hard"
 
 
 @dataclass
@@ -79,7 +88,14 @@ class Game(Protocol):
 
     def outcome(self, state: JSON) -> Outcome | None: ...
 
-    def bot_action(self, state: JSON, player: str, seed: int) -> JSON: ...
+    def bot_action(
+        self, view: JSON, player: str, seed: int, level: BotLevel = BotLevel.NORMAL, playouts: int | None = None
+    ) -> JSON: ...
+
+    # `bot_action` decides from `view(state, player)` alone, never from the state, so a bot cannot use what its
+    # seat may not see (the other hands, the deck order, the generator): fair by construction. The same view,
+    # seed, level and `playouts` (the hard level's budget, a count so the decision never depends on a clock)
+    # give the same action.
 
     # Optional: `apply_listed(state, player, action)`, the same as `apply` for an action the caller has
     # found among `actions(state, player)` (compared as JSON text, so 1.0 is not 1), without listing the

@@ -5,10 +5,13 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from app.games import GAMES
-from app.games.base import Game, IllegalAction
+from app.games.base import BotLevel, Game, IllegalAction
 from app.games.rng import below
 from app.services.errors import ServiceError
 from app.services.play import apply_action
@@ -21,6 +24,7 @@ log = logging.getLogger("app.bots")
 # Refusals after which the driver looks at the table again rather than try another move: it moved on, or it is
 # over (the players abandoned it while a bot's move was on its way), which the next look ends the driver for.
 RETRY_CODES = {"stale_version", "conflict", "not_your_turn", "not_playing"}
+BOT_NICENESS = 10  # added to the bot workers' niceness (os.nice)
 
 
 def bot_seed(table_seed: int, version: int, seat: str) -> int:
@@ -29,13 +33,18 @@ def bot_seed(table_seed: int, version: int, seat: str) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-def choose(game: Game, state: dict[str, Any], seat: str, seed: int) -> dict[str, Any]:
-    """The game's own bot if it has one and it answers legally, else a uniformly random legal action."""
+def choose(
+    game: Game, state: dict[str, Any], seat: str, seed: int, level: BotLevel = BotLevel.NORMAL,
+    playouts: int | None = None,
+) -> dict[str, Any]:
+    """The game's own bot if it has one and it answers legally, else a uniformly random legal action.
+
+    The bot is given the seat's view, never the state: it cannot use what the seat may not see."""
     legal = game.actions(state, seat)
     bot = getattr(game, "bot_action", None)
     if bot is not None:
         try:
-            action = bot(state, seat, seed)
+            action = bot(game.view(state, seat), seat, seed, level, playouts)
             if isinstance(action, dict):
                 return action
         except (IllegalAction, Exception):  # noqa: BLE001 - a faulty bot falls back to random play
@@ -46,12 +55,44 @@ def choose(game: Game, state: dict[str, Any], seat: str, seed: int) -> dict[str,
     return legal[index]
 
 
+def think(game_id: str, state: dict[str, Any], seat: str, seed: int, level: str, playouts: int | None) -> dict[str, Any]:
+    """`choose` in a worker process, which knows the games by id."""
+    return choose(GAMES[game_id], state, seat, seed, BotLevel(level), playouts)
+
+
+def in_worker(game: Game) -> bool:
+    """Whether a fresh worker process knows this engine: those of app.games register themselves on import."""
+    return type(game).__module__.startswith("app.games.")
+
+
 class BotRunner:
-    """One driver task per table while bot seats are awaited."""
+    """One driver task per table while bot seats are awaited; the thinking happens in a small process pool.
+
+    A search bot holds a core for up to a second; in the server's process (even in a thread, which holds the
+    interpreter lock) that would delay every other table's moves. The pool is bounded (`bot_workers`), so many
+    thinking bots queue for a worker rather than crowd the machine."""
 
     def __init__(self, rt: Runtime) -> None:
         self.rt = rt
         self.running: dict[str, asyncio.Task[None]] = {}
+        self._pool: ProcessPoolExecutor | None = None
+
+    def pool(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            # spawn: a fresh interpreter, not a fork of one that holds an event loop, sockets and threads
+            # A lower scheduling priority: on a busy machine a person's move is served before a bot's search.
+            self._pool = ProcessPoolExecutor(max(1, self.rt.settings.bot_workers),
+                                             mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=os.nice, initargs=(BOT_NICENESS,))
+        return self._pool
+
+    async def think(self, game: Game, state: dict[str, Any], seat: str, seed: int, level: BotLevel) -> dict[str, Any]:
+        """The bot's action, decided off the event loop."""
+        playouts = self.rt.settings.bot_playouts or None
+        if not in_worker(game):
+            return await asyncio.to_thread(choose, game, state, seat, seed, level, playouts)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.pool(), think, game.id, state, seat, seed, level.value, playouts)
 
     def poke(self, rec: TableRecord) -> None:
         """Start driving a table's bots if one of them is awaited."""
@@ -73,7 +114,10 @@ class BotRunner:
                 seat = seats[0]
                 game = GAMES[rec.game]
                 seed = bot_seed(rec.seed, rec.version, seat)
-                action = await asyncio.to_thread(choose, game, rec.state, seat, seed)
+                info = next(s for s in rec.seats if s.seat == seat)
+                # A bot standing in for an away player plays at the normal level; the host's bot at its own.
+                level = BotLevel(info.bot_level or BotLevel.NORMAL)
+                action = await self.think(game, rec.state, seat, seed, level)
                 if not await self._try(rec, seat, action):
                     # The game's bot suggested something illegal: play a random legal move instead.
                     log.warning("bot move refused", extra={"table_id": table_id, "seat": seat})
@@ -114,3 +158,6 @@ class BotRunner:
         for task in list(self.running.values()):
             task.cancel()
         self.running.clear()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None

@@ -32,6 +32,7 @@ class SeatInfo:
     guest: bool = False  # its person plays it as a guest: not rated (`seats.guest`)
     # While a bot stands in for its person: since when the person has been away (`seats.away_since`).
     away_since: datetime | None = None
+    bot_level: str | None = None  # the level of a bot the host put here; a stand-in plays at the normal level
 
 
 # An update carries the events of at most this many versions (a client further behind resyncs), so a record
@@ -218,7 +219,8 @@ async def load_record(session: AsyncSession, table_id: str, *, for_update: bool 
         undo_seat = replayed.undo_seat if row.status == "playing" else None
     seats = sorted(
         (SeatInfo(s.seat, s.user_id, name if s.user_id else None, s.bot, bool(s.guest) and s.user_id is not None,
-                  s.away_since if s.bot else None)
+                  away_since=s.away_since if s.bot else None,
+                  bot_level=s.bot_level if s.bot and s.user_id is None else None)
          for s, name in seat_rows),
         key=lambda s: int(s.seat),
     )

@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.config import get_settings
 from app.db.models import GameTable, Seat, TableLogEntry, User
 from app.games import GAMES
-from app.games.base import Game
+from app.games.base import BotLevel, Game
 from app.services import chat
 from app.services.auth import check_distinct_name, clean_name, mark_guest_seats, new_id
 from app.services.chat import ChatMode
@@ -119,6 +119,7 @@ def public_table_json(rec: TableRecord) -> dict[str, Any]:
                 "seat": s.seat,
                 "user": {"id": s.user_id, "name": s.user_name} if s.user_id else None,
                 "bot": s.bot,
+                "bot_level": (s.bot_level or BotLevel.NORMAL.value) if s.bot else None,
                 "guest": s.guest,
             }
             for s in rec.seats
@@ -217,7 +218,7 @@ async def create_table(
             f"You already host {waiting} tables waiting for players: start one, or leave one, first.",
             429,
         )
-    seating = [(host.id, False)] + [(None, False)] * (seats - 1)
+    seating: list[tuple[str | None, bool, str | None]] = [(host.id, False, None)] + [(None, False, None)] * (seats - 1)
     table_id = await _add_table(rt, session, game, title, host, visibility, opts, seating)
     rec = await load_record(session, table_id)  # what the commit makes, read in its transaction
     await session.commit()
@@ -232,9 +233,9 @@ async def _add_table(
     host: User,
     visibility: str,
     options: dict[str, Any],
-    seating: Sequence[tuple[str | None, bool]],
+    seating: Sequence[tuple[str | None, bool, str | None]],
 ) -> str:
-    """The rows of a new open table, seat i taken by `seating[i]` = (user id or None, bot); its id. The host is the
+    """The rows of a new open table, seat i taken by `seating[i]` = (user id or None, bot, bot level); its id. The host is the
     only person it seats."""
     table_id = new_id()
     seed = secrets.randbits(63)
@@ -257,9 +258,9 @@ async def _add_table(
         outcome=None,
     ))
     await session.flush()
-    for i, (user_id, bot) in enumerate(seating):
+    for i, (user_id, bot, level) in enumerate(seating):
         assert user_id in (None, host.id)
-        session.add(Seat(table_id=table_id, seat=str(i), user_id=user_id, bot=bot))
+        session.add(Seat(table_id=table_id, seat=str(i), user_id=user_id, bot=bot, bot_level=level))
     await mark_guest_seats(session, table_id)
     return table_id
 
@@ -391,21 +392,31 @@ async def kick(session: AsyncSession, rec: TableRecord, user: User, seat: Any) -
         .values(user_id=None, bot=False, guest=False)
     )
     _bump(session, rec)
-    name = "Bot" if info.bot else info.user_name
+    name = bot_name(BotLevel(info.bot_level or BotLevel.NORMAL)) if info.bot else info.user_name
     return [{"type": "seat_left", "seat": target, "name": name, "bot": info.bot, "kicked": True, "visible_to": None}]
 
 
-async def add_bot(session: AsyncSession, rec: TableRecord, user: User, seat: Any) -> Events:
-    """The host puts a bot in an empty seat."""
+def bot_name(level: BotLevel) -> str:
+    """A bot's name says how strongly it plays."""
+    return f"Bot ({level.value})"
+
+
+async def add_bot(
+    session: AsyncSession, rec: TableRecord, user: User, seat: Any, level: BotLevel = BotLevel.NORMAL
+) -> Events:
+    """The host puts a bot that plays at `level` in an empty seat."""
     _require_host(rec, user)
     _require_open(rec)
     target = _seat_number(rec, seat)
     info = next(s for s in rec.seats if s.seat == target)
     if info.user_id is not None or info.bot:
         raise ServiceError("seat_taken", "That seat is taken.", 409)
-    await session.execute(update(Seat).where(Seat.table_id == rec.id, Seat.seat == target).values(bot=True))
+    await session.execute(
+        update(Seat).where(Seat.table_id == rec.id, Seat.seat == target).values(bot=True, bot_level=level.value)
+    )
     _bump(session, rec)
-    return [{"type": "seat_joined", "seat": target, "name": "Bot", "bot": True, "visible_to": None}]
+    return [{"type": "seat_joined", "seat": target, "name": bot_name(level), "bot": True, "bot_level": level.value,
+             "visible_to": None}]
 
 
 async def stand_in(
@@ -592,7 +603,7 @@ async def start(session: AsyncSession, rec: TableRecord, user: User) -> Events:
         raise ServiceError("bad_options", f"These options do not fit {len(taken)} players: {exc}.", 409) from exc
     await session.execute(delete(Seat).where(Seat.table_id == rec.id))
     for i, s in enumerate(taken):
-        session.add(Seat(table_id=rec.id, seat=str(i), user_id=s.user_id, bot=s.bot))
+        session.add(Seat(table_id=rec.id, seat=str(i), user_id=s.user_id, bot=s.bot, bot_level=s.bot_level))
     await mark_guest_seats(session, rec.id)
     _bump(
         session,
@@ -632,7 +643,7 @@ async def _open_rematch(
 ) -> tuple[TableRecord, TableRecord]:
     """The new table and the finished one pointing to it, committed; (finished, new)."""
     # A bot that stood in for a player leaves the seat to them.
-    seating = [(user.id if s.seat == seat else None, s.bot and s.user_id is None) for s in old.seats]
+    seating = [(user.id if s.seat == seat else None, s.bot and s.user_id is None, s.bot_level) for s in old.seats]
     new_id = await _add_table(rt, session, get_game(old.game), old.name, user, old.visibility, old.options, seating)
     await chat.carry_mutes(session, old.id, new_id, user.id)  # the host's moderation stands at the rematch
     await session.execute(

@@ -49,6 +49,8 @@ let logEpoch = 0;
 let chatPanel = null;
 let idleTimer = null;
 let signedInHere = false; // the page was opened signed in: its session ending signs it out (showSignedOut)
+/** The bot level the host has picked so far for each empty seat (the seat list is redrawn on every update). */
+const botLevels = {};
 let signedOutShown = null; // {refusal} once the page said its session ended
 // The table's version this browser last showed (kept in localStorage), read once as the page opens: the moves made
 // since are told in words above the game ("Since you last looked"). Null for a first visit.
@@ -200,8 +202,12 @@ function seatEntry(entry) {
       }, t("table.join_seat")));
     }
     if (table.is_host && !taken) {
-      controls.push(h("button", { type: "button", class: "secondary small-btn", onclick: () => hostCall("bots", { seat: entry.seat }) },
-        t("table.add_bot")));
+      // The seat list is redrawn on every update: the level chosen so far is kept per seat, not in the element.
+      const level = h("select", { class: "small-select", "aria-label": t("table.bot_level"), title: t("table.bot_level"),
+        onchange: (event) => { botLevels[entry.seat] = event.target.value; } },
+        ["easy", "normal", "hard"].map((l) => h("option", { value: l, selected: l === (botLevels[entry.seat] || "normal") }, t(`bot.${l}`))));
+      controls.push(level, h("button", { type: "button", class: "secondary small-btn",
+        onclick: () => hostCall("bots", { seat: entry.seat, level: level.value }) }, t("table.add_bot")));
     }
     if (table.is_host && taken && !mine) {
       controls.push(h("button", { type: "button", class: "ghost small-btn danger", onclick: () => hostCall("kick", { seat: entry.seat }) },

@@ -324,6 +324,8 @@ export function seatName(table, seat) {
   const entry = table.seats.find((s) => s.seat === seat);
   if (!entry) return seat;
   if (entry.user && entry.user.name) return entry.user.name;
+  // A bot's name says how strongly it plays; a bot standing in for a person has that person's name.
+  if (entry.bot && entry.bot_level) return t("table.bot_named_level", { n: Number(seat) + 1 || seat, level: t(`bot.${entry.bot_level}`) });
   if (entry.bot) return t("table.bot_named", { n: Number(seat) + 1 || seat });
   return t("table.seat_empty");
 }

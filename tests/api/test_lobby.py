@@ -82,6 +82,21 @@ async def test_join_leave_kick_bots_start(server: Server) -> None:
         await p.close()
 
 
+async def test_a_bot_plays_at_the_level_the_host_chose(server: Server) -> None:
+    host = await Player.guest(server.url, "Host")
+    tid = (await host.table(seats=4))["id"]
+    t = (await host.post(f"/api/tables/{tid}/bots", {"seat": "1", "level": "hard"})).json()
+    assert t["seats"][1]["bot_level"] == "hard"
+    t = (await host.post(f"/api/tables/{tid}/bots", {"seat": "3"})).json()
+    assert t["seats"][3]["bot_level"] == "normal"  # unless the host says otherwise
+    assert t["seats"][0]["bot_level"] is None and t["seats"][2]["bot_level"] is None
+    r = await host.post(f"/api/tables/{tid}/bots", {"seat": "2", "level": "grandmaster"}, ok=False)
+    assert r.status_code == 422
+    t = (await host.post(f"/api/tables/{tid}/start")).json()
+    assert [(s["bot"], s["bot_level"]) for s in t["seats"]] == [(False, None), (True, "hard"), (True, "normal")]
+    await host.close()
+
+
 async def test_a_host_who_leaves_hands_the_table_on(server: Server) -> None:
     """Only a host can start, so a table left to its players gets a new one; an empty one leaves the lobby."""
     host, ben, cy = [await Player.guest(server.url, n) for n in ("Host", "Ben", "Cy")]

@@ -12,7 +12,7 @@ import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from app.games.base import Applied, IllegalAction, Outcome, rank_by
+from app.games.base import Applied, BotLevel, IllegalAction, Outcome, rank_by
 from app.games.rng import Rng
 
 
@@ -101,9 +101,10 @@ class TinyGame:
         ranking = rank_by({p: [scores[p]] for p in state["players"]}, state["players"])
         return {"scores": dict(scores), "ranking": ranking, "winners": ranking[0], "details": {}}
 
-    def bot_action(self, state: dict, player: str, seed: int) -> dict:
-        legal = self.actions(state, player)
-        return legal[-1]
+    def bot_action(
+        self, view: dict, player: str, seed: int, level: BotLevel = BotLevel.NORMAL, playouts: int | None = None
+    ) -> dict:
+        return {"type": "pick", "n": 3} if view["phase"] == "pick" else {"type": "bump"}
 
 
 def install() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.games.base import BotLevel
 from app.games.food_chain_magnate import map as fcm_map
 from app.games.food_chain_magnate.board import entrances_of
 from app.games.food_chain_magnate.data import SALARY
@@ -11,7 +12,9 @@ from app.games.food_chain_magnate.employees import structure_capacity
 from app.games.food_chain_magnate.engine import ENGINE
 from app.games.food_chain_magnate.phases.payday import pays_salary, salary_due
 from app.games.food_chain_magnate.players import owned_cards
+from app.games.food_chain_magnate.sample import sample_state
 from app.games.rng import Rng
+from app.games.search import Bot, decide, gentle
 
 JSON = dict[str, Any]
 
@@ -46,12 +49,11 @@ TRAIN_LIMIT = {"burger_cook": 2, "campaign_manager": 2, "junior_vice_president":
 CAMPAIGN_PREFERENCE = {"radio": 0, "airplane": 1, "mailbox": 2, "billboard": 3}
 
 
-def choose(state: JSON, seat: str, seed: int) -> JSON:
-    """A legal, purposeful action for `seat` (deterministic given the seed)."""
+def normal(state: JSON, seat: str, rng: Rng) -> JSON:
+    """A legal, purposeful action for `seat` on a full state."""
     legal = ENGINE.actions(state, seat)
     if not legal:
         raise ValueError("the bot was asked to act without a legal action")
-    rng = Rng(seed)
     phase = state["phase"]
     chooser = {
         "first_restaurants": _first_restaurant,
@@ -239,3 +241,19 @@ def _fire(state: JSON, seat: str, legal: list[JSON], rng: Rng) -> JSON:
 def _forced_fire(state: JSON, seat: str, legal: list[JSON], rng: Rng) -> JSON:
     beach = [a for a in legal if a["from"] == "beach"]
     return (beach or legal)[0]
+
+
+def standing(state: JSON, seat: str) -> float:
+    """How near `seat` is to winning: its cash against the best rival's (cash decides the game)."""
+    cash = {s: state["p"][s]["cash"] for s in state["players"]}
+    lead = cash[seat] - max(v for s, v in cash.items() if s != seat)
+    return min(1.0, max(0.0, 0.5 + lead / 400))
+
+
+BOT = Bot(engine=ENGINE, sample=sample_state, normal=normal, easy=gentle(ENGINE, normal, 5), standing=standing,
+          playouts=12, horizon=60)
+
+
+def choose(view: JSON, player: str, seed: int, level: BotLevel, playouts: int | None = None) -> JSON:
+    """The bot's move for `player` at `level`, decided from that seat's view alone."""
+    return decide(BOT, view, player, seed, level, playouts)

@@ -6,7 +6,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from app.games.base import Applied, IllegalAction, OptionSpec, Outcome, rank_by
+from app.games.base import Applied, BotLevel, IllegalAction, OptionSpec, Outcome, rank_by
 from app.games.food_chain_magnate import setup
 from app.games.food_chain_magnate.flow import advance
 from app.games.food_chain_magnate.jsoncopy import clone
@@ -146,11 +146,14 @@ class FoodChainMagnate:
                             "milestones": sorted(state["p"][s]["milestones"])} for s in seats},
         }
 
-    def bot_action(self, state: JSON, player: str, seed: int) -> JSON:
-        """A sensible legal move for the seat."""
+    def bot_action(
+        self, view: JSON, player: str, seed: int, level: BotLevel = BotLevel.NORMAL, playouts: int | None = None
+    ) -> JSON:
+        """A bot seat's move, decided from that seat's view alone."""
+        # imported here because the bot module imports this engine
         from app.games.food_chain_magnate.bot import choose
 
-        return choose(state, player, seed)
+        return choose(view, player, seed, level, playouts)
 
 
 ENGINE = FoodChainMagnate()

@@ -1,16 +1,21 @@
 """A sensible Food Truck player: claim contested meals early, keep safe cards for later, rescue blocked cards.
 
-It uses only what its seat may see: its own draw pile, and what is public (collections, served cards).
+Every level decides from the seat's view alone (`choose`); the greedy policy reads a full state sampled to fit
+that view, and uses of it only its own draw pile and what is public (collections, served cards).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
+from app.games.base import BotLevel
 from app.games.food_truck.data import is_dessert, meal_type
+from app.games.food_truck.engine import ENGINE
 from app.games.food_truck.rules import legal_actions, moment
+from app.games.food_truck.sample import sample_state
 from app.games.food_truck.table import JSON, is_blocked, showing
-from app.games.rng import Rng, seed_state
+from app.games.rng import Rng
+from app.games.search import Bot, decide, gentle
 
 
 def others_copies(state: JSON, player: str) -> Counter[str]:
@@ -110,14 +115,14 @@ def _window_a_move(state: JSON, player: str, legal: list[JSON]) -> JSON:
     return {"type": "reveal"}
 
 
-def choose(state: JSON, player: str, seed: int) -> JSON:
-    """The bot's move for this seat now (deterministic given the seed)."""
+def normal(state: JSON, player: str, rng: Rng) -> JSON:
+    """The greedy move for this seat on a full state."""
     legal = legal_actions(state, player)
     if not legal:
         raise ValueError(f"seat {player} has no legal action now")
     now = moment(state)
     if now == "trucks":
-        return Rng(seed_state(seed)).choice(legal)
+        return rng.choice(legal)
     if now == "prep":
         return _prep_move(state, player)
     if now == "rearrange":
@@ -130,3 +135,21 @@ def choose(state: JSON, player: str, seed: int) -> JSON:
             return _rescue(state, player, legal, card) or {"type": "resolve"}
         return {"type": "resolve"}
     return max(legal, key=lambda a: (_card_value(state, player, a["card"]), a["card"]))
+
+
+def standing(state: JSON, seat: str) -> float:
+    """How near `seat` is to winning: its victory points against the best rival's, out of the target."""
+    vp = {p: state["seats"][p]["vp"] for p in state["players"]}
+    lead = vp[seat] - max(v for p, v in vp.items() if p != seat)
+    return min(1.0, max(0.0, 0.5 + lead / (2 * state["vp_target"])))
+
+
+# The easy level lapses less often than in the other games: a random Food Truck move is often harmless,
+# so a lapse every other move leaves too little of the greedy player to beat random play reliably.
+BOT = Bot(engine=ENGINE, sample=sample_state, normal=normal, easy=gentle(ENGINE, normal, 3), standing=standing,
+          playouts=60, horizon=400)
+
+
+def choose(view: JSON, player: str, seed: int, level: BotLevel, playouts: int | None = None) -> JSON:
+    """The bot's move for `player` at `level`, decided from that seat's view alone."""
+    return decide(BOT, view, player, seed, level, playouts)

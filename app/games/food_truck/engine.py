@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from app.games.base import Applied, OptionSpec, Outcome, rank_by
+from app.games.base import Applied, BotLevel, OptionSpec, Outcome, rank_by
 from app.games.food_truck import prep, service, setup, trucks
 from app.games.food_truck.data import MAX_PLAYERS, MIN_PLAYERS
 from app.games.food_truck.rules import awaiting, legal_actions, moment, refuse
@@ -94,11 +94,14 @@ class FoodTruck:
             "details": details,
         }
 
-    def bot_action(self, state: JSON, player: str, seed: int) -> JSON:
-        """A sensible legal move for this seat (see bot.py)."""
+    def bot_action(
+        self, view: JSON, player: str, seed: int, level: BotLevel = BotLevel.NORMAL, playouts: int | None = None
+    ) -> JSON:
+        """A bot seat's move, decided from that seat's view alone (see bot.py)."""
+        # imported here because the bot module imports this engine
         from app.games.food_truck.bot import choose
 
-        return choose(state, player, seed)
+        return choose(view, player, seed, level, playouts)
 
 
 def _dispatch(state: JSON, player: str, action: JSON, ev: Events) -> None:

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 from collections import Counter
 
+from app.games.base import BotLevel
 from app.games.food_truck_champion.data import TICKETS, TRUCKS
+from app.games.food_truck_champion.engine import ENGINE
 from app.games.food_truck_champion.round import hired_matching
 from app.games.food_truck_champion.rules import actions as legal_actions
+from app.games.food_truck_champion.sample import sample_state
+from app.games.food_truck_champion.scoring import score_board
 from app.games.food_truck_champion.staff import staff_options
 from app.games.food_truck_champion.zones import JSON, action_of, icons_of, ingredient_of, is_owner_card, need
-from app.games.rng import Rng, seed_state
+from app.games.rng import Rng
+from app.games.search import Bot, decide, gentle
 
 # How much a hired card of each action is worth keeping (cooking actions complete orders).
 STAFF_WORTH = {"Prep Cook": 2.0, "Exec. Chef": 2.0, "Driver": 1.6, "Cashier": 1.0, "Manager": 0.6}
@@ -190,13 +195,34 @@ def score_options(state: JSON, seat: str, legal: list[JSON]) -> list[tuple[float
     return choose_place(state, seat, legal)
 
 
-def bot_action(state: JSON, player: str, seed: int) -> JSON:
-    """The best-scoring legal action (ties broken by the seed)."""
+def normal(state: JSON, player: str, rng: Rng) -> JSON:
+    """The best-scoring legal action on a full state (ties broken at random)."""
     legal = legal_actions(state, player)
     if not legal:
         raise ValueError("the bot was asked to move while not awaited")
     scored = score_options(state, player, legal)
     best = max(score for score, _ in scored)
     top = [option for score, option in scored if score >= best - 1e-9]
-    return top[Rng(seed_state(seed)).below(len(top))]
+    return top[rng.below(len(top))]
 
+
+def shortlist(state: JSON, seat: str, legal: list[JSON]) -> list[JSON]:
+    """The actions worth searching, best-scored first."""
+    scored = score_options(state, seat, legal)
+    return [option for _, option in sorted(scored, key=lambda so: -so[0])]
+
+
+def standing(state: JSON, seat: str) -> float:
+    """How near `seat` is to winning: its score so far against the best rival's, as final scoring counts it."""
+    scores = {s: float(score_board(state["boards"][s])["total"]) for s in state["players"]}
+    lead = scores[seat] - max(v for s, v in scores.items() if s != seat)
+    return min(1.0, max(0.0, 0.5 + lead / 40))
+
+
+BOT = Bot(engine=ENGINE, sample=sample_state, normal=normal, easy=gentle(ENGINE, normal, 5), standing=standing,
+          playouts=32, horizon=60, candidates=4, margin=0.02, shortlist=shortlist)
+
+
+def choose(view: JSON, player: str, seed: int, level: BotLevel, playouts: int | None = None) -> JSON:
+    """The bot's move for `player` at `level`, decided from that seat's view alone."""
+    return decide(BOT, view, player, seed, level, playouts)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from app.games.base import Applied, OptionSpec, Outcome
+from app.games.base import Applied, BotLevel, OptionSpec, Outcome
 from app.games.food_truck_champion import rules
 from app.games.food_truck_champion.data import MAX_PLAYERS, MIN_PLAYERS
 from app.games.food_truck_champion.scoring import final_outcome
@@ -63,11 +63,14 @@ class FoodTruckChampion:
         """None while running; the final scores, ranking and breakdown once over."""
         return final_outcome(state) if state["phase"] == "over" else None
 
-    def bot_action(self, state: JSON, player: str, seed: int) -> JSON:
-        """A sensible legal move for `player`."""
-        from app.games.food_truck_champion.bot import bot_action
+    def bot_action(
+        self, view: JSON, player: str, seed: int, level: BotLevel = BotLevel.NORMAL, playouts: int | None = None
+    ) -> JSON:
+        """A bot seat's move, decided from that seat's view alone."""
+        # imported here because the bot module imports this engine
+        from app.games.food_truck_champion.bot import choose
 
-        return bot_action(state, player, seed)
+        return choose(view, player, seed, level, playouts)
 
 
 ENGINE = FoodTruckChampion()

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.games.base import BotLevel
 from app.games.foodies.chefs import meets_requirement
 from app.games.foodies.data import SPACES
 from app.games.foodies.engine import ENGINE
 from app.games.foodies.jsoncopy import clone
 from app.games.foodies.market import price_of
+from app.games.foodies.sample import sample_state
 from app.games.foodies.visit import collect
-from app.games.rng import Rng, seed_state
+from app.games.rng import Rng
+from app.games.search import Bot, decide, gentle
 
 JSON = dict[str, Any]
 
@@ -19,6 +22,8 @@ POPULARITY = 3.0  # one popularity is worth about three coins to a stall-buying 
 FLYER = 1.5
 CHEF_BONUS = 8.0  # making a special chef claimable is worth nearly its 3 popularity
 LATE_ROLLS = 8  # with fewer rolls left, coins are worth more as chef-for-hire popularity
+SPEND = 1.0  # the worth of a coin spent on a stall
+ROLLS_PER_POPULARITY = 1.5  # rolls the game lasts per point the leader still needs
 
 
 def worth(gains: JSON) -> float:
@@ -40,7 +45,7 @@ def court_income(player: JSON, seat: str) -> float:
 def rolls_left(state: JSON) -> float:
     """A rough guess of how many rolls the game still has."""
     leader = max(p["popularity"] for p in state["players"].values())
-    return max(float(len(state["seats"])), (state["threshold"] - leader) * 1.5)
+    return max(float(len(state["seats"])), (state["threshold"] - leader) * ROLLS_PER_POPULARITY)
 
 
 def best_visit_value(player: JSON, seat: str, visited: int) -> float:
@@ -79,15 +84,16 @@ def choose_flyer(state: JSON, seat: str, legal: list[JSON]) -> JSON:
     return max(legal, key=score)
 
 
-def choose_buy(state: JSON, seat: str, legal: list[JSON], rng: Rng) -> JSON:
-    """Buy the stall and space that most raise expected income over the rest of the game, if any does."""
+def buy_scores(state: JSON, seat: str, legal: list[JSON], rng: Rng | None) -> list[tuple[float, JSON]]:
+    """Each buy's worth: the income it adds over the rest of the game and the chefs it opens, less its price.
+
+    Skipping is worth 0; `rng` breaks near-ties (none: the listed order decides)."""
     player = state["players"][seat]
     base = court_income(player, seat)
     horizon = rolls_left(state)
     open_chefs = [c["id"] for c in state["special_chefs"] if c["claimed_by"] is None]
     claimable_now = {c for c in open_chefs if meets_requirement(player["court"], c)}
-    best: JSON = {"type": "skip_buy"}
-    best_score = 0.0
+    scored: list[tuple[float, JSON]] = [(0.0, {"type": "skip_buy"})]
     for action in legal:
         if action["type"] != "buy":
             continue
@@ -97,10 +103,25 @@ def choose_buy(state: JSON, seat: str, legal: list[JSON], rng: Rng) -> JSON:
         after = {**player, "court": court, "coins": player["coins"] - price_of(action["slot"])}
         gain = (court_income(after, seat) - base) * horizon
         gain += CHEF_BONUS * sum(1 for c in open_chefs if c not in claimable_now and meets_requirement(court, c))
-        score = gain - COIN * price_of(action["slot"]) + rng.below(100) / 1000
+        jitter = rng.below(100) / 1000 if rng is not None else 0.0
+        scored.append((gain - SPEND * price_of(action["slot"]) + jitter, action))
+    return scored
+
+
+def choose_buy(state: JSON, seat: str, legal: list[JSON], rng: Rng) -> JSON:
+    """Buy the stall and space that most raise expected income over the rest of the game, if any does."""
+    best_score, best = 0.0, {"type": "skip_buy"}
+    for score, action in buy_scores(state, seat, legal, rng):
         if score > best_score:
-            best, best_score = action, score
+            best_score, best = score, action
     return best
+
+
+def shortlist(state: JSON, seat: str, legal: list[JSON]) -> list[JSON]:
+    """The actions worth searching, most promising first: buys by their greedy worth, else as listed."""
+    if state["phase"] != "buy":
+        return legal
+    return [action for _, action in sorted(buy_scores(state, seat, legal, None), key=lambda sa: -sa[0])]
 
 
 def choose_hire(state: JSON, seat: str, legal: list[JSON]) -> JSON:
@@ -115,12 +136,11 @@ def choose_hire(state: JSON, seat: str, legal: list[JSON]) -> JSON:
     return {"type": "end_turn"}
 
 
-def bot_action(state: JSON, player: str, seed: int) -> JSON:
-    """A sensible, deterministic (given seed) legal action for `player`."""
+def normal(state: JSON, player: str, rng: Rng) -> JSON:
+    """The greedy move on a full state: the best face, flyer, stall and chef by the coin values above."""
     legal = ENGINE.actions(state, player)
     if not legal:
         raise ValueError(f"seat {player} has nothing to do now")
-    rng = Rng(seed_state(seed))
     phase = state["phase"]
     if phase == "choose_face":
         return choose_face(state, player, legal)
@@ -131,3 +151,26 @@ def bot_action(state: JSON, player: str, seed: int) -> JSON:
     if phase == "hire":
         return choose_hire(state, player, legal)
     return legal[0]
+
+
+def standing(state: JSON, seat: str) -> float:
+    """How near `seat` is to winning: popularity, and what its coins and court should still bring, against
+    the best rival's."""
+    players = state["players"]
+    horizon = rolls_left(state)
+
+    def points(s: str) -> float:
+        player = players[s]
+        return player["popularity"] + (player["coins"] + court_income(player, s) * horizon) / POPULARITY
+
+    lead = points(seat) - max(points(s) for s in state["seats"] if s != seat)
+    return min(1.0, max(0.0, 0.5 + lead / state["threshold"]))
+
+
+BOT = Bot(engine=ENGINE, sample=sample_state, normal=normal, easy=gentle(ENGINE, normal, 5), standing=standing,
+          playouts=36, horizon=20, candidates=6, shortlist=shortlist)
+
+
+def choose(view: JSON, player: str, seed: int, level: BotLevel, playouts: int | None = None) -> JSON:
+    """The bot's move for `player` at `level`, decided from that seat's view alone."""
+    return decide(BOT, view, player, seed, level, playouts)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from app.games.base import Applied, IllegalAction, OptionSpec, Outcome
+from app.games.base import Applied, BotLevel, IllegalAction, OptionSpec, Outcome
 from app.games.foodies import chefs, market, setup, turn, visit
 from app.games.foodies.data import MAX_PLAYERS, MIN_PLAYERS, SPACES, SPECIAL_CHEFS
 from app.games.foodies.jsoncopy import clone
@@ -158,12 +158,14 @@ class Foodies:
         """None while the game runs; the final result once it is over."""
         return turn.final_outcome(state) if state["phase"] == "over" else None
 
-    def bot_action(self, state: JSON, player: str, seed: int) -> JSON:
-        """A sensible legal move for a bot seat."""
+    def bot_action(
+        self, view: JSON, player: str, seed: int, level: BotLevel = BotLevel.NORMAL, playouts: int | None = None
+    ) -> JSON:
+        """A bot seat's move, decided from that seat's view alone."""
         # imported here because the bot module imports this engine
-        from app.games.foodies.bot import bot_action
+        from app.games.foodies.bot import choose
 
-        return bot_action(state, player, seed)
+        return choose(view, player, seed, level, playouts)
 
 
 Handler = Callable[[JSON, str, JSON, list[JSON]], bool]  # returns `undoable`

@@ -19,7 +19,7 @@ def _bot_wins(seed: int) -> bool:
         player = rnd.choice(ENGINE.awaiting(state))
         legal = ENGINE.actions(state, player)
         if player == bot:
-            action = ENGINE.bot_action(state, player, rnd.randrange(1 << 30))
+            action = ENGINE.bot_action(ENGINE.view(state, player), player, rnd.randrange(1 << 30))
             assert action in legal
         else:
             action = rnd.choice(legal)
@@ -39,7 +39,7 @@ def test_bot_beats_random_player() -> None:
 def test_bot_is_deterministic_given_the_seed() -> None:
     state = ENGINE.new_game(contract.seats(3), 7)
     seat = ENGINE.awaiting(state)[0]
-    assert ENGINE.bot_action(state, seat, 5) == ENGINE.bot_action(state, seat, 5)
+    assert ENGINE.bot_action(ENGINE.view(state, seat), seat, 5) == ENGINE.bot_action(ENGINE.view(state, seat), seat, 5)
 
 
 def test_bot_only_games_end_without_forced_firing() -> None:
@@ -51,7 +51,7 @@ def test_bot_only_games_end_without_forced_firing() -> None:
             if ENGINE.outcome(state) is not None:
                 break
             seat = rnd.choice(ENGINE.awaiting(state))
-            applied = ENGINE.apply(state, seat, ENGINE.bot_action(state, seat, rnd.randrange(1 << 30)))
+            applied = ENGINE.apply(state, seat, ENGINE.bot_action(ENGINE.view(state, seat), seat, rnd.randrange(1 << 30)))
             assert not [e for e in applied.events if e["type"] == "fired" and e["forced"]]
             state = applied.state
         contract.check_outcome(ENGINE, state, n)

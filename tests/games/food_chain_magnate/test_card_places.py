@@ -79,7 +79,7 @@ def ledger(events: list[JSON], seat: str) -> tuple[Counter[str], Counter[str]]:
 def chooser(rnd: random.Random, bots: set[str]) -> object:
     def choose(state: JSON, player: str, legal: list[JSON]) -> JSON:
         if player in bots:
-            return ENGINE.bot_action(state, player, rnd.randrange(1 << 30))
+            return ENGINE.bot_action(ENGINE.view(state, player), player, rnd.randrange(1 << 30))
         if rnd.random() < 0.5:
             return rnd.choice(legal)
         return purposeful(state, player, legal, rnd)

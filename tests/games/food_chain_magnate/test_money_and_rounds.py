@@ -180,7 +180,7 @@ def _with_reserves() -> dict:
     state = ENGINE.new_game(["0", "1", "2"], 2)
     while state["phase"] == "first_restaurants":
         seat = ENGINE.awaiting(state)[0]
-        state = ENGINE.apply(state, seat, ENGINE.bot_action(state, seat, 1)).state
+        state = ENGINE.apply(state, seat, ENGINE.bot_action(ENGINE.view(state, seat), seat, 1)).state
     return state
 
 

@@ -14,7 +14,7 @@ from tests.games.food_chain_magnate.helpers import JSON, invariant, purposeful
 def mixed(state: JSON, player: str, legal: list[JSON], rnd: random.Random) -> JSON:
     """Seats 0 and 2 play the bot, the others random-but-purposeful: enough earning to break the bank."""
     if player in ("0", "2"):
-        return ENGINE.bot_action(state, player, rnd.randrange(1 << 30))
+        return ENGINE.bot_action(ENGINE.view(state, player), player, rnd.randrange(1 << 30))
     return purposeful(state, player, legal, rnd)
 
 

@@ -145,7 +145,7 @@ def test_lookalike_actions_are_refused() -> None:
     state = ENGINE.new_game(["0", "1"], 8)
     while state["phase"] != "order_of_business":
         seat = ENGINE.awaiting(state)[0]
-        state = ENGINE.apply(state, seat, ENGINE.bot_action(state, seat, 3)).state
+        state = ENGINE.apply(state, seat, ENGINE.bot_action(ENGINE.view(state, seat), seat, 3)).state
     seat = state["queue"][0]
     before = contract.canonical(state)
     for bad in ({"type": "position", "position": 1.0}, {"type": "position", "position": True},

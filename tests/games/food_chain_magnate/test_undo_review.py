@@ -42,7 +42,7 @@ def test_undoable_steps_show_the_other_seats_nothing_but_a_placement_in_progress
                 break
             seat = r.choice(waiting)
             legal = ENGINE.actions(s, seat)
-            action = ENGINE.bot_action(s, seat, r.randrange(10**6)) if r.random() < 0.7 else r.choice(legal)
+            action = ENGINE.bot_action(ENGINE.view(s, seat), seat, r.randrange(10**6)) if r.random() < 0.7 else r.choice(legal)
             applied = ENGINE.apply(s, seat, action)
             if applied.undoable:
                 assert seat in ENGINE.awaiting(applied.state) and applied.state["rng"] == s["rng"]

@@ -20,7 +20,7 @@ def _match(n: int, seed: int, bots: set[str]) -> str:
     while ENGINE.outcome(state) is None:
         player = rnd.choice(ENGINE.awaiting(state))
         if player in bots:
-            action = ENGINE.bot_action(state, player, seed * 1000 + step)
+            action = ENGINE.bot_action(ENGINE.view(state, player), player, seed * 1000 + step)
         else:
             action = rnd.choice(ENGINE.actions(state, player))
         state = ENGINE.apply(state, player, action).state
@@ -46,9 +46,9 @@ def test_bots_play_legal_complete_games(n: int) -> None:
         state = ENGINE.new_game(seats(n), seed, {"trucks": "choose"})
         while ENGINE.outcome(state) is None:
             player = ENGINE.awaiting(state)[0]
-            action = ENGINE.bot_action(state, player, seed)
+            action = ENGINE.bot_action(ENGINE.view(state, player), player, seed)
             assert action in ENGINE.actions(state, player)
-            assert canonical(ENGINE.bot_action(state, player, seed)) == canonical(action)
+            assert canonical(ENGINE.bot_action(ENGINE.view(state, player), player, seed)) == canonical(action)
             state = ENGINE.apply(state, player, action).state
         check_outcome(ENGINE, state, n)
 
@@ -65,20 +65,20 @@ def test_bot_rescues_a_blocked_card() -> None:
     s = build(["a", "b", "c"], turn="a", trucks={"a": "E5"}, served={"b": ["tacos-02"]},
               piles={"a": ["tacos-01"]}, supply=["salad-01", "salad-02", "salad-03"])
     s, _ = act(s, "a", {"type": "reveal"})
-    assert ENGINE.bot_action(s, "a", 1) == {"type": "play_truck", "effect": "E5"}
+    assert ENGINE.bot_action(ENGINE.view(s, "a"), "a", 1) == {"type": "play_truck", "effect": "E5"}
     s = build(["a", "b", "c"], turn="a", trucks={"a": "E2"}, served={"b": ["tacos-02"]},
               piles={"a": ["tacos-01"]}, supply=["salad-01", "salad-02", "salad-03"])
-    assert ENGINE.bot_action(s, "a", 1) == {"type": "play_truck", "effect": "E2", "seat": "b", "meal": "tacos"}
+    assert ENGINE.bot_action(ENGINE.view(s, "a"), "a", 1) == {"type": "play_truck", "effect": "E2", "seat": "b", "meal": "tacos"}
 
 
 def test_bot_serves_a_safe_card_without_wasting_its_truck() -> None:
     s = build(["a", "b"], turn="a", trucks={"a": "E4"}, piles={"a": ["tacos-01"]}, supply=["salad-01", "salad-02"])
     s, _ = act(s, "a", {"type": "reveal"})
-    assert ENGINE.bot_action(s, "a", 1) == {"type": "resolve"}
+    assert ENGINE.bot_action(ENGINE.view(s, "a"), "a", 1) == {"type": "resolve"}
 
 
 def test_bot_compensation_prefers_a_meal_nobody_else_owns() -> None:
     s = build(["a", "b", "c"], turn="b", served={"a": ["tacos-01"]}, piles={"b": ["tacos-02"]},
               supply=["burger-07", "salad-01", "pizza-04"])
     s, _ = act(s, "b", {"type": "reveal"})
-    assert ENGINE.bot_action(s, "b", 1) == {"type": "take", "card": "salad-01"}
+    assert ENGINE.bot_action(ENGINE.view(s, "b"), "b", 1) == {"type": "take", "card": "salad-01"}

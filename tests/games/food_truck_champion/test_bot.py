@@ -18,7 +18,7 @@ def play_bot_vs_random(n: int, seed: int, bot: str) -> dict:
         seat = rnd.choice(ENGINE.awaiting(state))
         legal = ENGINE.actions(state, seat)
         if seat == bot:
-            action = ENGINE.bot_action(state, seat, seed * 7919 + k)
+            action = ENGINE.bot_action(ENGINE.view(state, seat), seat, seed * 7919 + k)
             assert action in legal
         else:
             action = rnd.choice(legal)
@@ -45,7 +45,7 @@ def test_bot_plays_whole_games_at_every_player_count(n: int) -> None:
         k = 0
         while ENGINE.outcome(state) is None:
             seat = ENGINE.awaiting(state)[0]
-            action = ENGINE.bot_action(state, seat, k)
+            action = ENGINE.bot_action(ENGINE.view(state, seat), seat, k)
             assert action in ENGINE.actions(state, seat)
             state = ENGINE.apply(state, seat, action).state
             k += 1
@@ -55,11 +55,11 @@ def test_bot_plays_whole_games_at_every_player_count(n: int) -> None:
 def test_bot_is_deterministic_for_a_seed() -> None:
     state = ENGINE.new_game(seats(4), 3)
     seat = ENGINE.awaiting(state)[0]
-    assert ENGINE.bot_action(state, seat, 42) == ENGINE.bot_action(state, seat, 42)
+    assert ENGINE.bot_action(ENGINE.view(state, seat), seat, 42) == ENGINE.bot_action(ENGINE.view(state, seat), seat, 42)
 
 
 def test_bot_refuses_to_move_for_a_seat_that_is_not_awaited() -> None:
     state = ENGINE.new_game(seats(3), 3)
     idle = next(s for s in seats(3) if s not in ENGINE.awaiting(state))
     with pytest.raises(ValueError):
-        ENGINE.bot_action(state, idle, 1)
+        ENGINE.bot_action(ENGINE.view(state, idle), idle, 1)

@@ -14,7 +14,7 @@ def play_bot_vs_random(seed: int) -> bool:
     rnd = random.Random(seed)
     while G.outcome(state) is None:
         seat = rnd.choice(G.awaiting(state))
-        action = G.bot_action(state, seat, seed) if seat == bot_seat else rnd.choice(G.actions(state, seat))
+        action = G.bot_action(G.view(state, seat), seat, seed) if seat == bot_seat else rnd.choice(G.actions(state, seat))
         state = G.apply(state, seat, action).state
     out = G.outcome(state)
     assert out is not None

@@ -130,9 +130,9 @@ def test_bot_plays_whole_games_legally() -> None:
             steps += 1
             assert steps < 3000
             seat = G.awaiting(state)[0]
-            action = G.bot_action(state, seat, steps)
+            action = G.bot_action(G.view(state, seat), seat, steps)
             assert action in G.actions(state, seat)
-            assert G.bot_action(state, seat, steps) == action  # deterministic given the seed
+            assert G.bot_action(G.view(state, seat), seat, steps) == action  # deterministic given the seed
             state = G.apply(state, seat, action).state
         check_outcome(G, state, n)
 
