@@ -207,7 +207,11 @@ function drawGames() {
           title: signedIn ? null : t("lobby.sign_in_first"),
           "data-testid": "play-bot",
           onclick: (event) => playAgainstBots(game, event.currentTarget),
-        }, t("lobby.play_bot"))),
+        }, t("lobby.play_bot")),
+        h("select", { class: "small-select", "data-testid": "play-bot-level", "aria-label": t("table.bot_level"),
+          title: t("table.bot_level"), disabled: !signedIn, onchange: (event) => rememberBotLevel(event.target.value) },
+        ["easy", "normal", "hard"].map((level) =>
+          h("option", { value: level, selected: level === botLevel() ? true : null }, t(`bot.${level}`))))),
       state.creating === game.id ? createDialog(game) : null)));
   const dialog = els.games.querySelector("dialog.create-dialog");
   if (dialog && !dialog.open) {
@@ -216,8 +220,28 @@ function drawGames() {
   }
 }
 
+const BOT_LEVEL_KEY = "fg.bot_level";
+
+/** The bot level last chosen for "Play against a bot" (normal at first). */
+function botLevel() {
+  try {
+    const saved = localStorage.getItem(BOT_LEVEL_KEY);
+    return saved === "easy" || saved === "hard" ? saved : "normal";
+  } catch {
+    return "normal";
+  }
+}
+
+function rememberBotLevel(level) {
+  try {
+    localStorage.setItem(BOT_LEVEL_KEY, level);
+  } catch {
+    // Storage refused: the select keeps the choice while the page is open.
+  }
+}
+
 /**
- * One click to a game against bots: a private table (nobody else is seated by chance, and a bot's game is not rated)
+ * One click to a game against bots at the level chosen beside the button: a private table (nobody else is seated by chance, and a bot's game is not rated)
  * of the fewest seats the game allows, a bot in each other seat, started; then the table. A step refused on the way
  * leaves the person at the table, where they can finish it by hand.
  */
@@ -229,7 +253,9 @@ async function playAgainstBots(game, button) {
     const name = t("lobby.bot_table_name", { host: me().name, game: game.title }).slice(0, 60);
     table = await api("POST", "/api/tables", { game: game.id, seats, visibility: "private", name, options: {} });
     const path = `/api/tables/${encodeURIComponent(table.id)}`;
-    for (let seat = 1; seat < seats; seat += 1) await api("POST", `${path}/bots`, { seat: String(seat) });
+    const choice = button.parentElement?.querySelector("[data-testid=play-bot-level]");
+    const level = choice instanceof HTMLSelectElement ? choice.value : botLevel();
+    for (let seat = 1; seat < seats; seat += 1) await api("POST", `${path}/bots`, { seat: String(seat), level });
     table = await api("POST", `${path}/start`, {});
     location.href = tableUrl(table);
   } catch (error) {

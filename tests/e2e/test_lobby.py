@@ -260,11 +260,16 @@ def test_new_table_opens_over_the_lobby_without_moving_its_cards(person: Callabl
     assert_quiet(ana)
 
 
-@pytest.mark.parametrize("game", ["food-truck", "food-chain-magnate"])
-def test_play_against_a_bot_is_one_click_to_a_started_game(person: Callable[..., Person], game: str) -> None:
+@pytest.mark.parametrize(("game", "level"), [("food-truck", "easy"), ("food-chain-magnate", None)])
+def test_play_against_a_bot_is_one_click_to_a_started_game(
+    person: Callable[..., Person], game: str, level: str | None
+) -> None:
     ana = person("Ana")
     page = ana.page
-    page.locator(f".game-card[data-game='{game}']").get_by_test_id("play-bot").click()
+    card = page.locator(f".game-card[data-game='{game}']")
+    if level is not None:
+        card.get_by_test_id("play-bot-level").select_option(level)
+    card.get_by_test_id("play-bot").click()
     page.wait_for_url(re.compile(r"/t/[^/?]+$"))
     expect(page.get_by_test_id("table-status")).to_have_text("In progress")
     expect(seat_row(page, "0").locator(".tag.you")).to_be_visible()
@@ -272,6 +277,8 @@ def test_play_against_a_bot_is_one_click_to_a_started_game(person: Callable[...,
     expect(page.get_by_test_id("game-area")).to_be_visible()
     table = page.evaluate("window.foodGames.state().table")
     assert table["visibility"] == "private" and table["seat_count"] == 2 and table["game"] == game
+    # The level chosen beside the button (normal unless changed), which the bot's name says.
+    assert table["seats"][1]["bot_level"] == (level or "normal")
     assert_quiet(ana)
 
 
