@@ -37,8 +37,9 @@ async def test_the_host_lets_a_bot_play_for_an_absent_player_until_they_return(
         assert refused.status_code == 409 and refused.json()["error"]["code"] == "not_idle_yet"
 
         table = (await ana.post(f"/api/tables/{tid}/stand_in", {"seat": "1"})).json()
+        # A stand-in plays at the normal level.
         assert table["seats"][1] == {"seat": "1", "user": {"id": ben.user["id"], "name": "Ben"}, "bot": True,
-                                     "guest": True}
+                                     "guest": True, "bot_level": "normal"}
         update = await sb.until_version(v + 1)
         # Who asked comes with their id, which links their name to their profile (a name alone may be ambiguous).
         handed_over = {"type": "stand_in", "seat": "1", "name": "Ben", "visible_to": None, "by": "Ana",

@@ -216,7 +216,9 @@ def test_foodies_always_keep_my_flyers_answers_the_flyer_decisions_by_itself(
     expect(switch).to_be_checked()
     kept = 0
     deadline = time.monotonic() + 60
-    while kept < 3:
+    # Two decisions: whether a third comes depends on the deal (a player without flyers is not asked), and in about
+    # one game in three it did not within the minute.
+    while kept < 2:
         assert time.monotonic() < deadline, f"only {kept} flyer decisions were answered by the page"
         s = page.evaluate(
             "() => { const s = window.foodGames.state(); const mine = s.view.flyer_choices?.[s.seat];"
