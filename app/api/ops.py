@@ -30,12 +30,13 @@ async def live() -> LiveOut:
 @router.get("/api/health/ready", response_model=HealthOut)
 async def ready(rt: Runtime = Depends(get_rt)) -> HealthOut:
     """The process can serve: its database answers and its broker (the link to the other processes) is connected.
-    503 `not_ready` otherwise, so a proxy or orchestrator sends it no players."""
+    503 otherwise (`database_unavailable`, as every request answers then, or `not_ready` for the broker), so a proxy
+    or orchestrator sends it no players."""
     try:
         async with rt.reads() as session:
             await asyncio.wait_for(session.execute(text("SELECT 1")), 5)
     except Exception as exc:  # noqa: BLE001 - any failure means not ready
-        raise ServiceError("not_ready", "The database is not answering.", 503) from exc
+        raise ServiceError("database_unavailable", "The database is not answering; try again shortly.", 503) from exc
     if not await rt.broker.ready():
         raise ServiceError("not_ready", "The broker (the link to the other server processes) is not connected.", 503)
     return HealthOut(status="ok", database="postgresql" if rt.is_postgres else "sqlite", broker="ok")
