@@ -237,7 +237,7 @@ function staffBadge(a) { return h("span", { class: ["ftc-sb", `st-${STAFF_CLASS[
 // ("Cheesebu|rger", "Stroganof|f"). The names are the catalog's, in English in both languages.
 const SYLLABLES = syllables(`
   Ar-ti-choke Av-o-ca-do Blue-ber-ry Bread-sticks Bris-ket Broc-co-li Buf-fa-lo Bur-ra-ta But-ter-milk Can-died
-  Ca-pre-se Car-ni-tas Cau-li-flow-er Cheese-bur-ger Chick-en Chi-mi-chur-ri Cin-na-mon Com-pote Cur-ried
+  Ca-pre-se Car-ni-tas Cau-li-flow-er Cheese-bur-ger Chick-en Chi-mi-chur-ri Cin-na-mon Com-pote Creamed Cur-ried
   Ev-ery-thing Fa-la-fel Fo-cac-cia Har-vest Ha-wai-ian Lem-on-ade Meat-ball Milk-shake Pan-cakes Par-fait
   Peach-es Pep-pers Plat-ter Pret-zel Pro-sciut-to Que-sa-dil-la Rain-bow Ra-ta-touille Sand-wich Sau-sage Short-cake Smooth-ie
   Sour-dough Spin-ach Stro-gan-off Turn-over Veg-e-ta-ble Wa-ter-mel-on Straw-ber-ry

@@ -182,6 +182,9 @@ class Person:
         # failed: only one that failed on the page that made it counts.
         if self.started.pop(id(request), self.navigations) != self.navigations:
             return
+        # Cut short by the browser itself (a redraw or a closing page dropped the request), not refused or lost.
+        if request.failure and "ERR_ABORTED" in request.failure:
+            return
         self.failed_requests.append(f"{request.method} {request.url}: {request.failure}")
 
     def note_dialog(self, dialog: Dialog) -> None:
