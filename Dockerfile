@@ -1,8 +1,7 @@
 # The game server. Build: docker build -t foodgames .  Run: see docker-compose.yml.
-# Python 3.13 runs the server's per-move path 10-15 % faster than 3.11 (bench/hotpath.py, docs/performance.md,
-# "The ninth session"); the code supports 3.11 and newer, and CI tests both. The official image's CPython is built
-# with profile-guided and link-time optimisation, which alone ran the server 10-20 % faster than a build without
-# ("The tenth session").
+# Python 3.13 runs the server's per-move path 10-15 % faster than 3.11 (bench/hotpath.py, docs/performance.md);
+# the code supports 3.11 and newer, and CI tests both. The official image's CPython is built with profile-guided
+# and link-time optimisation, which alone ran the server 10-20 % faster than a build without.
 FROM python:3.13-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1

@@ -94,14 +94,14 @@ class Settings(BaseSettings):
     snapshot_every: int = 16  # rewrite the whole state document every this many moves (and at the end)
     # Group commits in flight at once on Postgres, each on its own connection. One keeps the batches bigger
     # and Postgres' CPU lower: on 2 cores shared with Postgres that halved the ack p99 at moderate load, at
-    # no measurable cost at saturation (docs/performance.md, "The third session"). A database on a machine
+    # no measurable cost at saturation (docs/performance.md). A database on a machine
     # of its own may do better with more; that was not measured.
     writer_connections: int = 1
     # A connection's next group commit starts at least this long after its last one began: moves arriving
     # meanwhile join it. Postgres' cost is mostly per commit (~300 µs of its CPU, against ~15 µs a move), so
     # on 2 cores shared with Postgres, at 200 tables x 2, 6 ms took commits from ~900/s of ~6 moves to ~280/s of
     # ~19, Postgres' CPU from ~41 % to ~27 % of a core, and the ack p99 down in 7 of 7 interleaved pairs
-    # (docs/performance.md, "The twenty-first session"). It adds at most this much to an ack, and only when
+    # (docs/performance.md). It adds at most this much to an ack, and only when
     # another commit began that recently. 0 commits whenever a batch is waiting.
     writer_min_interval_ms: float = 6.0
 
