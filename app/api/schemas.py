@@ -278,6 +278,8 @@ class ProfileRatingOut(BaseModel):
     game: str
     title: str
     rating: int  # 1500 until the first rated game
+    deviation: int  # how unsure the rating is (Glicko-2; 350 until the first rated game)
+    provisional: bool  # the deviation is over 110: too few games, or too long ago, to trust the rating yet
     games: int  # rated games played
     last_change: int | None  # what the last of them did to the rating
 
@@ -326,6 +328,7 @@ class LeaderboardRowOut(BaseModel):
     rank: int  # the place in the list's order (equal ratings get consecutive ranks)
     user: SeatUser
     rating: int
+    provisional: bool  # the rating's deviation is over 110 (see ProfileRatingOut)
     games: int  # rated games played in this game
 
 
@@ -333,6 +336,7 @@ class LeaderboardMeOut(BaseModel):
     rank: int | None  # null: not listed (too few rated games, or a guest)
     user: SeatUser
     rating: int
+    provisional: bool
     games: int
     guest: bool  # a guest is never listed, whatever their rating
 

@@ -252,7 +252,9 @@ class PlayerRating(Base):
 
     user_id: Mapped[str] = mapped_column(ForeignKey("users.id"), primary_key=True)
     game: Mapped[str] = mapped_column(String(40), primary_key=True)
-    rating: Mapped[int] = mapped_column(Integer)
+    rating: Mapped[int] = mapped_column(Integer)  # Glicko-2's value, rounded (services/glicko2.py)
+    deviation: Mapped[float] = mapped_column(Float, default=350.0, server_default="350")  # how unsure it is (migration 0025)
+    volatility: Mapped[float] = mapped_column(Float, default=0.06, server_default="0.06")
     games: Mapped[int] = mapped_column(Integer, default=0)  # rated games played
     last_change: Mapped[int | None] = mapped_column(Integer, nullable=True)  # what the last of them did
     last_table_id: Mapped[str | None] = mapped_column(String(32), nullable=True)

@@ -7,7 +7,8 @@ topping the list.
 
 Order: rating, then more rated games (the same rating held over more games), then user id, so that equal ratings
 always come in the same order and a page boundary never skips or repeats anyone. A rank is the place in that order
-(1, 2, 3 for equal ratings too), which keeps "rank" and "row" the same thing on every page.
+(1, 2, 3 for equal ratings too), which keeps "rank" and "row" the same thing on every page. A row says whether its
+rating is still provisional (Glicko-2 deviation over 110).
 
 Cost: a page is one query, read in order off `ix_player_ratings_board` (migration 0012_leaderboard) and stopped
 after the page (one row more tells whether another page follows); an offset reads the rows before it, fine for
@@ -23,6 +24,7 @@ from sqlalchemy import and_, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import PlayerRating, User
+from app.services import glicko2
 from app.services.tables import get_game
 
 MIN_GAMES = 3  # rated games a person needs in a game to be listed on its leaderboard
@@ -34,14 +36,15 @@ MAX_OFFSET = 1_000_000  # a bound for a clear refusal rather than a database's e
 def _listed(game: str) -> Any:
     """The leaderboard's rows of `game` (rating rows joined to their people), not yet ordered."""
     return (
-        select(PlayerRating.user_id, User.name, PlayerRating.rating, PlayerRating.games)
+        select(PlayerRating.user_id, User.name, PlayerRating.rating, PlayerRating.games, PlayerRating.deviation)
         .join(User, User.id == PlayerRating.user_id)
         .where(PlayerRating.game == game, PlayerRating.games >= MIN_GAMES, User.username.is_not(None))
     )
 
 
-def _row(rank: int, user_id: str, name: str, rating: int, games: int) -> dict[str, Any]:
-    return {"rank": rank, "user": {"id": user_id, "name": name}, "rating": rating, "games": games}
+def _row(rank: int, user_id: str, name: str, rating: int, games: int, deviation: float) -> dict[str, Any]:
+    return {"rank": rank, "user": {"id": user_id, "name": name}, "rating": rating, "games": games,
+            "provisional": deviation > glicko2.PROVISIONAL_DEVIATION}
 
 
 async def leaderboard(
@@ -104,4 +107,4 @@ async def _mine(
             )
         )
         rank = int(ahead or 0) + 1
-    return {**_row(0, viewer.id, viewer.name, mine.rating, mine.games), "rank": rank, "guest": guest}
+    return {**_row(0, viewer.id, viewer.name, mine.rating, mine.games, mine.deviation), "rank": rank, "guest": guest}

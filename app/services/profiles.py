@@ -21,7 +21,7 @@ from sqlalchemy.orm import aliased
 
 from app.db.models import GameTable, Move, PlayerRating, RatingChange, Seat, User
 from app.games import GAMES
-from app.services import elo
+from app.services import glicko2
 from app.services.auth import is_guest
 from app.services.errors import ServiceError, not_found
 from app.services.records import valid_id
@@ -147,7 +147,9 @@ def ratings_json(rows: Sequence[PlayerRating]) -> list[dict[str, Any]]:
         out.append({
             "game": game_id,
             "title": _title(game_id),
-            "rating": row.rating if row else elo.START,
+            "rating": row.rating if row else round(glicko2.START),
+            "deviation": round(row.deviation if row else glicko2.START_DEVIATION),
+            "provisional": (row.deviation if row else glicko2.START_DEVIATION) > glicko2.PROVISIONAL_DEVIATION,
             "games": row.games if row else 0,
             "last_change": row.last_change if row else None,
         })

@@ -1,4 +1,5 @@
-"""Ratings: a finished game changes its people's ratings, once, right after its end (the maths: services/elo.py).
+"""Ratings: a finished game changes its people's ratings, once, right after its end (the maths, Glicko-2:
+services/glicko2.py).
 
 Which games are rated (`TableRecord.counts_for_ratings`): public tables that finished normally with two registered
 people or more. Bots' own seats and guests' seats are left out of the comparison (a guest costs one click: games
@@ -9,7 +10,8 @@ Whose games count: an account's once it is established, that is older than `RATE
 `RATED_MIN_GAMES` finished games played (rated or not); a newer one's seat is left out like a guest's, so a crowd of
 fresh accounts cannot feed one of them points. And a pair's repeated games count less: the same two people's game
 counts fully, then ½, then ⅓ of a game of two, and not at all from their fourth rated game together in
-`RATED_REPEAT_HOURS` (`elo.repeat_weight`).
+`RATED_REPEAT_HOURS` (`glicko2.repeat_weight`). Glicko-2 itself makes a game against an unproven account (a
+high deviation) count for little.
 
 When: not on the move path. The process that wrote the final move settles the table's rating once the move is
 published (`Runtime.after_change` spawns `settle`); one whose process died meanwhile is found by every process's
@@ -39,7 +41,7 @@ from sqlalchemy.orm import aliased
 
 from app.config import Settings
 from app.db.models import GameTable, PlayerRating, RatingChange, Seat, User
-from app.services import elo
+from app.services import glicko2
 from app.services.profiles import places
 from app.services.records import TableRecord, load_record
 from app.services.tables import keep_events
@@ -143,9 +145,15 @@ async def _pair_weights(
     together = {frozenset((a, b)): n for a, b, n in rows}
     seats = list(people)
     return {
-        frozenset((x, y)): elo.repeat_weight(together.get(frozenset((people[x], people[y])), 0))
+        frozenset((x, y)): glicko2.repeat_weight(together.get(frozenset((people[x], people[y])), 0))
         for i, x in enumerate(seats) for y in seats[i + 1:]
     }
+
+
+def _glicko(row: PlayerRating, now: datetime) -> glicko2.Rating:
+    """A stored rating as it stands now: each whole day since its last game makes it less sure."""
+    stored = glicko2.Rating(row.rating, row.deviation, row.volatility)
+    return glicko2.idle(stored, (now - _aware(row.updated_at)).days) if row.games else stored
 
 
 def _aware(at: datetime) -> datetime:
@@ -163,7 +171,8 @@ async def _rate(
     # A person's first rated game of this kind makes their row; in id order, as the locks below are taken.
     await session.execute(
         insert(PlayerRating)
-        .values([{"user_id": u, "game": rec.game, "rating": elo.START, "games": 0, "updated_at": now} for u in users])
+        .values([{"user_id": u, "game": rec.game, "rating": round(glicko2.START), "deviation": glicko2.START_DEVIATION,
+                  "volatility": glicko2.START_VOLATILITY, "games": 0, "updated_at": now} for u in users])
         .on_conflict_do_nothing(index_elements=["user_id", "game"])
     )
     rows = (
@@ -177,23 +186,25 @@ async def _rate(
     ).all()
     by_user = {row.user_id: row for row in rows}
     now = datetime.now(UTC)  # taken under the locks: one person's changes are stored in the order they were made
-    before = {seat: by_user[user].rating for seat, user in people.items()}
+    before = {seat: _glicko(by_user[user], now) for seat, user in people.items()}
     places = final_places(rec)
     weights = await _pair_weights(session, people, repeat_hours)
-    deltas = elo.changes(before, {seat: places[seat] for seat in people}, weights=weights)
+    after = glicko2.game(before, {seat: places[seat] for seat in people}, weights=weights)
     names = {s.seat: s.user_name for s in rec.seats}
     changes = []
     for seat, user in people.items():
-        row, change = by_user[user], deltas[seat]
+        row, new = by_user[user], after[seat]
+        rating = round(new.rating)
+        change = rating - row.rating
         session.add(RatingChange(table_id=rec.id, user_id=user, game=rec.game, seat=seat, before=row.rating,
-                                 after=row.rating + change, change=change, created_at=now))
-        row.rating += change
+                                 after=rating, change=change, created_at=now))
+        changes.append({"seat": seat, "name": names.get(seat), "before": row.rating, "after": rating,
+                        "change": change, "provisional": new.provisional})
+        row.rating, row.deviation, row.volatility = rating, new.deviation, new.volatility
         row.games += 1
         row.last_change = change
         row.last_table_id = rec.id
         row.updated_at = now
-        changes.append({"seat": seat, "name": names.get(seat), "before": before[seat], "after": row.rating,
-                        "change": change})
     await session.flush()
     return [{"type": "rated", "changes": changes, "visible_to": None}]
 

@@ -4,7 +4,7 @@ import { h, mount } from "../lib/dom.js";
 import { api, query, ApiError } from "./api.js";
 import { t, onLangChange } from "./i18n.js";
 import { me, loadMe, onSignedOut } from "./session.js";
-import { errorMessage, renderHeader, personLink, toast, signedOutText, leadersUrl } from "./ui.js";
+import { errorMessage, renderHeader, personLink, toast, signedOutText, leadersUrl, ratingValue } from "./ui.js";
 
 const PAGE = 50; // rows per page (the server's default)
 
@@ -102,7 +102,7 @@ function drawTable() {
       h("td", { class: "num" }, String(row.rank)),
       h("th", { scope: "row" }, personLink(row.user),
         row.user.id === mine ? h("span", { class: "tag you" }, t("table.you")) : null),
-      h("td", { class: "num rating-value" }, String(row.rating)),
+      h("td", { class: "num rating-value" }, ratingValue(row)),
       h("td", { class: "num" }, String(row.games)))))));
 }
 

@@ -5,7 +5,7 @@ import { api, query, ApiError } from "./api.js";
 import { t, getLang, onLangChange } from "./i18n.js";
 import { me, loadMe, rename, changePassword, signOutEverywhere, onSignedOut } from "./session.js";
 import {
-  errorMessage, renderHeader, personLink, listParts, toast, openAccountDialog, confirmDialog, signedOutText, ratingBadge,
+  errorMessage, renderHeader, personLink, listParts, toast, openAccountDialog, confirmDialog, signedOutText, ratingBadge, ratingValue,
   signedChange, leadersUrl,
 } from "./ui.js";
 
@@ -107,7 +107,7 @@ function drawRatings() {
           class: "leaders-link", href: leadersUrl(r.game), "data-testid": "profile-leaders-link",
           "aria-label": t("profile.leaders_link", { game: r.title }), title: t("profile.leaders_link", { game: r.title }),
         }, r.title)),
-        h("td", { class: "num rating-value", "data-testid": "profile-rating" }, String(r.rating)),
+        h("td", { class: "num rating-value", "data-testid": "profile-rating" }, ratingValue(r)),
         h("td", { class: "num" }, String(r.games)),
         h("td", { class: "num" }, r.last_change === null || r.last_change === undefined ? "—"
           : h("span", { class: ["rating-change", r.last_change > 0 ? "up" : r.last_change < 0 ? "down" : "same"] },

@@ -362,6 +362,17 @@ export function ratingBadge(rating, props = {}) {
   return h("span", { class: ["rating-change", direction], title: words, "aria-label": words, ...props }, signed);
 }
 
+/**
+ * A rating's value, followed by a "?" when it is provisional (Glicko-2: its deviation is still large), which says
+ * why on hover and to assistive technology.
+ * @param {{rating: number, provisional?: boolean}} row
+ */
+export function ratingValue(row) {
+  if (!row.provisional) return String(row.rating);
+  const words = t("rating.provisional");
+  return [String(row.rating), h("abbr", { class: "provisional", title: words, "aria-label": words }, "?")];
+}
+
 /** Human status label of a table. */
 export function statusLabel(status) {
   return t(`status.${status}`);

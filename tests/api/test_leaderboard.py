@@ -92,7 +92,7 @@ async def test_people_rated_in_real_games_are_listed_best_first_once_they_have_t
     assert listed(answer) == [(1, a, rating[a][0], 3), (2, b, rating[b][0], 3)]
     assert [r["user"]["name"] for r in answer["rows"]] == ["Ana", "Ben"]
     assert answer["me"] == {"rank": None, "user": {"id": c, "name": "Cy"}, "rating": rating[c][0], "games": 2,
-                            "guest": False}
+                            "provisional": True, "guest": False}
     assert (await board(server, "tiny", ana))["me"] == {**answer["rows"][0], "guest": False}
     assert (await board(server, "tiny"))["me"] is None  # nobody signed in
 
@@ -153,7 +153,7 @@ async def test_a_guest_is_left_out_whatever_their_rating_until_they_make_an_acco
     answer = await board(server, "foodies", gus)
     assert listed(answer) == [(1, eve.user["id"], 1600, MIN_GAMES)]
     assert answer["me"] == {"rank": None, "user": {"id": gus.user["id"], "name": "Gus"}, "rating": 2000, "games": 10,
-                            "guest": True}
+                            "provisional": True, "guest": True}
 
     # An account keeps the guest's id, and so their rating: listed from then on.
     await gus.post("/api/auth/register", {"username": f"gus{secrets.token_hex(4)}", "password": "correct horse"})

@@ -4,10 +4,11 @@ rated, nor are guests: a game against a guest moves nobody's rating, and a guest
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from app.services import elo
+from app.services import glicko2
 from tests.api.test_profiles import _profile, _tiny
 from tests.conftest import IS_POSTGRES, Database, Server
 from tests.hardening.helpers import accounts, close_all, db_rows, guests, table_state, wait_for
@@ -44,19 +45,21 @@ async def test_a_finished_game_changes_both_ratings_once_and_everyone_sees_it(se
     watcher = await Socket.open(server.ws_url, tid, cy.token)
     table = await rated_table(server, tid)
     assert table["rated"] is True
-    assert table["ratings"] == {"0": {"before": 1500, "after": 1516, "change": 16},
-                                "1": {"before": 1500, "after": 1484, "change": -16}}
+    assert table["ratings"] == {"0": {"before": 1500, "after": 1662, "change": 162},
+                                "1": {"before": 1500, "after": 1338, "change": -162}}
     seen = await watcher.until_version(table["version"])
     assert seen["table"]["ratings"] == table["ratings"]
     # The log says so, live and rebuilt: the rating is a lobby change of the finished table.
     lobby = (await cy.http.get(f"/api/tables/{tid}/moves")).json()["lobby"]
     rated = [e for entry in lobby for e in entry["events"] if e["type"] == "rated"]
     assert rated == [{"type": "rated", "visible_to": None, "changes": [
-        {"seat": "0", "name": "Ana", "before": 1500, "after": 1516, "change": 16},
-        {"seat": "1", "name": "Ben", "before": 1500, "after": 1484, "change": -16}]}]
+        {"seat": "0", "name": "Ana", "before": 1500, "after": 1662, "change": 162,
+         "provisional": True},
+        {"seat": "1", "name": "Ben", "before": 1500, "after": 1338, "change": -162,
+         "provisional": True}]}]
 
     # The profiles, seen by anyone: each game's rating, rated games and last change, and each listed game's change.
-    for who, rating in ((ana, (1516, 1, 16)), (ben, (1484, 1, -16))):
+    for who, rating in ((ana, (1662, 1, 162)), (ben, (1338, 1, -162))):
         profile = await _profile(server, who.user["id"])
         assert tiny_rating(profile) == rating
         assert [r["game"] for r in profile["ratings"]][:4] == [
@@ -71,9 +74,9 @@ async def test_a_finished_game_changes_both_ratings_once_and_everyone_sees_it(se
     assert (await table_state(server, tid))["ratings"] == table["ratings"]
     # A tie next: Ana, ahead now, gives a point back.
     tie = await rated_table(server, (await _tiny(ana, ben, (1, 1), server))["id"])
-    assert tie["ratings"]["0"] == {"before": 1516, "after": 1515, "change": -1}
-    assert tiny_rating(await _profile(server, ana.user["id"])) == (1515, 2, -1)
-    assert tiny_rating(await _profile(server, ben.user["id"])) == (1485, 2, 1)
+    assert tie["ratings"]["0"] == {"before": 1662, "after": 1577, "change": -85}
+    assert tiny_rating(await _profile(server, ana.user["id"])) == (1577, 2, -85)
+    assert tiny_rating(await _profile(server, ben.user["id"])) == (1423, 2, 85)
     assert await db_rows(server, "SELECT count(*) FROM rating_changes WHERE table_id = :t", t=tid) == [(2,)]
     await watcher.close()
     await close_all(ana, ben, cy)
@@ -146,11 +149,13 @@ async def test_every_process_racing_to_rate_each_game_rates_it_once(fresh_db: Da
             assert seen["table"]["ratings"] == table["ratings"] is not None
             await watcher.close()
         assert await db_rows(servers[0], "SELECT count(*) FROM rating_changes") == [(6,)]
-        a, b = elo.START, elo.START
+        a, b = glicko2.Rating(), glicko2.Rating()
         for _ in range(3):
-            change = elo.changes({"a": a, "b": b}, {"a": 1, "b": 2})
-            a, b = a + change["a"], b + change["b"]
-        assert await db_rows(servers[0], "SELECT rating, games FROM player_ratings ORDER BY rating") == [(b, 3), (a, 3)]
+            after = glicko2.game({"a": a, "b": b}, {"a": 1, "b": 2})
+            # What is stored is a whole rating: the next game starts from it.
+            a, b = (replace(after[x], rating=round(after[x].rating)) for x in "ab")
+        assert await db_rows(servers[0], "SELECT rating, games FROM player_ratings ORDER BY rating") == [
+            (b.rating, 3), (a.rating, 3)]
         await close_all(ana, ben)
         for server in servers:
             assert "rating failed" not in server.log.read_text()  # no attempt broke on another (a deadlock …)
@@ -232,14 +237,16 @@ async def test_two_people_and_a_guest_are_rated_between_the_two_only(server: Ser
     table = await _played([ana, gus, bo], [3, 2, 0], server)
     assert table["rated"] is True
     rated = await rated_table(server, table["id"])
-    assert rated["ratings"] == {"0": {"before": 1500, "after": 1516, "change": 16},
-                                "2": {"before": 1500, "after": 1484, "change": -16}}
+    assert rated["ratings"] == {"0": {"before": 1500, "after": 1662, "change": 162},
+                                "2": {"before": 1500, "after": 1338, "change": -162}}
     lobby = (await ana.http.get(f"/api/tables/{table['id']}/moves")).json()["lobby"]
     assert [e["changes"] for entry in lobby for e in entry["events"] if e["type"] == "rated"] == [[
-        {"seat": "0", "name": "Ana", "before": 1500, "after": 1516, "change": 16},
-        {"seat": "2", "name": "Bo", "before": 1500, "after": 1484, "change": -16}]]
-    assert tiny_rating(await _profile(server, ana.user["id"])) == (1516, 1, 16)
-    assert tiny_rating(await _profile(server, bo.user["id"])) == (1484, 1, -16)
+        {"seat": "0", "name": "Ana", "before": 1500, "after": 1662, "change": 162,
+         "provisional": True},
+        {"seat": "2", "name": "Bo", "before": 1500, "after": 1338, "change": -162,
+         "provisional": True}]]
+    assert tiny_rating(await _profile(server, ana.user["id"])) == (1662, 1, 162)
+    assert tiny_rating(await _profile(server, bo.user["id"])) == (1338, 1, -162)
     assert (await _profile(server, gus.user["id"]))["ratings"] == []
     assert await db_rows(server, "SELECT count(*) FROM player_ratings WHERE user_id = :g", g=gus.user["id"]) == [(0,)]
     await close_all(ana, bo, gus)
@@ -269,8 +276,8 @@ async def test_a_guest_who_registers_mid_game_is_rated_and_their_finished_games_
     # His guest token still works (the same id); the game ends rated between the two of them.
     await _played([ana, gus], [0, 3], server, tid)
     rated = await rated_table(server, tid)
-    assert rated["rated"] is True and rated["ratings"]["1"] == {"before": 1500, "after": 1516, "change": 16}
-    assert tiny_rating(await _profile(server, gus.user["id"])) == (1516, 1, 16)
+    assert rated["rated"] is True and rated["ratings"]["1"] == {"before": 1500, "after": 1662, "change": 162}
+    assert tiny_rating(await _profile(server, gus.user["id"])) == (1662, 1, 162)
     # The game Gus played as a guest stays unrated, his seat there a guest's.
     old = await table_state(server, before)
     assert old["rated"] is False and old["ratings"] is None and old["seats"][1]["guest"] is True

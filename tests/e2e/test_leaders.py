@@ -30,7 +30,8 @@ def _db(app_server: AppServer) -> sqlite3.Connection:
 
 
 def store(app_server: AppServer, people: list[tuple[str, str, str | None, int, int]]) -> None:
-    """People (id, name, username or None for a guest, rating, rated games) with their rating in GAME."""
+    """People (id, name, username or None for a guest, rating, rated games) with their rating in GAME, settled (a
+    deviation of 60, not provisional)."""
     with _db(app_server) as db:
         db.executemany(
             "INSERT INTO users (id, name, username, token_epoch, created_at)"
@@ -38,8 +39,8 @@ def store(app_server: AppServer, people: list[tuple[str, str, str | None, int, i
             [(uid, name, username) for uid, name, username, _, _ in people],
         )
         db.executemany(
-            "INSERT INTO player_ratings (user_id, game, rating, games, updated_at)"
-            " VALUES (?, ?, ?, ?, '2026-01-01 00:00:00.000000')",
+            "INSERT INTO player_ratings (user_id, game, rating, deviation, games, updated_at)"
+            " VALUES (?, ?, ?, 60, ?, '2026-01-01 00:00:00.000000')",
             [(uid, GAME, rating, games) for uid, _, _, rating, games in people],
         )
 
@@ -91,6 +92,9 @@ def test_the_leaderboard_pages_my_rank_and_the_links_to_and_from_profiles(
     expect(me_row.locator("td").first).to_have_text("56")
     expect(me_row).to_contain_text("Ana")
     expect(me_row).to_have_attribute("aria-current", "true")
+    # Ana's rating is still provisional (stored without a deviation: the start's 350), the others' are settled.
+    expect(me_row.locator("abbr.provisional")).to_have_count(1)
+    expect(rows.first.locator("abbr.provisional")).to_have_count(0)
     expect(page.get_by_test_id("leaders-me")).to_have_count(0)  # my row is on the page shown
     expect(rows.first.locator("td").first).to_have_text("51")
     # Back to the first page with the browser's own button, then on with Next.

@@ -87,14 +87,16 @@ def test_two_people_and_a_guest_finish_a_game_and_the_two_see_their_rating_chang
             f"Ratings: Ana {ratings['0']['after']} ({signed(ratings['0']['change'])}), "
             f"Bo {ratings['1']['after']} ({signed(ratings['1']['change'])}).")
 
-    # Each one's profile: the game's rating, one rated game and the last change; the game listed with its change.
+    # Each one's profile: the game's rating (provisional after one game: marked "?"), one rated game and the last
+    # change; the game listed with its change.
     for who, seat in ((ana, "0"), (bo, "1")):
         who.page.get_by_test_id("my-profile").click()
         who.page.wait_for_url(re.compile(r"/p/[0-9a-f]{16}$"))
         row = who.page.get_by_test_id("profile-ratings").locator("tr[data-game='food-truck']")
-        expect(row.locator("td")).to_have_text([str(ratings[seat]["after"]), "1", signed(ratings[seat]["change"])])
+        expect(row.locator("td")).to_have_text([f"{ratings[seat]['after']}?", "1", signed(ratings[seat]["change"])])
+        expect(row.locator("abbr.provisional")).to_have_attribute("title", re.compile("^Provisional"))
         untouched = who.page.get_by_test_id("profile-ratings").locator("tr[data-game='foodies'] td")
-        expect(untouched).to_have_text(["1500", "0", "—"])
+        expect(untouched).to_have_text(["1500?", "0", "—"])
         entry = who.page.locator(f"[data-testid=profile-game][data-table-id='{table_id}']")
         expect(entry.get_by_test_id("profile-rating-change")).to_have_text(signed(ratings[seat]["change"]))
 

@@ -20,7 +20,7 @@ from app.config import Settings
 from app.db.models import GameTable, PlayerRating, RatingChange, Seat, TableLogEntry, User
 from app.main import ROOT, run_migrations
 from app.runtime import Runtime
-from app.services import elo
+from app.services import glicko2
 from app.services.ratings import settle, sweep
 from tests.conftest import SECRET, Database
 
@@ -98,16 +98,18 @@ async def test_two_runtimes_racing_rate_a_table_once(runtimes: tuple[Runtime, Ru
     assert len(rated) == 1
     rec = rated[0]
     assert rec.version == 8 and rec.rated is True
-    assert rec.ratings == {"0": {"before": 1500, "after": 1516, "change": 16},
-                           "1": {"before": 1500, "after": 1484, "change": -16}}
+    assert rec.ratings == {"0": {"before": 1500, "after": 1662, "change": 162},
+                           "1": {"before": 1500, "after": 1338, "change": -162}}
     assert rec.recent_events[8] == [{"type": "rated", "visible_to": None, "changes": [
-        {"seat": "0", "name": "Ana", "before": 1500, "after": 1516, "change": 16},
-        {"seat": "1", "name": "Bo", "before": 1500, "after": 1484, "change": -16}]}]
-    assert await ratings(one) == {"ana": (1516, 1, 16), "bo": (1484, 1, -16)}
+        {"seat": "0", "name": "Ana", "before": 1500, "after": 1662, "change": 162,
+         "provisional": True},
+        {"seat": "1", "name": "Bo", "before": 1500, "after": 1338, "change": -162,
+         "provisional": True}]}]
+    assert await ratings(one) == {"ana": (1662, 1, 162), "bo": (1338, 1, -162)}
     assert await table_row(one, tid) == (8, True, 2, 1)
     # Later tries, and the sweep, find it settled.
     assert await settle(two, tid) is None and await sweep(one) == 0
-    assert await ratings(one) == {"ana": (1516, 1, 16), "bo": (1484, 1, -16)}
+    assert await ratings(one) == {"ana": (1662, 1, 162), "bo": (1338, 1, -162)}
     assert await table_row(two, tid) == (8, True, 2, 1)
 
 
@@ -122,15 +124,15 @@ async def test_the_stored_changes_refuse_a_second_rating_even_if_the_flag_is_los
         await session.commit()
     two.cache.drop(tid)
     assert await settle(two, tid) is None
-    assert await ratings(one) == {"ana": (1484, 1, -16), "bo": (1516, 1, 16)}
+    assert await ratings(one) == {"ana": (1338, 1, -162), "bo": (1662, 1, 162)}
     assert (await table_row(one, tid))[2:] == (2, 1)
 
 
 async def test_ratings_carry_over_and_tables_ending_together_lose_no_change(
     runtimes: tuple[Runtime, Runtime],
 ) -> None:
-    """Six tables of the same three people end at once, rated by both runtimes: every game counts once, and the
-    ratings still add up to three starts (no update lost to another)."""
+    """Six tables of the same three people end at once, rated by both runtimes: every game counts once, and each
+    change starts from the rating the one before it left (no update lost to another)."""
     one, two = runtimes
     three = [("ana", False), ("bo", False), ("cy", False)]
     rankings = [[["0"], ["1"], ["2"]], [["2"], ["0", "1"]], [["1"], ["2"], ["0"]]] * 2
@@ -139,14 +141,13 @@ async def test_ratings_carry_over_and_tables_ending_together_lose_no_change(
     assert sum(r is not None for r in results) == len(tables)
     now = await ratings(one)
     assert {user: games for user, (_, games, _) in now.items()} == {"ana": 6, "bo": 6, "cy": 6}
-    assert sum(rating for rating, _, _ in now.values()) == 3 * elo.START
     # Each game's change started from the rating the one before it left (in the order they were stored).
     async with one.reads() as session:
         changes = (await session.execute(
             select(RatingChange.user_id, RatingChange.before, RatingChange.after).order_by(RatingChange.created_at)
         )).all()
     for user in ("ana", "bo", "cy"):
-        rating = elo.START
+        rating = round(glicko2.START)
         for change in (c for c in changes if c.user_id == user):
             assert change.before == rating
             rating = change.after
@@ -161,7 +162,7 @@ async def test_a_stand_in_seat_counts_for_its_person_and_a_bots_own_seat_is_left
     tid = await finished(one, [(None, True), ("ana", True), ("bo", False)], [["0"], ["1"], ["2"]])
     rec = await settle(one, tid)
     assert rec is not None and set(rec.ratings or {}) == {"1", "2"}
-    assert await ratings(one) == {"ana": (1516, 1, 16), "bo": (1484, 1, -16)}
+    assert await ratings(one) == {"ana": (1662, 1, 162), "bo": (1338, 1, -162)}
 
 
 async def test_a_guests_seat_is_left_out_and_the_registered_people_are_rated_between_them(
@@ -173,9 +174,9 @@ async def test_a_guests_seat_is_left_out_and_the_registered_people_are_rated_bet
                          guests=frozenset({"cy"}))
     rec = await settle(one, tid)
     assert rec is not None and rec.rated is True
-    assert rec.ratings == {"0": {"before": 1500, "after": 1484, "change": -16},
-                           "1": {"before": 1500, "after": 1516, "change": 16}}
-    assert await ratings(one) == {"ana": (1484, 1, -16), "bo": (1516, 1, 16)}
+    assert rec.ratings == {"0": {"before": 1500, "after": 1338, "change": -162},
+                           "1": {"before": 1500, "after": 1662, "change": 162}}
+    assert await ratings(one) == {"ana": (1338, 1, -162), "bo": (1662, 1, 162)}
 
 
 @pytest.mark.parametrize("case", ["private", "abandoned", "one person", "bots only", "against a guest", "guests"])
@@ -205,8 +206,8 @@ async def test_the_sweep_rates_what_a_dead_process_left_and_leaves_the_newest_to
     assert (await table_row(one, just_now))[1] is None
     assert await sweep(one, idle_for=15) == 0
     assert await sweep(one) == 1  # without the grace period
-    # Bo, behind after the first game, wins more than he lost: 32 × (1 − 0.45).
-    assert await ratings(one) == {"ana": (1499, 2, -17), "bo": (1501, 2, 17)}
+    # Bo, behind after the first game, wins more than he lost: an upset, and both ratings still unsure.
+    assert await ratings(one) == {"ana": (1433, 2, -229), "bo": (1567, 2, 229)}
 
 
 async def test_a_runtime_rates_the_finished_table_it_hears_of_once_its_change_is_published(
@@ -225,7 +226,7 @@ async def test_a_runtime_rates_the_finished_table_it_hears_of_once_its_change_is
         if await rated():
             break
         await asyncio.sleep(0.02)
-    assert await ratings(one) == {"ana": (1516, 1, 16), "bo": (1484, 1, -16)}
+    assert await ratings(one) == {"ana": (1662, 1, 162), "bo": (1338, 1, -162)}
     cached = one.cache.get(tid)
     assert cached is not None and cached.version == 8 and cached.ratings is not None
 

@@ -1,0 +1,35 @@
+"""Glicko-2 ratings: `player_ratings.deviation` (how unsure a rating is) and `volatility` (how erratic its results).
+
+An existing rating keeps its value. Its deviation is taken as 350/sqrt(1 + games), at least 45: about what a run of
+that many games against players of like standing leaves, so that a rating earned over many games is not shown as
+provisional again, while one of a few games still is. The volatility starts at the usual 0.06.
+
+Revision ID: 0025_glicko2
+Revises: 0021_bot_levels
+"""
+import math
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0025_glicko2"
+down_revision = "0021_bot_levels"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("player_ratings") as batch:
+        batch.add_column(sa.Column("deviation", sa.Float(), nullable=False, server_default="350"))
+        batch.add_column(sa.Column("volatility", sa.Float(), nullable=False, server_default="0.06"))
+    # In Python: SQLite has a square root only when built with its maths functions.
+    bind = op.get_bind()
+    for (games,) in bind.execute(sa.text("SELECT DISTINCT games FROM player_ratings")).all():
+        bind.execute(sa.text("UPDATE player_ratings SET deviation = :d WHERE games = :g"),
+                     {"d": max(45.0, 350.0 / math.sqrt(1.0 + games)), "g": games})
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("player_ratings") as batch:
+        batch.drop_column("volatility")
+        batch.drop_column("deviation")
