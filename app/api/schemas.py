@@ -175,6 +175,7 @@ class MoveOut(BaseModel):
     version: int  # the table version the move made, for interleaving with the lobby log
     seat: str
     action: dict[str, Any] | None
+    steps: list[dict[str, Any]] | None = None  # the mover's secret steps the move carried (hidden as `action` is)
     events: list[dict[str, Any]]
     created_at: str
 

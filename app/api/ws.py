@@ -273,7 +273,10 @@ async def handle_message(rt: Runtime, conn: Connection, raw: str) -> None:
 
 
 def ack_message(ack: Ack) -> dict[str, Any]:
-    return {"type": "ack", "client_id": ack.client_id, "version": ack.version}
+    message: dict[str, Any] = {"type": "ack", "client_id": ack.client_id, "version": ack.version}
+    if ack.draft is not None:
+        message["draft"] = ack.draft  # kept as a draft: the table's version did not move
+    return message
 
 
 def is_database_outage(exc: BaseException) -> bool:

@@ -183,6 +183,29 @@ class Move(Base):
     seat: Mapped[str] = mapped_column(String(4))
     client_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
     action: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    # The mover's secret steps before `action`, kept as drafts until it (services/drafts.py; migration 0026): applied
+    # in order before it on every replay. Null for a move without any.
+    steps: Mapped[list[Any] | None] = mapped_column(JSONType, nullable=True)
+    events: Mapped[list[Any]] = mapped_column(JSONType, default=list)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class MoveDraft(Base):
+    """A secret step that revealed nothing to anyone but its author, kept out of the table's versions until the
+    author's next other move, which carries it in `moves.steps` (services/drafts.py; migration 0026).
+
+    `after_seq` is the table's move count when it was made: a draft is live only while its seat has no move of a
+    later seq (the move that carried it), so one left behind by a crash between that move and its deletion is
+    recognised as spent."""
+
+    __tablename__ = "move_drafts"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[str] = mapped_column(String(4), primary_key=True)
+    n: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)  # 1, 2 … in the author's order
+    after_seq: Mapped[int] = mapped_column(Integer)
+    client_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    action: Mapped[dict[str, Any]] = mapped_column(JSONType)
     events: Mapped[list[Any]] = mapped_column(JSONType, default=list)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 

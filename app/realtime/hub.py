@@ -249,7 +249,7 @@ def viewer_message(
     actions = None
     if rec.state is not None:
         if view is None:
-            view = game.view(rec.state, seat)
+            view = game.view(rec.state_for(seat), seat)
         actions = rec.actions_for(seat) if rec.status == "playing" and seat in rec.awaiting else []
     message: dict[str, Any] = {
         "type": kind,
@@ -258,8 +258,11 @@ def viewer_message(
         "awaiting": rec.awaiting if rec.status == "playing" else [],
         "actions": actions or [],
     }
-    if seat is not None and seat == rec.undo_seat and seat not in rec.bot_seats():
-        message["undo"] = True  # this seat may take back its last step
+    drafts = len(rec.live_drafts(seat))
+    if drafts:
+        message["draft"] = drafts  # the viewer's own drafts, which its view and actions include
+    if seat is not None and (seat == rec.undo_seat or drafts) and seat not in rec.bot_seats():
+        message["undo"] = True  # this seat may take back its last step (a draft is always one)
     if with_table:
         message["table"] = table_json_for(rt, rec, table if table is not None else public_table_json(rec), user_id)
     message["view"] = view
@@ -436,7 +439,7 @@ class Hub:
         change published meanwhile either missed this socket or reached it already: a snapshot older than
         that change would leave the client behind with nothing more to come."""
         newest = self.rt.cache.get(rec.id)
-        if newest is not None and newest.version > rec.version:
+        if newest is not None and newest.version >= rec.version:  # the same version may have new drafts
             rec = newest
         room = self.rooms.get(conn.table_id)
         if room is not None and len(room.conns) == 1:
@@ -451,6 +454,21 @@ class Hub:
         if known is not None and known > rec.version:
             # Dropped meanwhile for a change made elsewhere, whose notice found no room to tell.
             self.rt.publish_later(rec.id, known)
+
+    def show_draft(self, rec: TableRecord, seat: str, events: list[dict[str, Any]]) -> None:
+        """Show the author's sockets at this table (in this process) their new picture after a draft: a `draft`
+        message, at the table's unchanged version. No one else hears of it."""
+        room = self.rooms.get(rec.id)
+        if room is None:
+            return
+        conns = [c for c in room.conns if not c.closed and rec.seat_of(c.user_id) == seat]
+        if not conns:
+            return
+        doc = viewer_message(self.rt, rec, conns[0].user_id, "draft", events, with_table=False)
+        doc["draft"] = len(rec.live_drafts(seat))  # also when none is left (the last one taken back)
+        message = Message.of(doc)
+        for conn in conns:
+            conn.send(message)
 
     def publish_now(self, rec: TableRecord) -> bool:
         """Publish a change this process just made, without a task, if everything needed is at hand.
@@ -502,6 +520,9 @@ class Hub:
             groups[(rec.seat_of(conn.user_id), conn.user_id == rec.host_id)].append(conn)
         seats = list({seat for seat, _host in groups})
         views = dict(zip(seats, views_of(GAMES[rec.game], rec.state, seats), strict=True)) if rec.state else {}
+        for seat in seats:
+            if rec.live_drafts(seat):  # that seat sees its own drafts
+                views[seat] = GAMES[rec.game].view(rec.state_for(seat), seat)
         table = public_table_json(rec) if changed else None
         messages = [
             (conns, Message.of(viewer_message(self.rt, rec, conns[0].user_id, "update", events, views.get(seat),

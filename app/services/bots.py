@@ -27,9 +27,11 @@ RETRY_CODES = {"stale_version", "conflict", "not_your_turn", "not_playing"}
 BOT_NICENESS = 10  # added to the bot workers' niceness (os.nice)
 
 
-def bot_seed(table_seed: int, version: int, seat: str) -> int:
-    """A per-decision seed, so a bot's choices replay the same way."""
-    digest = hashlib.sha256(f"{table_seed}:{version}:{seat}".encode()).digest()
+def bot_seed(table_seed: int, version: int, seat: str, drafts: int = 0) -> int:
+    """A per-decision seed, so a bot's choices replay the same way (`drafts`: the seat's drafts so far, which make
+    no version of their own)."""
+    step = f"{version}.{drafts}" if drafts else str(version)
+    digest = hashlib.sha256(f"{table_seed}:{step}:{seat}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
 
 
@@ -117,15 +119,16 @@ class BotRunner:
                     return
                 seat = seats[0]
                 game = GAMES[rec.game]
-                seed = bot_seed(rec.seed, rec.version, seat)
+                seed = bot_seed(rec.seed, rec.version, seat, len(rec.live_drafts(seat)))
                 info = next(s for s in rec.seats if s.seat == seat)
                 # A bot standing in for an away player plays at the normal level; the host's bot at its own.
                 level = BotLevel(info.bot_level or BotLevel.NORMAL)
-                action = await self.think(game, rec.state, seat, seed, level)
+                state = rec.state_for(seat)  # the seat's own picture, its drafts included
+                action = await self.think(game, state, seat, seed, level)
                 if not await self._try(rec, seat, action):
                     # The game's bot suggested something illegal: play a random legal move instead.
                     log.warning("bot move refused", extra={"table_id": table_id, "seat": seat})
-                    legal = game.actions(rec.state, seat)
+                    legal = game.actions(state, seat)
                     if not legal or not await self._try(rec, seat, legal[below(seed, len(legal))[1]]):
                         failures += 1
                         if failures >= 5:
@@ -145,7 +148,8 @@ class BotRunner:
     async def _try(self, rec: TableRecord, seat: str, action: dict[str, Any]) -> bool:
         """Apply a bot's action; True when applied or when the table moved on meanwhile."""
         try:
-            await apply_action(self.rt, rec.id, seat, action, f"bot:{rec.version}:{seat}", rec.version)
+            step = f"{rec.version}.{len(rec.live_drafts(seat))}"  # drafts share their table's version
+            await apply_action(self.rt, rec.id, seat, action, f"bot:{step}:{seat}", rec.version)
         except ServiceError as exc:
             if exc.code in RETRY_CODES:
                 await self.rt.reload(rec.id)

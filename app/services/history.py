@@ -35,6 +35,8 @@ async def moves_for(session: AsyncSession, rec: TableRecord, seat: str | None) -
             "version": m.version,
             "seat": m.seat,
             "action": m.action if finished or m.seat == seat else None,
+            # The secret steps the move carried (its mover's drafts), as hidden as its action.
+            "steps": m.steps if finished or m.seat == seat else None,
             "events": redact_events(m.events, seat, finished),
             "created_at": m.created_at.isoformat(),
         }
@@ -59,6 +61,8 @@ def _replay_state(rec: TableRecord, moves: list[Move]) -> dict[str, Any]:
     game = GAMES[rec.game]
     state = initial_state(rec)
     for m in moves:
+        for step in m.steps or ():
+            state = game.apply(state, m.seat, step).state
         state = game.apply(state, m.seat, m.action).state
     return state
 

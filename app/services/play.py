@@ -16,6 +16,7 @@ from app.db.models import Move
 from app.games import GAMES
 from app.games.base import IllegalAction, apply_listed
 from app.metrics import COMMAND_LATENCY, COMMANDS_APPLIED, COMMANDS_REFUSED
+from app.services import drafts
 from app.services.errors import ServiceError
 from app.services.records import TableRecord
 from app.services.writer import MoveWrite, WriteConflict
@@ -34,6 +35,7 @@ class Ack:
     client_id: str | None
     version: int
     duplicate: bool = False
+    draft: int | None = None  # a draft's position among its seat's drafts (services/drafts.py); None for a move
 
 
 def check_client_id(client_id: Any) -> None:
@@ -76,6 +78,10 @@ async def _previous_ack(rt: Runtime, table_id: str, seat: str | None, client_id:
         version = await session.scalar(
             select(Move.version).where(Move.table_id == table_id, Move.seat == seat, Move.client_id == client_id)
         )
+        if version is None:
+            draft = await drafts.stored_ack(session, table_id, seat, client_id)
+            if draft is not None:
+                return Ack(client_id, rt.cache.known_version(table_id) or 0, duplicate=True, draft=draft)
     return Ack(client_id, version, duplicate=True) if version is not None else None
 
 
@@ -101,7 +107,7 @@ async def apply_action(
             for _attempt in range(CONFLICT_RETRIES):
                 rec = rt.cache.get(table_id) or await rt.reload(table_id)
                 try:
-                    new = await _apply_once(rt, rec, seat, action, client_id, expected_version)
+                    new, draft = await _apply_once(rt, rec, seat, action, client_id, expected_version)
                     break
                 except WriteConflict:
                     # Another process moved the table (or saw this client_id): start again from the database.
@@ -122,6 +128,12 @@ async def apply_action(
         raise
     COMMAND_LATENCY.observe(time.perf_counter() - started)
     COMMANDS_APPLIED.inc()
+    if draft is not None:  # for its author's eyes only: no version, nothing for anyone else
+        ack = Ack(client_id, new.version, draft=len(new.live_drafts(seat)))
+        if on_durable is not None:
+            on_durable(ack)
+        rt.hub.show_draft(new, seat, draft)
+        return ack
     ack = Ack(client_id, new.version)
     if on_durable is not None:
         on_durable(ack)
@@ -136,8 +148,9 @@ async def _apply_once(
     action: dict[str, Any],
     client_id: str | None,
     expected_version: int | None,
-) -> TableRecord:
-    """Validate and apply against the known record, write it, and return the new record."""
+) -> tuple[TableRecord, list[dict[str, Any]] | None]:
+    """Validate and apply against the known record, write it, and return the new record, with the step's events
+    when it was kept as a draft (None for a move)."""
     if rec.status != "playing" or rec.state is None:
         raise ServiceError("not_playing", "The game is not running.", 409)
     if expected_version is not None and expected_version != rec.version:
@@ -152,11 +165,12 @@ async def _apply_once(
     # The contract says an action is legal exactly when it is listed, so every engine is held to the list
     # (`==`, fast, finds the candidates; `same_json` then tells true and 1.0 from 1), and a listed action is
     # applied without the engine listing the options again.
+    before = rec.state_for(seat)  # with the seat's own drafts
     if any(legal == action and same_json(action, legal) for legal in rec.actions_for(seat)):
-        applied = apply_listed(game, rec.state, seat, action)
+        applied = apply_listed(game, before, seat, action)
     else:
         try:
-            game.apply(rec.state, seat, action)  # for the engine's own words on why it is refused
+            game.apply(before, seat, action)  # for the engine's own words on why it is refused
         except IllegalAction as exc:
             raise ServiceError(exc.code, exc.message, 422) from exc
         except Exception:  # noqa: BLE001 - unlisted, so illegal whatever the engine tripped on
@@ -165,6 +179,9 @@ async def _apply_once(
             raise ServiceError("illegal_action", "That is not one of your legal moves.", 422) from None
         # The engine accepted a look-alike (true for 1, 1.0 for 1, extra fields).
         raise ServiceError("illegal_action", "That is not one of your legal moves.", 422)
+    if drafts.is_draft(rec, seat, before, applied):
+        return await drafts.keep(rt, rec, seat, action, client_id, applied), applied.events
+    carried = rec.live_drafts(seat)
     state = applied.state
     outcome = game.outcome(state)
     seq = rec.move_count + 1
@@ -185,7 +202,8 @@ async def _apply_once(
         seat=seat,
         client_id=client_id,
         action=action,
-        events=applied.events,
+        steps=[d.action for d in carried] or None,
+        events=[e for d in carried for e in d.events] + applied.events if carried else applied.events,
         state=snapshot,
         state_seq=snapshot_seq,
         awaiting=[] if outcome is not None else game.awaiting(state),
@@ -209,6 +227,9 @@ async def _apply_once(
         updated_at=item.at,
         abandon=None if outcome is not None else rec.abandon,  # the game's end ends a proposal to abandon it
         undo_seat=seat if applied.undoable and outcome is None else None,
+        drafts={k: v for k, v in rec.drafts.items() if k != seat} if seat in rec.drafts else rec.drafts,
     )
-    new.remember_events(item.version, applied.events)
-    return rt.cache.put(new)
+    new.remember_events(item.version, item.events)
+    if carried:
+        rt.spawn(drafts.forget_carried(rt, rec.id, seat, seq))
+    return rt.cache.put(new), None

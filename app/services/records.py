@@ -18,8 +18,9 @@ import orjson
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import GameTable, Move, RatingChange, Seat, User
+from app.db.models import GameTable, Move, MoveDraft, RatingChange, Seat, User
 from app.games import GAMES
+from app.games.base import IllegalAction
 from app.services.errors import not_found
 
 
@@ -33,6 +34,15 @@ class SeatInfo:
     # While a bot stands in for its person: since when the person has been away (`seats.away_since`).
     away_since: datetime | None = None
     bot_level: str | None = None  # the level of a bot the host put here; a stand-in plays at the normal level
+
+
+@dataclass(frozen=True)
+class Draft:
+    """A secret step kept for its author only (services/drafts.py): the action, its client id and its events."""
+
+    action: dict[str, Any]
+    client_id: str | None
+    events: list[dict[str, Any]]
 
 
 # An update carries the events of at most this many versions (a client further behind resyncs), so a record
@@ -79,10 +89,14 @@ class TableRecord:
     # was, what it did to each person's rating, by seat: {"before", "after", "change"} (services/ratings.py).
     rated: bool | None = None
     ratings: dict[str, dict[str, int]] | None = None
+    # Each seat's secret steps not yet carried by a move (services/drafts.py): `state` is the game without them; the
+    # seat's own picture is `state_for(seat)`. Never shown to anyone else, and no version of their own.
+    drafts: dict[str, tuple[Draft, ...]] = field(default_factory=dict)
     # Derived once, on first use, for the hot path (a move and its updates look these up a dozen times).
     _seat_by_user: dict[str, str] | None = field(default=None, repr=False, compare=False)
     _bots: frozenset[str] | None = field(default=None, repr=False, compare=False)
     _actions: dict[str, list[Any]] = field(default_factory=dict, repr=False, compare=False)
+    _draft_states: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False, compare=False)
 
     def seat_of(self, user_id: str | None) -> str | None:
         """The seat this user sits in, if any."""
@@ -99,13 +113,40 @@ class TableRecord:
         return self._bots
 
     def actions_for(self, seat: str) -> list[Any]:
-        """The seat's legal actions in this record's state, listed once: the update that offers them to the
+        """The seat's legal actions in its state (with its drafts), listed once: the update that offers them to the
         player and the check of the move the player then sends share one list (a record's state is fixed)."""
         listed = self._actions.get(seat)
         if listed is None:
-            assert self.state is not None
-            listed = self._actions[seat] = GAMES[self.game].actions(self.state, seat)
+            listed = self._actions[seat] = GAMES[self.game].actions(self.state_for(seat), seat)
         return listed
+
+    def live_drafts(self, seat: str | None) -> tuple[Draft, ...]:
+        """The seat's drafts, while they can still be carried: the game runs and awaits the seat."""
+        if seat is None or self.status != "playing" or seat not in self.awaiting:
+            return ()
+        return self.drafts.get(seat, ())
+
+    def state_for(self, seat: str | None) -> dict[str, Any]:
+        """The state as the seat knows it: the table's, with the seat's own drafts applied (engines are
+        deterministic, and a draft touches only its author's secret choice, so it applies after any other move).
+        A draft the game no longer takes is dropped here, with those after it."""
+        assert self.state is not None
+        drafts = self.live_drafts(seat)
+        if not drafts or seat is None:
+            return self.state
+        known = self._draft_states.get(seat)
+        if known is None:
+            game, known, kept = GAMES[self.game], self.state, 0
+            for draft in drafts:
+                try:
+                    known = game.apply(known, seat, draft.action).state
+                except IllegalAction:
+                    break
+                kept += 1
+            if kept < len(drafts):
+                self.drafts = {**self.drafts, seat: drafts[:kept]}
+            self._draft_states[seat] = known
+        return known
 
     def rated_people(self) -> dict[str, str]:
         """The seats rated for their person, seat -> user id: every registered person's seat, a seat a bot finished
@@ -158,6 +199,7 @@ class TableRecord:
         new = object.__new__(TableRecord)
         new.__dict__.update(self.__dict__, **changes)
         new._actions = {}
+        new._draft_states = {}
         new.undo_seat = changes.get("undo_seat")  # a change that does not say so leaves nothing to take back
         if "seats" in changes:
             new._seat_by_user = new._bots = None
@@ -261,11 +303,29 @@ async def load_record(session: AsyncSession, table_id: str, *, for_update: bool 
             .where(RatingChange.table_id == table_id)
         )
         rec.ratings = {c.seat: {"before": c.before, "after": c.after, "change": c.change} for c in changes}
+    if row.status == "playing":
+        rec.drafts = await load_drafts(session, table_id)
     lobby = row.lobby_events
     if lobby and lobby.get("version") == row.version:
         # The events of the lobby change that made this version, which another process may have made.
         rec.remember_events(row.version, list(lobby.get("events") or []))
     return rec
+
+
+async def load_drafts(session: AsyncSession, table_id: str) -> dict[str, tuple[Draft, ...]]:
+    """The table's live drafts by seat, in their order: those no later move of their seat has carried."""
+    carried = select(Move.seq).where(
+        Move.table_id == MoveDraft.table_id, Move.seat == MoveDraft.seat, Move.seq > MoveDraft.after_seq
+    ).exists()
+    rows = await session.execute(
+        select(MoveDraft.seat, MoveDraft.action, MoveDraft.client_id, MoveDraft.events)
+        .where(MoveDraft.table_id == table_id, ~carried)
+        .order_by(MoveDraft.seat, MoveDraft.n)
+    )
+    out: dict[str, tuple[Draft, ...]] = {}
+    for seat, action, client_id, events in rows:
+        out[seat] = (*out.get(seat, ()), Draft(action, client_id, events))
+    return out
 
 
 @dataclass
@@ -283,11 +343,14 @@ def initial_state(rec: TableRecord) -> dict[str, Any]:
 
 
 def replay(game_id: str, state: dict[str, Any], moves: Any) -> Replayed:
-    """`state` with these `(seat, action)` moves applied in order (engines are deterministic)."""
+    """`state` with these `(seat, action, steps)` moves applied in order (engines are deterministic); a move's
+    `steps` (its carried drafts, or None) go before its action."""
     game = GAMES[game_id]
     before, undo_seat = state, None
-    for seat, action in moves:
+    for seat, action, steps in moves:
         before = state
+        for step in steps or ():
+            state = game.apply(state, seat, step).state
         applied = game.apply(state, seat, action)
         state, undo_seat = applied.state, seat if applied.undoable else None
     if undo_seat is not None and game.outcome(state) is not None:
@@ -302,7 +365,7 @@ async def replay_stored(
 
     Reads may not share one snapshot, so moves committed after the row was read are left out."""
     moves = await session.execute(
-        select(Move.seat, Move.action)
+        select(Move.seat, Move.action, Move.steps)
         .where(Move.table_id == table_id, Move.seq > after_seq, Move.seq <= upto_seq)
         .order_by(Move.seq)
     )
@@ -323,7 +386,7 @@ async def catch_up(session: AsyncSession, rec: TableRecord) -> TableRecord | Non
     # By seq, which the (table_id, seq) index ranges over; versions are checked below.
     moves = (
         await session.execute(
-            select(Move.version, Move.seat, Move.action, Move.events)
+            select(Move.version, Move.seat, Move.action, Move.steps, Move.events)
             .where(Move.table_id == rec.id, Move.seq > rec.move_count, Move.seq <= row.move_count)
             .order_by(Move.seq)
         )
@@ -331,7 +394,7 @@ async def catch_up(session: AsyncSession, rec: TableRecord) -> TableRecord | Non
     versions = [m.version for m in moves]
     if versions != list(range(rec.version + 1, row.version + 1)) or rec.state is None:
         return None
-    replayed = replay(rec.game, rec.state, ((m.seat, m.action) for m in moves))
+    replayed = replay(rec.game, rec.state, ((m.seat, m.action, m.steps) for m in moves))
     new = rec.evolve(
         state=replayed.state,
         version=row.version,
@@ -352,10 +415,10 @@ async def catch_up(session: AsyncSession, rec: TableRecord) -> TableRecord | Non
 # The moves after a known seq, for many tables in one query (Postgres: the tables other processes moved).
 # LATERAL keeps it one primary-key range scan per table whatever plan Postgres caches for the statement.
 _MOVES_AFTER_SQL = """
-SELECT c.id AS table_id, m.seq, m.version, m.seat, m.action, m.events, m.created_at
+SELECT c.id AS table_id, m.seq, m.version, m.seat, m.action, m.steps, m.events, m.created_at
 FROM unnest($1::text[], $2::int[]) AS c(id, after)
 CROSS JOIN LATERAL (
-    SELECT seq, version, seat, action, events, created_at FROM moves
+    SELECT seq, version, seat, action, steps, events, created_at FROM moves
     WHERE table_id = c.id AND seq > c.after ORDER BY seq
 ) AS m
 ORDER BY c.id, m.seq
@@ -380,7 +443,7 @@ def advance(rec: TableRecord, moves: list[Any]) -> TableRecord | None:
     ):
         return None
     game = GAMES[rec.game]
-    replayed = replay(rec.game, rec.state, ((m["seat"], _doc(m["action"])) for m in moves))
+    replayed = replay(rec.game, rec.state, ((m["seat"], _doc(m["action"]), _doc(m["steps"])) for m in moves))
     state = replayed.state
     outcome = game.outcome(state)
     new = rec.evolve(

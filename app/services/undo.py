@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import GameTable, Move
 from app.games import GAMES
+from app.services import drafts
 from app.services.errors import ServiceError
 from app.services.play import Ack, check_client_id
 from app.services.records import Replayed, TableRecord, initial_state, load_record, replay, replay_stored
@@ -41,33 +42,48 @@ async def take_back(
         raise ServiceError("bad_version", "An undo must name the version it takes back (expected_version).", 422)
     if seat is None:
         raise ServiceError("not_seated", "Spectators cannot undo; take a seat to play.", 403)
-    async with rt.table_lock(table_id), rt.sessions() as session:
-        rec = await load_record(session, table_id, for_update=True)
-        if rec.status != "playing" or rec.state is None:
-            raise ServiceError("not_playing", "The game is not running.", 409)
-        if expected_version != rec.version:
-            raise ServiceError(
-                "stale_version",
-                f"The table has moved on (version {rec.version}, you sent {expected_version}); resync.",
-                409,
-            )
-        if rec.undo_seat != seat:
-            raise ServiceError(
-                "nothing_to_undo",
-                "Only your own last step can be taken back, and only while it revealed nothing and no one "
-                "else has moved since.",
-                409,
-            )
-        new = await _without_last_move(session, rec)
-        with rt.own_write(rec.id, new.version):
-            await rt.notify_in_tx(session, rec.id, new.version)
-            await session.commit()
-            cached = rt.cache.get(table_id)
-            if cached is not None and cached.version == rec.version:
-                new.recent_events = dict(cached.recent_events)  # for a room a few versions behind
-            undone = {"type": "undone", "seat": seat, "seq": rec.move_count, "visible_to": None}
-            new.remember_events(new.version, [undone])
-            new = rt.cache.put(new)
+    async with rt.table_lock(table_id):
+        known = rt.cache.get(table_id) or await rt.reload(table_id)
+        if known.live_drafts(seat):  # the last step is a draft: only its author ever saw it
+            if expected_version != known.version:
+                raise ServiceError(
+                    "stale_version",
+                    f"The table has moved on (version {known.version}, you sent {expected_version}); resync.",
+                    409,
+                )
+            kept = await drafts.drop_last(rt, known, seat)
+            ack = Ack(client_id, kept.version, draft=len(kept.live_drafts(seat)))
+            if on_durable is not None:
+                on_durable(ack)
+            rt.hub.show_draft(kept, seat, [])
+            return ack
+        async with rt.sessions() as session:
+            rec = await load_record(session, table_id, for_update=True)
+            if rec.status != "playing" or rec.state is None:
+                raise ServiceError("not_playing", "The game is not running.", 409)
+            if expected_version != rec.version:
+                raise ServiceError(
+                    "stale_version",
+                    f"The table has moved on (version {rec.version}, you sent {expected_version}); resync.",
+                    409,
+                )
+            if rec.undo_seat != seat:
+                raise ServiceError(
+                    "nothing_to_undo",
+                    "Only your own last step can be taken back, and only while it revealed nothing and no one "
+                    "else has moved since.",
+                    409,
+                )
+            new = await _without_last_move(session, rec)
+            with rt.own_write(rec.id, new.version):
+                await rt.notify_in_tx(session, rec.id, new.version)
+                await session.commit()
+                cached = rt.cache.get(table_id)
+                if cached is not None and cached.version == rec.version:
+                    new.recent_events = dict(cached.recent_events)  # for a room a few versions behind
+                undone = {"type": "undone", "seat": seat, "seq": rec.move_count, "visible_to": None}
+                new.remember_events(new.version, [undone])
+                new = rt.cache.put(new)
     ack = Ack(client_id, new.version)
     if on_durable is not None:
         on_durable(ack)
@@ -94,7 +110,13 @@ async def _without_last_move(session: AsyncSession, rec: TableRecord) -> TableRe
     values.update(
         version=rec.version + 1, move_count=last - 1, awaiting=game.awaiting(before.state), updated_at=now
     )
+    taken = (await session.execute(
+        select(Move.seat, Move.steps).where(Move.table_id == rec.id, Move.seq == last))).one()
     await session.execute(delete(Move).where(Move.table_id == rec.id, Move.seq == last))
+    kept = dict(rec.drafts)
+    if taken.steps:  # the drafts the move carried are its seat's drafts again
+        kept[taken.seat] = await drafts.restore(
+            session, rec.game, rec.id, taken.seat, before.state, taken.steps, last - 1)
     result = await session.execute(
         update(GameTable).where(GameTable.id == rec.id, GameTable.version == rec.version).values(**values)
     )
@@ -108,12 +130,14 @@ async def _without_last_move(session: AsyncSession, rec: TableRecord) -> TableRe
         awaiting=values["awaiting"],
         updated_at=now,
         undo_seat=before.undo_seat,
+        drafts=kept,
     )
 
 
 async def _replay_from_seed(session: AsyncSession, rec: TableRecord, upto_seq: int) -> Replayed:
     """The game from its seed with the stored moves up to `upto_seq` applied."""
     moves = await session.execute(
-        select(Move.seat, Move.action).where(Move.table_id == rec.id, Move.seq <= upto_seq).order_by(Move.seq)
+        select(Move.seat, Move.action, Move.steps).where(Move.table_id == rec.id, Move.seq <= upto_seq)
+        .order_by(Move.seq)
     )
     return replay(rec.game, initial_state(rec), moves)

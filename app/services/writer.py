@@ -61,6 +61,7 @@ class MoveWrite:
     status: str
     at: datetime
     state_seq: int | None = None  # how many moves `state` is after (None: this move's seq)
+    steps: list[dict[str, Any]] | None = None  # the mover's drafts the move carries (services/drafts.py)
 
     @property
     def snapshot_seq(self) -> int:
@@ -107,6 +108,7 @@ class SessionWriter:
                     seat=item.seat,
                     client_id=item.client_id,
                     action=item.action,
+                    steps=item.steps,
                     events=item.events,
                     created_at=item.at,
                 )
@@ -125,9 +127,10 @@ def _batch_sql(duplicate_check: str, notify: bool = True) -> str:
     return f"""
 WITH d AS (
     SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::int[], $5::text[], $6::text[],
-                         $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::int[])
+                         $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::int[],
+                         $14::text[])
         AS d(id, old_version, version, seq, seat, client_id, action, events, state, awaiting, outcome, status,
-             state_seq)
+             state_seq, steps)
 ),
 upd AS (
     UPDATE game_tables g SET
@@ -141,11 +144,11 @@ upd AS (
         state_seq = CASE WHEN d.state IS NULL THEN g.state_seq ELSE d.state_seq END
     FROM d
     WHERE g.id = d.id AND g.version = d.old_version{duplicate_check}
-    RETURNING g.id, d.seq, d.version, d.seat, d.client_id, d.action, d.events
+    RETURNING g.id, d.seq, d.version, d.seat, d.client_id, d.action, d.events, d.steps
 ),
 ins AS (
-    INSERT INTO moves (table_id, seq, version, seat, client_id, action, events, created_at)
-    SELECT id, seq, version, seat, client_id, action::jsonb, events::jsonb, now() FROM upd
+    INSERT INTO moves (table_id, seq, version, seat, client_id, action, events, steps, created_at)
+    SELECT id, seq, version, seat, client_id, action::jsonb, events::jsonb, steps::jsonb, now() FROM upd
     RETURNING table_id, version
 )
 SELECT array_agg(table_id) AS written, {notice} AS notified
@@ -185,7 +188,7 @@ def _json(value: Any) -> str | None:
 
 
 def _columns(items: list[MoveWrite]) -> list[list[Any]]:
-    """The batch statement's thirteen parameter arrays, in its unnest order."""
+    """The batch statement's fourteen parameter arrays, in its unnest order."""
     return [
         [it.table_id for it in items],
         [it.old_version for it in items],
@@ -200,6 +203,7 @@ def _columns(items: list[MoveWrite]) -> list[list[Any]]:
         [_json(it.outcome) for it in items],
         [it.status for it in items],
         [it.snapshot_seq for it in items],
+        [_json(it.steps) for it in items],
     ]
 
 

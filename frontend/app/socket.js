@@ -185,6 +185,11 @@ export class TableSocket {
       if (this.version !== null && (message.version < this.version || (message.type === "update" && message.version === this.version))) return;
       this.version = message.version;
     }
+    if (message.type === "draft" && typeof message.version === "number") {
+      // Our own secret step, kept as a draft: it comes at the table's version, which it leaves as it was.
+      if (this.version !== null && message.version < this.version) return;
+      this.version = message.version;
+    }
     if ((message.type === "ack" || message.type === "error") && message.client_id) {
       const entry = this.pending.get(message.client_id);
       if (entry) {

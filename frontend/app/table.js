@@ -32,6 +32,7 @@ const S = {
   viewKey: null, // the last view as JSON: an update whose view differs from it is a move
   undo: false, // the server lets this seat take back its last step
   version: null,
+  draft: 0, // how many of this seat's secret steps are drafts (services/drafts.py): shown to it alone
   gameTitle: null,
   game: null, // the game's lobby entry (GET /api/games): its options' names
   renderer: null, // {module, missing, error?} once loaded
@@ -857,6 +858,7 @@ function drawAll() {
   openProfilesBeside(playingHere());
   // Exposed for tests and tools that need to know when a move landed.
   els.main.dataset.version = String(S.version ?? S.table.version ?? "");
+  els.main.dataset.draft = String(S.draft || 0);
   els.main.dataset.status = S.table.status;
   drawHead();
   drawConn();
@@ -946,6 +948,8 @@ function applyMessage(message) {
   else if (S.table && "my_seat" in S.table) S.seat = S.table.my_seat;
   S.events = Array.isArray(message.events) ? message.events : [];
   S.undo = message.undo === true;
+  // How many of our own secret steps are drafts (shown to us alone; no version of their own).
+  if (message.type !== "presence") S.draft = typeof message.draft === "number" ? message.draft : 0;
   // The host removed this person (one who pressed Leave knows it already).
   const kicked = S.events.some((e) => e.type === "seat_left" && e.kicked && e.seat === seatBefore);
   if (wasSeated && isSpectator() && S.table?.status === "open" && kicked) toast(t("table.kicked"), "info");
@@ -967,6 +971,14 @@ function onMessage(message) {
     drawAll();
     reloadLog();
     noteSeen();
+  } else if (message.type === "draft") {
+    const draftsBefore = S.draft;
+    applyMessage(message);
+    // A draft taken back: the log is read again without it (drafts are in it once a move carries them).
+    if (S.draft < draftsBefore) reloadLog();
+    else if (logLoading) updatesDuringLog += 1;
+    else logPanel.append(linesForEvents(S.renderer?.module, S.events, ctx()));
+    drawAll();
   } else if (message.type === "update") {
     const myTurnBefore = isMyTurn();
     applyMessage(message);

@@ -46,7 +46,7 @@ async def test_the_players_of_a_finished_game_play_it_again(server: Server) -> N
     # Ben asks first: a new private table like the old one, with him as host in his own seat.
     new = (await ben.post(f"/api/tables/{tid}/rematch")).json()
     assert new["id"] != tid and new["status"] == "open" and new["game"] == "tiny"
-    assert (new["visibility"], new["options"], new["name"], new["is_host"]) == ("private", {"target": 1},
+    assert (new["visibility"], new["options"], new["name"], new["is_host"]) == ("private", {"target": 1, "leans": False},
                                                                               "Friday night", True)
     assert new["invite_code"]
     assert [(s["seat"], (s["user"] or {}).get("name"), s["bot"]) for s in new["seats"]] == [

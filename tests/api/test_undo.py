@@ -112,7 +112,7 @@ async def _chain_of_steps_taken_back(server: Server) -> None:
         assert now is not None
         place = next(a for a in now["actions"] if a["type"] == "place")
         ack = await sa.act(place)
-        seen.append(await sa.until_version(ack["version"]))
+        seen.append(await sa.until_acked(ack))
         assert seen[-1].get("undo") is True
     await _close(sa, sb)
     server.stop()
@@ -124,7 +124,7 @@ async def _chain_of_steps_taken_back(server: Server) -> None:
         assert before is not None
         ack = await sa.undo(latest["version"])
         assert ack["type"] == "ack", ack
-        latest = await sa.until_version(ack["version"])
+        latest = await sa.until_acked(ack)
         assert latest["view"] == before["view"] and latest["actions"] == before["actions"]
         assert (latest.get("undo") is True) == (before is not seen[0])  # a truck choice is public: no undo
     assert (await sa.undo(latest["version"]))["code"] == "nothing_to_undo"

@@ -73,6 +73,15 @@ def version(page: Page) -> int:
     return int(raw or 0)
 
 
+# The page's version and its own drafts (secret steps shown to it alone, which leave the version as it was).
+STEP_JS = "document.querySelector('main').dataset.version + ':' + document.querySelector('main').dataset.draft"
+
+
+def step(page: Page) -> str:
+    """Changes with every move the page sees and with each of its own drafts."""
+    return str(page.evaluate(f"() => {STEP_JS}"))
+
+
 def finished(page: Page) -> bool:
     return page.locator("main").get_attribute("data-status") == "finished"
 
@@ -83,13 +92,11 @@ def click_a_legal_thing(page: Page, rng: random.Random) -> bool:
     count = legal.count()
     if not count:
         return False
-    before = version(page)
+    before = step(page)
     try:
         legal.nth(rng.randrange(count)).click(timeout=1500)
-        # A decision may take several clicks (pick, then place): wait briefly for a move to land.
-        page.wait_for_function(
-            "v => document.querySelector('main').dataset.version !== v", arg=str(before), timeout=600
-        )
+        # A decision may take several clicks (pick, then place): wait briefly for a move (or a draft) to land.
+        page.wait_for_function(f"v => ({STEP_JS}) !== v", arg=before, timeout=600)
     except PlaywrightError:  # the area was redrawn under us, or the click only selected something
         pass
     return True
@@ -107,8 +114,7 @@ def play_to_the_end(pages: list[Page], rng: random.Random, max_clicks: int = 300
         acted = False
         for index, page in enumerate(pages):
             now_version, status, pending = page.evaluate(
-                "() => [document.querySelector('main').dataset.version,"
-                " document.querySelector('main').dataset.status, window.foodGames.pending()]"
+                f"() => [{STEP_JS}, document.querySelector('main').dataset.status, window.foodGames.pending()]"
             )
             if status == "finished":
                 for other in pages:

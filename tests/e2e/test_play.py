@@ -127,14 +127,14 @@ def ana_and_bo_start_food_truck(person: Callable[..., Person], private: bool = F
     return ana, bo
 
 
-def test_a_secret_step_is_taken_back_with_the_undo_button(person: Callable[..., Person], rng: random.Random) -> None:
+def test_a_secret_step_is_taken_back_with_the_undo_button_unseen_by_others(person: Callable[..., Person], rng: random.Random) -> None:
     ana, bo = ana_and_bo_start_food_truck(person)
     page, undo = ana.page, ana.page.get_by_test_id("undo")
 
     def phase() -> str:
         return str(page.evaluate("window.foodGames.state().view?.phase"))
 
-    # Choosing trucks is public: no undo. Then both order in secret; Bo waits, so Ana's step stays her last.
+    # Choosing trucks is public: no undo. Then both order in secret, each step a draft its author alone may take back.
     page.wait_for_function("() => window.foodGames.state().view?.phase === 'trucks'")
     for _ in range(40):
         if phase() != "trucks":
@@ -147,12 +147,15 @@ def test_a_secret_step_is_taken_back_with_the_undo_button(person: Callable[..., 
         assert click_a_legal_thing(page, rng)
     placed = version(page)
     assert page.evaluate("JSON.stringify(window.foodGames.state().view)") != before
-    expect(bo.page.get_by_test_id("undo")).to_have_count(0)
+    # The card stacked is a draft, Ana's alone: the table's version did not move, and Bo's page heard nothing.
+    assert version(bo.page) == placed
+    expect(page.locator("main")).to_have_attribute("data-draft", "1")
     undo.click()
-    page.wait_for_function("v => Number(document.querySelector('main').dataset.version) > v", arg=placed)
+    expect(page.locator("main")).to_have_attribute("data-draft", "0")
     expect(undo).to_have_count(0)
     assert page.evaluate("JSON.stringify(window.foodGames.state().view)") == before
-    expect(bo.page.locator(".toast").filter(has_text="Ana took back a step")).to_be_visible()
+    assert version(page) == version(bo.page) == placed
+    expect(bo.page.locator(".toast").filter(has_text="Ana took back a step")).to_have_count(0)
 
 
 def test_a_bot_plays_for_a_player_until_they_take_their_seat_back(person: Callable[..., Person]) -> None:
@@ -264,9 +267,12 @@ def test_a_chime_rings_when_the_turn_comes_to_a_player_looking_elsewhere(person:
         return list(ana.page.evaluate("window.foodGames.state().awaiting"))
 
     def move(who: Person) -> None:
-        """`who` makes their first legal move and both pages hear of it."""
+        """`who` makes their first legal move and both pages hear of it (a draft, its author's page alone)."""
         before = who.page.evaluate("window.foodGames.state().version")
-        assert who.page.evaluate("window.foodGames.send(window.foodGames.state().actions[0]).then(() => 'sent')") == "sent"
+        ack = who.page.evaluate("window.foodGames.send(window.foodGames.state().actions[0])")
+        if "draft" in ack:
+            who.page.wait_for_function("n => window.foodGames.state().draft === n", arg=ack["draft"])
+            return
         for page in (ana.page, bo.page):
             page.wait_for_function("v => window.foodGames.state().version > v", arg=before)
 

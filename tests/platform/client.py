@@ -78,9 +78,9 @@ class Socket:
         try:
             async for raw in self.ws:
                 msg: dict[str, Any] = json.loads(raw)
-                if msg.get("type") in ("snapshot", "update"):
+                if msg.get("type") in ("snapshot", "update", "draft"):
                     # Like the browser: an update without `table` keeps the last one (`latest` has it;
-                    # the queue gets the message as it came).
+                    # the queue gets the message as it came). A draft comes at the version it was made in.
                     self.table = msg.get("table", self.table)
                     if self.latest is None or msg["version"] >= self.latest["version"]:
                         self.latest = {**msg, "table": self.table}
@@ -116,6 +116,23 @@ class Socket:
         while self.latest is None or self.latest["version"] < version:
             self.changed.clear()
             await asyncio.wait_for(self.changed.wait(), max(0.01, deadline - loop.time()))
+        return self.latest
+
+    async def until_acked(self, ack: dict[str, Any], timeout: float = 10) -> dict[str, Any]:
+        """Wait until the picture after this ack has arrived: its update, or, for a draft, its `draft` message."""
+        if "draft" not in ack:
+            return await self.until_version(ack["version"], timeout)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+
+        def shown(latest: dict[str, Any] | None) -> bool:
+            return latest is not None and (latest["version"] > ack["version"] or (
+                latest["version"] == ack["version"] and latest.get("draft") == ack["draft"]))
+
+        while not shown(self.latest):
+            self.changed.clear()
+            await asyncio.wait_for(self.changed.wait(), max(0.01, deadline - loop.time()))
+        assert self.latest is not None
         return self.latest
 
     async def act(self, action: Any, expected_version: int | None = None,

@@ -2,7 +2,9 @@
 
 Each round every seat secretly picks 0-3 (all at once; nothing shown until all
 are in), the picks are revealed and added to the scores, then each seat in turn
-`bump`s its own score by one. The first round that ends with someone at or past
+`bump`s its own score by one. With the `leans` option a seat may first `lean`
+towards a number, as often as it likes: a secret step that shows nobody else
+anything (a draft, services/drafts.py). The first round that ends with someone at or past
 `target` ends the game. The seeded generator decides who bumps first.
 """
 
@@ -22,7 +24,8 @@ class TinyGame:
     description = "A test game."
     min_players = 1
     max_players = 4
-    options = [{"id": "target", "type": "int", "default": 6, "label": "Target"}]
+    options = [{"id": "target", "type": "int", "default": 6, "label": "Target"},
+               {"id": "leans", "type": "bool", "default": False, "label": "Leans"}]
 
     def new_game(self, players: Sequence[str], seed: int, options: Mapping[str, Any] | None = None) -> dict:
         rng = Rng(seed)
@@ -36,6 +39,8 @@ class TinyGame:
             "turn": first,
             "bumped": 0,
             "round": 1,
+            "leans": bool((options or {}).get("leans", False)),
+            "leaning": {p: None for p in players},
             "rng": rng.state,
             "over": False,
         }
@@ -51,7 +56,8 @@ class TinyGame:
         if player not in self.awaiting(state):
             return []
         if state["phase"] == "pick":
-            return [{"type": "pick", "n": n} for n in range(4)]
+            leans = [{"type": "lean", "n": n} for n in range(4)] if state.get("leans") else []
+            return [{"type": "pick", "n": n} for n in range(4)] + leans
         return [{"type": "bump"}]
 
     def apply(self, state: dict, player: str, action: dict) -> Applied:
@@ -63,6 +69,10 @@ class TinyGame:
             raise IllegalAction("illegal", "That is not a legal move now.")
         s = copy.deepcopy(state)
         events: list[dict] = []
+        if action["type"] == "lean":
+            s["leaning"][player] = action["n"]
+            events.append({"type": "leaned", "seat": player, "n": action["n"], "visible_to": [player]})
+            return Applied(state=s, events=events, undoable=True)
         if s["phase"] == "pick":
             s["picks"][player] = action["n"]
             events.append({"type": "picked", "seat": player, "n": action["n"], "visible_to": [player]})
@@ -92,6 +102,8 @@ class TinyGame:
         v = {k: val for k, val in state.items() if k != "rng"}
         if state["phase"] == "pick" and not state["over"]:
             v["picks"] = {p: (n if p == viewer else (None if n is None else "hidden")) for p, n in state["picks"].items()}
+        if "leaning" in state:
+            v["leaning"] = {p: n for p, n in state["leaning"].items() if p == viewer}
         return v
 
     def outcome(self, state: dict) -> Outcome | None:

@@ -40,7 +40,8 @@ def stored(rec: TableRecord, plays: list[tuple[str, dict[str, Any]]]) -> list[di
         applied = TINY.apply(state, seat, action)
         state = applied.state
         rows.append({"seq": rec.move_count + k, "version": rec.version + k, "seat": seat,
-                     "action": orjson.dumps(action).decode(), "events": orjson.dumps(applied.events).decode(),
+                     "action": orjson.dumps(action).decode(), "steps": None,
+                     "events": orjson.dumps(applied.events).decode(),
                      "created_at": T0 + timedelta(seconds=k)})
     return rows
 
