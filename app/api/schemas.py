@@ -30,6 +30,20 @@ class MeOut(UserOut):
     session: str | None = None
 
 
+class RefusalOut(BaseModel):
+    code: str
+    message: str
+
+
+class SessionOut(BaseModel):
+    # Who a page is signed in as, always answered 200: a signed-out visitor is an answer, not an error.
+    user: UserOut | None = None
+    session: str | None = None
+    # Why the token the request came with was not taken (its session ended, a bad or expired token); its cookie is
+    # cleared with the answer.
+    refused: RefusalOut | None = None
+
+
 class AuthOut(BaseModel):
     # For API clients (`Authorization: Bearer`); a browser uses the HttpOnly cookie set with it and keeps no token.
     token: str

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from tests.e2e.conftest import TIMEOUT_MS, AppServer, Person
+from tests.e2e.conftest import AppServer, Person, people
 from tests.e2e.fcm_plan import site_choice
 from tests.e2e.helpers import click_a_legal_thing, create_table, seat_row, snapshot
 from tests.e2e.test_fcm import arrow_to, focused_cell
@@ -39,18 +39,8 @@ MINE_BEFORE = {
 @pytest.fixture
 def phone(browser: Browser, app_server: AppServer) -> Iterator[Person]:
     """Ana on a touch phone, signed in as a guest at the lobby."""
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    context.set_default_timeout(TIMEOUT_MS)
-    page = context.new_page()
-    ana = Person(context, page, app_server.url)
-    page.on("pageerror", lambda exc: ana.errors.append(str(exc)))
-    page.on("dialog", ana.note_dialog)
-    ana.goto("/")
-    ana.sign_in_as_guest("Ana")
-    yield ana
-    context.close()
-    assert not ana.errors, f"uncaught errors in the page: {ana.errors}"
-    assert not ana.dialogs, f"unexpected dialogs: {ana.dialogs}"
+    with people(browser, app_server.url) as make:
+        yield make("Ana", PHONE["width"], PHONE["height"], touch=True)
 
 
 def start_against_bots(ana: Person, game: str) -> None:
