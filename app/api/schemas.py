@@ -245,6 +245,7 @@ class ChatRemovedOut(BaseModel):
 class ReplayOut(BaseModel):
     step: int
     total: int
+    seat: str | None = None  # whose view: null for the spectator's
     view: dict[str, Any] | None
     events: list[dict[str, Any]]
 

@@ -243,9 +243,13 @@ async def moves(v: Viewing = Depends(viewing)) -> dict[str, Any]:
 
 
 @router.get("/tables/{table_id}/replay", response_model=ReplayOut)
-async def replay(step: int = Query(default=0, ge=0), v: Viewing = Depends(viewing)) -> dict[str, Any]:
-    """The spectator's view after `step` moves."""
-    return await history.replay_step(v.session, v.rec, step)
+async def replay(
+    step: int = Query(default=0, ge=0),
+    seat: str | None = Query(default=None, max_length=8),
+    v: Viewing = Depends(viewing),
+) -> dict[str, Any]:
+    """The spectator's view after `step` moves; once the game is over, `seat`'s view (that player's hand as it was)."""
+    return await history.replay_step(v.session, v.rec, step, seat)
 
 
 @router.get("/tables/{table_id}/verify", response_model=VerifyOut)

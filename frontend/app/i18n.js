@@ -307,6 +307,8 @@ const STRINGS = {
     "replay.rounds": "Round:",
     "replay.move_n": "Move {n}",
     "replay.go": "Show the position after move {n}",
+    "replay.seen_by": "Seen by",
+    "replay.seen_by_all": "Everyone (no hands)",
     // Table chat (chat.js).
     "chat.title": "Chat",
     "chat.messages": "Chat messages",
@@ -706,6 +708,8 @@ const STRINGS = {
     "replay.rounds": "Ronda:",
     "replay.move_n": "Jugada {n}",
     "replay.go": "Ver la posición tras la jugada {n}",
+    "replay.seen_by": "Vista de",
+    "replay.seen_by_all": "Todos (sin manos)",
     // Table chat (chat.js), with its refusals by code.
     "chat.title": "Chat",
     "chat.messages": "Mensajes del chat",

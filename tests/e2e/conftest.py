@@ -156,24 +156,30 @@ class Person:
     dialogs: list[str] = field(default_factory=list)
     console_errors: list[str] = field(default_factory=list)  # what the page's console logged as errors
     failed_requests: list[str] = field(default_factory=list)  # requests that failed, not those a navigation ended
-    navigations: int = 0
+    navigations: dict[int, int] = field(default_factory=dict)  # id(page) -> pages it has navigated to so far
     probes: list[str] = field(default_factory=list)  # HEAD requests: a page asking whether a file exists
-    started: dict[int, int] = field(default_factory=dict)  # id(request) -> the navigation it began under
+    started: dict[int, int] = field(default_factory=dict)  # id(request) -> the navigation of its page it began under
     # What the test itself provokes on purpose (a refused request the page reports): console errors or failed
     # requests matching one of these are not the page's fault.
     expected: list[re.Pattern[str]] = field(default_factory=list)
 
     def watch(self) -> None:
-        """Record the console's errors and the failed requests of the page (see helpers.assert_quiet)."""
-        self.page.on("console", self.note_console)
-        self.page.on("request", self.note_request)
-        self.page.on("requestfailed", self.note_failed)
+        """Record the console's errors and the failed requests of the person's pages, those of the tabs they open
+        later too (see `noise`)."""
+        self.watch_page(self.page)
+        self.context.on("page", self.watch_page)
+
+    def watch_page(self, page: Page) -> None:
+        page.on("console", self.note_console)
+        page.on("request", self.note_request)
+        page.on("requestfailed", self.note_failed)
 
     def note_request(self, request: Request) -> None:
-        # A new page is asked for: the requests of the one before it may be cut short from now on.
+        page = id(request.frame.page)
+        # A new page is asked for: the requests of the one before it in that tab may be cut short from now on.
         if request.is_navigation_request() and request.frame.parent_frame is None:
-            self.navigations += 1
-        self.started[id(request)] = self.navigations
+            self.navigations[page] = self.navigations.get(page, 0) + 1
+        self.started[id(request)] = self.navigations.get(page, 0)
         if request.method == "HEAD":
             self.probes.append(request.url)
 
@@ -184,7 +190,8 @@ class Person:
     def note_failed(self, request: Request) -> None:
         # A request still under way when the page moved on (a poll, the socket's page) is ended by the browser, not
         # failed: only one that failed on the page that made it counts.
-        if self.started.pop(id(request), self.navigations) != self.navigations:
+        now = self.navigations.get(id(request.frame.page), 0)
+        if self.started.pop(id(request), now) != now:
             return
         # Cut short by the browser itself (a redraw or a closing page dropped the request), not refused or lost.
         if request.failure and "ERR_ABORTED" in request.failure:
