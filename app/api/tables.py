@@ -19,12 +19,13 @@ from app.api.schemas import (
     ReplayOut,
     SeatIn,
     TableOut,
+    TakebackIn,
     VerifyOut,
 )
 from app.db.models import User
 from app.games import GAMES
 from app.runtime import Runtime
-from app.services import history
+from app.services import history, takeback
 from app.services import tables as svc
 from app.services.errors import ServiceError, not_found
 from app.services.records import TableRecord
@@ -223,6 +224,16 @@ async def abandon(
     rec = await svc.lobby_change(
         rt, table_id, user, None, lambda s, r: svc.vote_abandon(s, r, user, body.vote, body.proposal, rt.settings.stand_in_after)
     )
+    return svc.table_json(rt, rec, user.id)
+
+
+@router.post("/tables/{table_id}/takeback", response_model=TableOut)
+async def takeback_say(
+    table_id: str, body: TakebackIn, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)
+) -> dict[str, Any]:
+    """My say on taking back moves: "ask" (my last move and every one after it), "yes" or "no" to the open request;
+    once every other player agrees, the moves are taken back."""
+    rec = await svc.lobby_change(rt, table_id, user, None, lambda s, r: takeback.say(s, r, user, body.say, body.proposal))
     return svc.table_json(rt, rec, user.id)
 
 
