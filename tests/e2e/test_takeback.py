@@ -12,12 +12,14 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import Person
 from tests.e2e.helpers import snapshot, version
+from tests.e2e.test_accessibility import as_report, settle, violations
 
 pytestmark = pytest.mark.e2e
 
 
 def _two_at_a_table(person: Callable[..., Person]) -> tuple[Person, Person, str]:
-    ana, bo = person("Ana"), person("Bo")
+    # Bo's page lets axe in (tests/e2e/test_accessibility.py); Ana's keeps the site's CSP.
+    ana, bo = person("Ana"), person("Bo", bypass_csp=True)
     post = ana.page.request.post
     tid = str(post(ana.base + "/api/tables", data={"game": "food-truck", "seats": 2}).json()["id"])
     assert bo.page.request.post(f"{bo.base}/api/tables/{tid}/join", data={}).ok
@@ -83,6 +85,9 @@ def test_a_takeback_asked_and_agreed_and_a_confirmed_irreversible_move(person: C
     request = bo.page.get_by_test_id("takeback")
     expect(request).to_contain_text(f"Ana asks to take back their last move ({taken} in all")
     expect(ana.page.get_by_test_id("takeback-ask")).to_have_count(0)  # one request at a time
+    settle(bo.page)
+    found = violations(bo.page, "a request to take back moves")
+    assert not found, as_report(found)
     request.get_by_test_id("takeback-yes").click()
     for page in pages:
         expect(page.get_by_test_id("takeback")).to_be_hidden()
