@@ -21,6 +21,7 @@ from app.db.models import Move, User
 from app.games import GAMES
 from app.games.base import apply_listed
 from app.services.errors import ServiceError
+from app.services.play import same_json
 from app.services.records import TableRecord, initial_state
 from app.services.tables import Events, _bump
 
@@ -145,7 +146,7 @@ def preview(rec: TableRecord, seat: str | None, action: Any) -> bool:
         raise ServiceError("not_playing", "The game is not running.", 409)
     if seat not in rec.awaiting:
         raise ServiceError("not_your_turn", "It is not your turn.", 409)
-    if not any(legal == action for legal in rec.actions_for(seat)):
+    if not any(legal == action and same_json(action, legal) for legal in rec.actions_for(seat)):
         raise ServiceError("illegal_action", "That is not one of your legal moves.", 422)
     game = GAMES[rec.game]
     applied = apply_listed(game, rec.state, seat, action)

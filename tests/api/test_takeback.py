@@ -167,6 +167,7 @@ async def test_a_preview_says_whether_a_move_could_be_taken_back(server: Server)
     # Ben's pick would reveal both: it cannot be taken back.
     assert (await preview(sb, {"type": "pick", "n": 2}, "p2"))["undoable"] is False
     assert (await preview(sb, {"type": "pick", "n": 9}, "p3"))["code"] == "illegal_action"
+    assert (await preview(sb, {"type": "pick", "n": 2.0}, "p3b"))["code"] == "illegal_action"  # a look-alike
     assert (await preview(sa, {"type": "pick", "n": 2}, "p4"))["code"] == "not_your_turn"
     assert (await preview(sa, None, "p5"))["code"] in ("not_your_turn", "illegal_action")
     assert (await _ask(sa, {"type": "preview", "client_id": "p6"}, "p6"))["code"] == "bad_message"
@@ -174,3 +175,28 @@ async def test_a_preview_says_whether_a_move_could_be_taken_back(server: Server)
     assert (await table_state(server, tid))["version"] == v + 1
     for thing in (sa, sb, ana, ben):
         await thing.close()
+
+
+async def test_with_nobody_else_to_ask_the_moves_are_taken_back_at_once(server: Server) -> None:
+    ana = await Player.guest(server.url, "Ana")
+    tid = (await ana.table(seats=2, options={"target": 100}))["id"]
+    await ana.post(f"/api/tables/{tid}/bots", {"seat": "1"})
+    sock = await Socket.open(server.ws_url, tid, ana.token)
+    await sock.expect("snapshot")
+    await ana.post(f"/api/tables/{tid}/start")
+    latest = await sock.expect("update")
+    while "0" not in latest["awaiting"]:
+        latest = await sock.expect("update")
+    assert (await sock.act({"type": "pick", "n": 3}))["type"] == "ack"
+    answer = (await ana.post(f"/api/tables/{tid}/takeback", {"say": "ask"})).json()
+    # A bot has no say: nobody is asked, and the game is back before Ana's pick at once.
+    assert answer["takeback"] is None
+    while True:
+        update = await sock.expect("update")
+        kinds = [e["type"] for e in update["events"]]
+        if "taken_back" in kinds:
+            break
+    assert kinds == ["takeback_asked", "taken_back"]
+    assert "0" in update["awaiting"] and update["view"]["picks"]["0"] is None
+    await sock.close()
+    await ana.close()
