@@ -6,7 +6,9 @@ only when none of those moves revealed hidden information, drew at random or clo
 engines' `undoable`); in an unrated game any moves may be taken back, since everyone agrees. Every other seat its own
 person plays must say yes (a bot's seat, or one a bot stands in for, has no say); one no ends the request, and a move
 made meanwhile ends it too. Taking back is the game replayed from its seed without those moves (engines are
-deterministic), written as a lobby change: the table row locked, the moves deleted, a new version.
+deterministic), written as a lobby change: the table row locked, the moves deleted, a new version. The game's
+generator goes back with the state, so what those moves revealed (a card drawn) stays known to whoever saw it and comes
+again the same way: that is part of what the other players agree to.
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ async def say(session: AsyncSession, rec: TableRecord, user: User, what: Any, pr
     if seat is None:
         raise ServiceError("not_seated", "Only the players at the table can take back moves.", 403)
     if seat in rec.bot_seats():
-        raise ServiceError("bot_playing", "A bot is playing your seat; take it back first.", 409)
+        raise ServiceError("bot_playing", "A bot is playing your seat; take your seat back first.", 409)
     who = {"seat": seat, "name": user.name, "visible_to": None}
     current = rec.takeback_open()
     if word is Say.ASK:
