@@ -5,13 +5,14 @@ under the site's Content-Security-Policy (the people fixture fails on any violat
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import Person
-from tests.e2e.test_turn_bar import start_against_bots
+from tests.e2e.test_turn_bar import SIZES, start_against_bots
 
 pytestmark = pytest.mark.e2e
 
@@ -34,12 +35,18 @@ ICONS = """(css) => [...document.querySelectorAll('[data-testid=game-area] ' + c
 }))"""
 
 
+@pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("game", list(CARDS))
-def test_cards_carry_an_icon_beside_their_words(person: Callable[..., Person], game: str) -> None:
-    ana = person("Ana")
+def test_cards_carry_an_icon_beside_their_words(
+    person: Callable[..., Person], artifacts: Path, game: str, size: str
+) -> None:
+    width, height = SIZES[size]
+    ana = person("Ana", width=width, height=height, touch=size == "phone")
     start_against_bots(ana, game)
     area = ana.page.get_by_test_id("game-area")
     expect(area.locator(CARDS[game]).first).to_be_visible()
+    # The player's cards with their icons, for a person to look at (the whole board, however long).
+    area.screenshot(path=artifacts / f"icons-{game}-{size}.png", animations="disabled")
     cards: list[dict[str, Any]] = ana.page.evaluate(ICONS, CARDS[game])
     assert cards
     kinds: set[str] = set()
