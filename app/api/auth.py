@@ -17,7 +17,19 @@ from app.api.deps import (
     signed_in,
     token_from,
 )
-from app.api.schemas import AuthOut, GuestIn, LoginIn, MeOut, OkOut, PasswordIn, RegisterIn, RenameIn, UserOut
+from app.api.schemas import (
+    AuthOut,
+    GuestIn,
+    LoginIn,
+    MeOut,
+    OkOut,
+    PasswordIn,
+    RefusalOut,
+    RegisterIn,
+    RenameIn,
+    SessionOut,
+    UserOut,
+)
 from app.db.models import User
 from app.runtime import Runtime
 from app.services import account, auth
@@ -120,6 +132,24 @@ async def logout_all(
     await account.sign_out_everywhere(rt, user.id)
     _forget_cookie(rt, request, response)
     return OkOut(ok=True)
+
+
+@router.get("/auth/session", response_model=SessionOut)
+async def session_status(request: Request, response: Response, rt: Runtime = Depends(get_rt)) -> SessionOut:
+    """Who this request is signed in as, answered 200 whether or not anyone is: a page asks it on every load, and a
+    visitor who is not signed in is no error. A refused token (its session ended, or it is bad or expired) is said in
+    `refused`, and its cookie is cleared, so the browser stops sending it."""
+    token = token_from(dict(request.headers), dict(request.cookies))
+    try:
+        async with rt.reads() as session:
+            found = await signed_in(rt, session, token)
+    except ServiceError as refusal:
+        _forget_cookie(rt, request, response)
+        return SessionOut(refused=RefusalOut(code=refusal.code, message=refusal.message))
+    if found is None:
+        return SessionOut()
+    user = found.user
+    return SessionOut(user=UserOut(id=user.id, name=user.name, username=user.username), session=found.claims.sid)
 
 
 @router.get("/me", response_model=MeOut)

@@ -30,6 +30,20 @@ class MeOut(UserOut):
     session: str | None = None
 
 
+class RefusalOut(BaseModel):
+    code: str
+    message: str
+
+
+class SessionOut(BaseModel):
+    # Who a page is signed in as, always answered 200: a signed-out visitor is an answer, not an error.
+    user: UserOut | None = None
+    session: str | None = None
+    # Why the token the request came with was not taken (its session ended, a bad or expired token); its cookie is
+    # cleared with the answer.
+    refused: RefusalOut | None = None
+
+
 class AuthOut(BaseModel):
     # For API clients (`Authorization: Bearer`); a browser uses the HttpOnly cookie set with it and keeps no token.
     token: str
@@ -112,6 +126,51 @@ class AbandonIn(BaseModel):
     proposal: Any = None  # the id of the open proposal this vote answers; none to propose (or agree to any)
 
 
+class TakebackIn(BaseModel):
+    # Any JSON here: the service refuses a wrong one with its own code (bad_say, bad_proposal).
+    say: Any = None  # "ask", "yes" or "no"
+    proposal: Any = None  # the id of the open request this say answers
+
+
+class TakebackOut(BaseModel):
+    id: int  # the table version that opened it
+    by: str  # the seat that asked
+    seq: int  # the first move it takes back (the asker's last): that move and every one after it
+    moves: int  # how many moves that is
+    yes: list[str]  # the seats that agreed
+    waiting: list[str]  # the seats whose yes it still needs
+
+
+# ---- table socket messages (app/api/ws.py) beyond act, undo, resync, ping and chat ----
+
+
+class TakebackMessage(BaseModel):
+    """`{"type": "takeback", "say", "proposal"?, "client_id"}`: my say on taking back moves (docs/api.md)."""
+
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["takeback"]
+    say: Literal["ask", "yes", "no"]
+    proposal: int | None = Field(default=None, strict=True)
+    client_id: str = Field(min_length=1, max_length=64)
+
+
+class PreviewMessage(BaseModel):
+    """`{"type": "preview", "action", "client_id"}`: whether this move of mine could be taken back at once."""
+
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["preview"]
+    action: Any
+    client_id: str = Field(min_length=1, max_length=64)
+
+
+class PreviewAnswer(BaseModel):
+    """The answer to a preview: `undoable` false for a move that reveals, draws or ends a decision for good."""
+
+    type: Literal["preview"] = "preview"
+    client_id: str
+    undoable: bool
+
+
 class AbandonOut(BaseModel):
     id: int  # the table version that opened it
     by: str  # the seat that proposed it
@@ -161,6 +220,7 @@ class TableOut(BaseModel):
     abandoned: bool = False  # finished because its players agreed to abandon it (no outcome)
     chat_mode: Literal["everyone", "accounts", "players"] = "everyone"  # who may chat, as the host chose
     abandon: AbandonOut | None = None  # a running game: the open proposal to abandon it
+    takeback: TakebackOut | None = None  # a running game: the open request to take back moves
     rated: bool = False  # the game changes (a finished one: changed) its people's ratings
     ratings: dict[str, RatingChangeOut] | None = None  # by seat, once the finished game is rated
     created_at: str
@@ -232,6 +292,7 @@ class ChatRemovedOut(BaseModel):
 class ReplayOut(BaseModel):
     step: int
     total: int
+    seat: str | None = None  # whose view: null for the spectator's
     view: dict[str, Any] | None
     events: list[dict[str, Any]]
 

@@ -19,12 +19,13 @@ from app.api.schemas import (
     ReplayOut,
     SeatIn,
     TableOut,
+    TakebackIn,
     VerifyOut,
 )
 from app.db.models import User
 from app.games import GAMES
 from app.runtime import Runtime
-from app.services import history
+from app.services import history, takeback
 from app.services import tables as svc
 from app.services.errors import ServiceError, not_found
 from app.services.records import TableRecord
@@ -226,6 +227,16 @@ async def abandon(
     return svc.table_json(rt, rec, user.id)
 
 
+@router.post("/tables/{table_id}/takeback", response_model=TableOut)
+async def takeback_say(
+    table_id: str, body: TakebackIn, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)
+) -> dict[str, Any]:
+    """My say on taking back moves: "ask" (my last move and every one after it), "yes" or "no" to the open request;
+    once every other player agrees, the moves are taken back."""
+    rec = await svc.lobby_change(rt, table_id, user, None, lambda s, r: takeback.say(s, r, user, body.say, body.proposal))
+    return svc.table_json(rt, rec, user.id)
+
+
 @router.post("/tables/{table_id}/rematch", response_model=TableOut)
 async def rematch(table_id: str, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)) -> dict[str, Any]:
     """Play a finished game again: the new table (opened by the first player to ask, joined by the others)."""
@@ -243,9 +254,13 @@ async def moves(v: Viewing = Depends(viewing)) -> dict[str, Any]:
 
 
 @router.get("/tables/{table_id}/replay", response_model=ReplayOut)
-async def replay(step: int = Query(default=0, ge=0), v: Viewing = Depends(viewing)) -> dict[str, Any]:
-    """The spectator's view after `step` moves."""
-    return await history.replay_step(v.session, v.rec, step)
+async def replay(
+    step: int = Query(default=0, ge=0),
+    seat: str | None = Query(default=None, max_length=8),
+    v: Viewing = Depends(viewing),
+) -> dict[str, Any]:
+    """The spectator's view after `step` moves; once the game is over, `seat`'s view (that player's hand as it was)."""
+    return await history.replay_step(v.session, v.rec, step, seat)
 
 
 @router.get("/tables/{table_id}/verify", response_model=VerifyOut)

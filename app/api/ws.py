@@ -7,25 +7,30 @@ import contextlib
 import logging
 import re
 import time
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlparse
 
 import orjson
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
+from pydantic import ValidationError
 from sqlalchemy.exc import DBAPIError
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.api.deps import signed_in, token_from
+from app.api.schemas import PreviewAnswer, PreviewMessage, TakebackMessage
+from app.db.models import User
 from app.logs import log_table_id, log_user_id
 from app.realtime.hub import SESSION_ENDED, SESSION_ENDED_ERROR, Connection, lose_access
 from app.realtime.protocol import FRAME_READER
 from app.runtime import Runtime
-from app.services import chat
+from app.services import chat, takeback
+from app.services import tables as tables_svc
 from app.services.errors import ServiceError
 from app.services.play import Ack, apply_action
 from app.services.undo import take_back
 
 log = logging.getLogger("app.ws")
+Message = TypeVar("Message", TakebackMessage, PreviewMessage)
 TABLE_SOCKET = re.compile(r"/ws/tables/([^/]*)")
 
 
@@ -193,7 +198,8 @@ def _error(conn: Connection, code: str, message: str, client_id: Any = None) -> 
 
 
 async def handle_message(rt: Runtime, conn: Connection, raw: str) -> None:
-    """One client message: act, undo, resync, ping or chat. Every problem becomes an error message."""
+    """One client message: act, undo, resync, ping, chat, takeback or preview. Every problem becomes an error
+    message."""
     if len(raw.encode()) > rt.settings.ws_max_message:
         _error(conn, "too_large", f"Messages are limited to {rt.settings.ws_max_message} bytes.")
         return
@@ -250,6 +256,18 @@ async def handle_message(rt: Runtime, conn: Connection, raw: str) -> None:
                                 lambda ack: conn.send_json(ack_message(ack)))
             finally:
                 conn.uncork()
+        elif kind == "takeback":
+            said = _parse(TakebackMessage, msg)
+            user = await _user(rt, conn)
+            rec = await tables_svc.lobby_change(
+                rt, conn.table_id, user, None, lambda s, r: takeback.say(s, r, user, said.say, said.proposal)
+            )
+            conn.send_json(ack_message(Ack(said.client_id, rec.version)))
+        elif kind == "preview":
+            asked = _parse(PreviewMessage, msg)
+            rec = await rt.record_at_least(conn.table_id, 0)
+            undoable = takeback.preview(rec, rec.seat_of(conn.user_id), asked.action)
+            conn.send_json(PreviewAnswer(client_id=asked.client_id, undoable=undoable).model_dump())
         elif kind == "chat":
             if conn.user_id is None:
                 raise ServiceError("not_signed_in", "Sign in to chat (as a guest or with an account).", 401)
@@ -270,6 +288,27 @@ async def handle_message(rt: Runtime, conn: Connection, raw: str) -> None:
             return
         log.exception("message failed", extra={"table_id": conn.table_id, "client_id": client_id})
         _error(conn, "server_error", "Something went wrong on our side; your move was not applied.", client_id)
+
+
+def _parse(model: type[Message], msg: dict[str, Any]) -> Message:
+    """A socket message as its pydantic model; a malformed one is refused with `bad_message`, saying what is wrong."""
+    try:
+        return model.model_validate(msg)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "message"
+        raise ServiceError("bad_message", f"{where}: {first['msg']}", 422) from None
+
+
+async def _user(rt: Runtime, conn: Connection) -> User:
+    """The signed-in person of this socket, read afresh (a name in events is the one of now)."""
+    if conn.user_id is None:
+        raise ServiceError("not_signed_in", "Sign in first (as a guest or with an account).", 401)
+    async with rt.reads() as session:
+        user = await session.get(User, conn.user_id)
+    if user is None:
+        raise ServiceError("not_signed_in", "Sign in first (as a guest or with an account).", 401)
+    return user
 
 
 def ack_message(ack: Ack) -> dict[str, Any]:

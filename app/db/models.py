@@ -119,6 +119,10 @@ class GameTable(Base):
     # (services/tables.vote_abandon; migration 0006_abandon_vote). Read only while the game runs: a move that
     # ends the game leaves it as it was rather than touch the group commit, and the game's end ends it.
     abandon_vote: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
+    # The open request to take back moves, `{"by", "seq", "at", "yes", "since"}` (services/takeback.py; migration
+    # 0024_takeback). It counts only while `move_count` is still its `at`: a move made meanwhile ends it, and the
+    # move path never writes it.
+    takeback: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
     # A finished game that its players agreed to abandon: no outcome, no winner.
     abandoned: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     # The events of the last lobby change (a seat taken, a vote …), `{"version": v, "events": [...]}`: they are not

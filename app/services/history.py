@@ -67,13 +67,25 @@ def _replay_state(rec: TableRecord, moves: list[Move]) -> dict[str, Any]:
     return state
 
 
-async def replay_step(session: AsyncSession, rec: TableRecord, step: int) -> dict[str, Any]:
-    """The spectator's view after `step` moves, with that move's public events.
+async def replay_step(
+    session: AsyncSession, rec: TableRecord, step: int, seat: str | None = None
+) -> dict[str, Any]:
+    """The view after `step` moves, with that move's events: the spectator's, or once the game is over the view of
+    `seat` (each player's hand as it was then; a player of a running game sees only what a spectator sees, so a
+    replay never shows what the live game hides).
 
     The moves and the count of moves the table has now are read by one statement, one snapshot: a move taken back
     meanwhile cannot leave a view of fewer moves labelled `step`."""
     if rec.state is None:
         raise ServiceError("not_started", "The game has not started yet.", 409)
+    finished = rec.status == "finished"
+    if seat is not None:
+        if not finished:
+            raise ServiceError(
+                "game_not_over", "A player's own view of the replay is shown once the game is over.", 409
+            )
+        if seat not in {s.seat for s in rec.seats}:
+            raise ServiceError("bad_seat", "No such seat at this table.", 422)
     current = and_(Move.table_id == GameTable.id, Move.seq <= step, Move.seq <= GameTable.move_count)
     rows = (await session.execute(
         select(GameTable.move_count, Move).outerjoin(Move, current).where(GameTable.id == rec.id).order_by(Move.seq)
@@ -83,12 +95,12 @@ async def replay_step(session: AsyncSession, rec: TableRecord, step: int) -> dic
         raise ServiceError("bad_step", f"Step must be between 0 and {total}.", 422)
     moves = [move for _, move in rows if move is not None]
     state = _replay_state(rec, moves)
-    finished = rec.status == "finished"
-    events = redact_events(moves[-1].events, None, finished) if moves else []
+    events = redact_events(moves[-1].events, seat, finished) if moves else []
     return {
         "step": len(moves),
         "total": total,
-        "view": GAMES[rec.game].view(state, None),
+        "seat": seat,
+        "view": GAMES[rec.game].view(state, seat),
         "events": events,
     }
 

@@ -78,6 +78,9 @@ class TableRecord:
     # there is none or the game is not running; `abandoned`: the players agreed to end the game (services/tables).
     abandon: dict[str, Any] | None = None
     abandoned: bool = False
+    # The open request to take back moves (services/takeback.py), as stored: it counts only while the game runs at
+    # the move count it was asked at (`takeback_open`).
+    takeback: dict[str, Any] | None = None
     invite_round: int = 0  # how many times the host has changed the invite code (`tables.rotate_invite`)
     chat_mode: str = "everyone"  # who may chat (services/chat.ChatMode)
     # events of recent versions, for updates: version -> events
@@ -180,6 +183,21 @@ class TableRecord:
             return []
         yes = self.abandon["yes"]
         return [seat for seat in self.abandon_voters(away_enough) if seat not in yes]
+
+    def takeback_open(self) -> dict[str, Any] | None:
+        """The request to take back moves that is open now: none once a move was made after it, or the game ended."""
+        tb = self.takeback
+        if tb is None or self.status != "playing" or tb.get("at") != self.move_count:
+            return None
+        return tb
+
+    def takeback_waiting(self) -> list[str]:
+        """The players whose yes the open request still needs: every seat its own person plays, but the asker's."""
+        tb = self.takeback_open()
+        if tb is None:
+            return []
+        return [s.seat for s in self.seats
+                if s.user_id is not None and not s.bot and s.seat != tb["by"] and s.seat not in tb["yes"]]
 
     def invite_ok(self, code: str | None) -> bool:
         return bool(code) and self.invite_hash == hash_invite(code or "")
@@ -294,6 +312,7 @@ async def load_record(session: AsyncSession, table_id: str, *, for_update: bool 
         # The column may outlive the game it was about (a move that ends the game does not clear it).
         abandon=row.abandon_vote if row.status == "playing" else None,
         abandoned=bool(row.abandoned),
+        takeback=row.takeback if row.status == "playing" else None,
         undo_seat=undo_seat,
         rated=row.rated,
     )

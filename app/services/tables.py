@@ -135,6 +135,7 @@ def public_table_json(rec: TableRecord) -> dict[str, Any]:
         "abandoned": rec.abandoned,
         "chat_mode": rec.chat_mode,
         "abandon": abandon_json(rec),
+        "takeback": takeback_json(rec),
         "rated": rec.counts_for_ratings(),
         "ratings": rec.ratings,
         "created_at": rec.created_at.isoformat(),
@@ -151,7 +152,22 @@ def table_key(rec: TableRecord) -> tuple[Any, ...]:
             rec.outcome is not None, rec.rematch_id,
             tuple((s.seat, s.user_id, s.user_name, s.bot, s.guest) for s in rec.seats),
             rec.abandoned, (vote["since"], tuple(vote["yes"])) if vote is not None else None,
-            rec.rated, rec.ratings is not None)
+            rec.rated, rec.ratings is not None, _takeback_key(rec))
+
+
+def _takeback_key(rec: TableRecord) -> tuple[Any, ...] | None:
+    tb = rec.takeback_open()
+    return (tb["since"], tuple(tb["yes"])) if tb is not None else None
+
+
+def takeback_json(rec: TableRecord) -> dict[str, Any] | None:
+    """The open request to take back moves as the API shows it: its id (the version that opened it), who asked, from
+    which move on (`seq`) and how many moves that is, who agreed so far and whose yes it still waits for."""
+    tb = rec.takeback_open()
+    if tb is None:
+        return None
+    return {"id": tb["since"], "by": tb["by"], "seq": tb["seq"], "moves": rec.move_count - tb["seq"] + 1,
+            "yes": list(tb["yes"]), "waiting": rec.takeback_waiting()}
 
 
 def abandon_json(rec: TableRecord) -> dict[str, Any] | None:

@@ -23,6 +23,10 @@ const SHELL_EVENTS = {
   abandon_agreed: "log.abandon_agreed",
   abandon_declined: "log.abandon_declined",
   abandoned: "log.abandoned",
+  takeback_asked: "log.takeback_asked",
+  takeback_agreed: "log.takeback_agreed",
+  takeback_declined: "log.takeback_declined",
+  taken_back: "log.taken_back",
   renamed: "log.renamed",
   registered: "log.registered",
   rated: "log.rated",
@@ -161,6 +165,8 @@ export function describe(renderer, event, ctx) {
       return tParts("log.stand_in_by", { name, by });
     }
     if (event.type === "abandon_declined" && event.withdrawn) return tParts("log.abandon_withdrawn", { name });
+    if (event.type === "takeback_declined" && event.withdrawn) return tParts("log.takeback_withdrawn", { name });
+    if (event.type === "takeback_asked" || event.type === "taken_back") return tParts(key, { name, n: event.moves });
     return tParts(event.kicked && SHELL_EVENTS[event.type] === "log.left" ? "log.kicked" : key, { name });
   }
   return undefined;

@@ -1,9 +1,11 @@
-// The replay view: step through a table's moves with the game's renderer (spectator view).
+// The replay view: step through a table's moves with the game's renderer: the spectator's view, or once the game is
+// over any player's (one's own by default: one's hand as it was).
 
 import { h, mount } from "../lib/dom.js";
 import { api, query } from "./api.js";
 import { t, getLang, onLangChange } from "./i18n.js";
 import { errorMessage, seatNames } from "./ui.js";
+import { me } from "./session.js";
 import { linesForEvents, linesForMove } from "./log.js";
 import { loadRenderer } from "./renderer.js";
 
@@ -20,8 +22,20 @@ export async function runReplay(main, { tableId, invite, step }) {
   }
   const loaded = await loadRenderer(table.game);
   const names = seatNames(table);
-  let current = null; // {step, total, view, events}
+  let current = null; // {step, total, seat, view, events}
   let busy = false;
+  // Whose view: a running game's replay is the spectator's for everyone (the server shows nothing more); a finished
+  // one opens as its player saw it (their own hand), and any seat's may be chosen.
+  const finished = table.status === "finished";
+  const user = me();
+  const mine = user ? table.seats.find((s) => s.user && s.user.id === user.id) : null;
+  let seenBy = finished && mine ? mine.seat : null;
+  const seenByBox = h("select", { class: "replay-seen-by", "data-testid": "replay-seen-by",
+    onchange: (event) => {
+      seenBy = event.target.value || null;
+      go(current ? current.step : 0);
+    } });
+  const seenByLabel = h("label", { class: "replay-seen-by-label", hidden: !finished }, h("span"), " ", seenByBox);
 
   const area = h("div", { class: "game-area spectating", "data-testid": "replay-area" });
   const counter = h("span", { class: "replay-counter", "data-testid": "replay-step", "aria-live": "polite" });
@@ -48,7 +62,7 @@ export async function runReplay(main, { tableId, invite, step }) {
 
   function ctx() {
     return {
-      seat: null,
+      seat: (current && current.seat) ?? null,
       actions: [],
       awaiting: (current && current.view && current.view.awaiting) || [],
       send: () => Promise.reject({ code: "replay", message: t("replay.title") }),
@@ -72,6 +86,10 @@ export async function runReplay(main, { tableId, invite, step }) {
     buttons.prev.textContent = `◀ ${t("replay.prev")}`;
     buttons.next.textContent = `${t("replay.next")} ▶`;
     buttons.last.textContent = `${t("replay.last")} »`;
+    seenByLabel.firstChild.textContent = t("replay.seen_by");
+    const choices = [["", t("replay.seen_by_all")], ...table.seats.map((s) => [s.seat, names[s.seat]])];
+    seenByBox.replaceChildren(...choices.map(([value, text]) => h("option", { value }, text)));
+    seenByBox.value = seenBy ?? "";
   }
 
   function draw() {
@@ -138,7 +156,7 @@ export async function runReplay(main, { tableId, invite, step }) {
     const target = Math.max(0, Math.min(step, total));
     busy = true;
     try {
-      current = await api("GET", `${base}/replay${query({ step: target, invite })}`);
+      current = await api("GET", `${base}/replay${query({ step: target, seat: seenBy ?? undefined, invite })}`);
       const url = new URL(location.href);
       url.searchParams.set("replay", String(current.step));
       history.replaceState(null, "", url);
@@ -163,7 +181,7 @@ export async function runReplay(main, { tableId, invite, step }) {
   mount(main,
     h("div", { class: "table-head" }, h("div", { class: "table-head-main" }, title), back),
     h("div", { class: "replay-controls panel" }, buttons.first, buttons.prev, counter, buttons.next, buttons.last, slider,
-      roundsBox),
+      roundsBox, seenByLabel),
     h("div", { class: "table-layout" }, gameTitle, area,
       h("aside", { class: "sidebar" }, h("section", { class: "panel log" }, eventsTitle, eventsBox),
         h("section", { class: "panel log" }, movesTitle, h("div", { class: "log-scroll replay-moves-scroll", tabindex: "0" }, movesBox)))));

@@ -1,6 +1,6 @@
 // Who is signed in: guest, account login/registration, sign-out, and a session the server ended.
 
-import { api, ApiError, getSessionId, onSessionRefused, setSessionId, SESSION_REFUSALS } from "./api.js";
+import { api, getSessionId, onSessionRefused, setSessionId, SESSION_REFUSALS } from "./api.js";
 
 // How long a refused session waits for a newer session to be stored before it counts as ended: the page (or another
 // tab of this browser) that changed the password gets the new session in the answer, which may land just after the
@@ -25,21 +25,14 @@ async function forget() {
   await api("POST", "/api/auth/logout", undefined, { sessionCheck: false }).catch(() => {});
 }
 
-/** Ask the server who we are; null when not signed in. */
+/** Ask the server who we are (`GET /api/auth/session`, answered 200 signed in or not, so a visitor's page logs no
+ * error); null when not signed in. */
 export async function loadMe() {
-  try {
-    current = await api("GET", "/api/me", undefined, { sessionCheck: false });
-    if (current.session) setSessionId(current.session);
-  } catch (error) {
-    if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
-      // A refused token (the password changed, a sign-out everywhere): its cookie would refuse every later call.
-      if (SESSION_REFUSALS.has(error.code)) await forget();
-      setSessionId(null);
-      current = null;
-    } else {
-      throw error;
-    }
-  }
+  const status = await api("GET", "/api/auth/session", undefined, { sessionCheck: false });
+  // A refused token (the password changed, a sign-out everywhere): the answer cleared its cookie; the stored id goes.
+  if (status.refused && SESSION_REFUSALS.has(status.refused.code)) await forget();
+  current = status.user ? { ...status.user, session: status.session } : null;
+  setSessionId(current ? status.session : null);
   return current;
 }
 
@@ -90,11 +83,15 @@ async function runCheck(oldSession, refusal) {
   let refused;
   try {
     // Without a newer stored session id, the cookie may still hold a newer session (a browser refusing storage).
-    current = await api("GET", "/api/me", undefined, { sessionCheck: false });
-    if (current.session) setSessionId(current.session);
-    return true;
-  } catch (error) {
-    refused = error instanceof ApiError && error.status === 401;
+    const status = await api("GET", "/api/auth/session", undefined, { sessionCheck: false });
+    if (status.user) {
+      current = { ...status.user, session: status.session };
+      if (status.session) setSessionId(status.session);
+      return true;
+    }
+    refused = true;
+  } catch {
+    refused = false;
   }
   const session = getSessionId();
   if (session && session !== oldSession) return true;

@@ -190,12 +190,12 @@ export class TableSocket {
       if (this.version !== null && message.version < this.version) return;
       this.version = message.version;
     }
-    if ((message.type === "ack" || message.type === "error") && message.client_id) {
+    if ((message.type === "ack" || message.type === "error" || message.type === "preview") && message.client_id) {
       const entry = this.pending.get(message.client_id);
       if (entry) {
         this.pending.delete(message.client_id);
         clearTimeout(entry.timer);
-        if (message.type === "ack") entry.resolve(message);
+        if (message.type !== "error") entry.resolve(message);
         else entry.reject({ code: message.code, message: message.message });
         if (entry.quiet) return; // its caller alone shows the answer
       }
@@ -273,6 +273,18 @@ export class TableSocket {
   /** Take back our last step, seen at `version`; resolves on ack, rejects with {code, message}. */
   undo(version) {
     return this.request({ type: "undo", expected_version: version });
+  }
+
+  /** Say "ask", "yes" or "no" about taking back moves (`proposal`: the open request's id); resolves on ack. */
+  takeback(say, proposal) {
+    const message = { type: "takeback", say };
+    if (typeof proposal === "number") message.proposal = proposal;
+    return this.request(message);
+  }
+
+  /** Whether `action` could be taken back at once once made: resolves with {undoable}, rejects as a move would. */
+  preview(action) {
+    return this.request({ type: "preview", action }, { quiet: true });
   }
 
   /** Post a chat line; resolves with the ack (its `message` is the stored line), rejects with {code, message}. */

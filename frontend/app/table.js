@@ -12,6 +12,7 @@ import { TableSocket } from "./socket.js";
 import { LogPanel, linesForEvents, linesForMove } from "./log.js";
 import { loadRenderer } from "./renderer.js";
 import { runReplay } from "./replay.js";
+import { confirmSwitch, mayMove, takebackBanner, takebackOffer } from "./takeback.js";
 import { ChatPanel } from "./chat.js";
 import { armChime, chimeOn, chimesRung, lookingElsewhere, ring, setChimeOn } from "./chime.js";
 
@@ -141,8 +142,13 @@ function localErrorMessage(error) {
 }
 
 /** ctx.send: submit an action over the socket; rejects with {code, message} when refused. */
-function send(action) {
-  if (isSpectator()) return Promise.reject({ code: "spectator", message: t("table.spectator") });
+async function send(action) {
+  if (isSpectator()) throw { code: "spectator", message: t("table.spectator") };
+  // A player who asked to confirm the moves that cannot be taken back is asked first (takeback.js).
+  if (!(await mayMove(socket, action))) {
+    drawGame(); // whatever the renderer had picked for the move is let go
+    throw { code: "cancelled", message: "" };
+  }
   // No expected_version: in simultaneous phases (secret prep) other seats move the version all the
   // time, and the engine re-checks every action against the current state anyway.
   return socket.act(action).catch((error) => {
@@ -492,6 +498,28 @@ function drawSince(lines) {
     lines.length > LIMIT ? h("p", { class: "muted small" }, t("table.since_more", { n: lines.length - LIMIT })) : null,
     h("ol", { class: "log-list since-list", "data-testid": "since-list" }, shown.map((line) => h("li", null, line))));
   els.since.hidden = false;
+}
+
+// ---- takeback requests ------------------------------------------------------------
+
+/** Say "ask", "yes" or "no" about taking back moves; a refusal is toasted as the socket's errors are. */
+function sayTakeback(word, proposal) {
+  if (!socket) return;
+  socket.takeback(word, proposal).catch((error) => {
+    if (["offline", "timeout", "closed"].includes(error.code)) toast(localErrorMessage(error), "error");
+  });
+}
+
+/** The open request under the turn bar, and the button that asks (with the confirm preference) under the seats. */
+function drawTakeback() {
+  const banner = takebackBanner(S.table, isSpectator() ? null : S.seat, names(), sayTakeback);
+  if (banner) mountIfChanged(els.takeback, banner);
+  else els.takeback.replaceChildren();
+  els.takeback.hidden = !banner;
+  const offer = isSpectator() ? null : takebackOffer(S.table, S.seat, standingIn(), sayTakeback);
+  if (offer) mountIfChanged(els.takebackAsk, offer);
+  else els.takebackAsk.replaceChildren();
+  els.takebackOffer.hidden = isSpectator() || S.table.status !== "playing";
 }
 
 // ---- abandon by agreement --------------------------------------------------------
@@ -868,6 +896,7 @@ function drawAll() {
   drawResult();
   drawSeats();
   drawAbandon();
+  drawTakeback();
   drawGame();
   drawSignInTitle();
   chatPanel.setHost(S.table.is_host === true);
@@ -983,10 +1012,12 @@ function onMessage(message) {
     const myTurnBefore = isMyTurn();
     applyMessage(message);
     if (!myTurnBefore && isMyTurn() && lookingElsewhere()) ring();
-    const undone = S.events.find((event) => event && event.type === "undone");
+    const undone = S.events.find((event) => event && (event.type === "undone" || event.type === "taken_back"));
     if (undone) {
       // The step is gone from the game: the log is read again without it.
-      if (String(undone.seat) !== String(S.seat)) toast(t("log.undone", { name: names()[undone.seat] ?? undone.seat }), "info");
+      if (undone.type === "undone" && String(undone.seat) !== String(S.seat)) {
+        toast(t("log.undone", { name: names()[undone.seat] ?? undone.seat }), "info");
+      }
       reloadLog();
     } else if (logLoading) updatesDuringLog += 1;
     else logPanel.append(linesForEvents(S.renderer?.module, S.events, ctx()));
@@ -1047,6 +1078,9 @@ function skeleton() {
   els.abandon = h("section", { class: "banner abandon-banner", "data-testid": "abandon", hidden: true });
   els.since = h("section", { class: "panel since", "data-testid": "since", "aria-labelledby": "since-title", hidden: true });
   els.abandonOffer = h("div", { class: "abandon-offer", hidden: true });
+  els.takeback = h("section", { class: "banner takeback-banner", "data-testid": "takeback", hidden: true });
+  // The switch is made once: redraws keep the same box, so a click on it is never lost to one.
+  els.takebackOffer = h("div", { class: "takeback-offer", hidden: true }, els.takebackAsk = h("div"), confirmSwitch());
   els.prestart = h("section", { class: "panel prestart", "data-testid": "prestart", hidden: true });
   els.result = h("section", { class: "panel result", "data-testid": "result", hidden: true });
   els.game = h("div", { class: "game-area", id: "game", "data-testid": "game-area", hidden: true });
@@ -1067,14 +1101,14 @@ function skeleton() {
     // nothing of the game (on a phone a corner button sat on the board until the chat was read).
     // The instruction and its buttons ride in the same bar, under the turn line.
     els.head, els.banner, els.bar = h("div", { class: "table-bar" }, h("div", { class: "table-bar-main" }, els.turn, els.prompt),
-      chatPanel.jump), els.turnNote, els.since, els.abandon, els.result,
+      chatPanel.jump), els.turnNote, els.since, els.abandon, els.takeback, els.result,
     els.prestart,
     els.layout = h("div", { class: "table-layout" },
       els.gameTitle,
       els.game,
       h("aside", { class: "sidebar" },
         h("section", { class: "panel" }, h("div", { class: "seats-head" }, els.seatsTitle, els.watching), els.seats,
-          els.watchers, els.abandonOffer),
+          els.watchers, els.abandonOffer, els.takebackOffer),
         chatPanel.el,
         h("section", { class: "panel log" }, els.logTitle, logPanel.el))));
 }

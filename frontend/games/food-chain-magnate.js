@@ -2,6 +2,7 @@
 // campaigns), every chain's company pyramid, the employee supply, milestones, turn order, bank and cash.
 // Every decision is made on the board: map squares, cards, supply piles, tokens; legal targets are "legal".
 import { attr, clickable as asButton, h, instruction, markChanged, matching, mount, named } from "../lib/dom.js";
+import { iconFor } from "../lib/icons.js";
 import { langOf as lang, seatName as nameOf } from "../lib/text.js";
 
 // The table page adds this stylesheet before the first draw (frontend/app/renderer.js).
@@ -528,7 +529,20 @@ function token(ctx, good, opts = {}) {
     class: ["fcm-good", `g-${good}`, opts.legal && "legal", opts.selected && "fcm-selected", opts.class],
     title: opts.title || goodName(ctx, good),
     ...(opts.hidden ? { "aria-hidden": "true" } : opts.onclick ? clickable(opts.onclick, name) : named(name)),
-  }, GOOD_MARK[good] || "?", opts.count !== undefined ? h("sub", null, String(opts.count)) : null);
+  },
+  // The project's picture of the good (frontend/lib/icons.js); the map's tiny tokens keep the short mark, which fits.
+  (opts.class === "tiny" ? null : iconFor("good", good, "fcm-good-icon")) || GOOD_MARK[good] || "?",
+  opts.count !== undefined ? h("sub", null, String(opts.count)) : null);
+}
+
+// Each employee's career track (the `group` of the game's employees.json), for its icon: the card kinds, but with
+// recruiting and training told apart.
+const TRACK = { ceo: "ceo", mgmt: "management", mkt: "marketing", food: "kitchen", drink: "buyer", serve: "service",
+  price: "pricing", build: "development", cfo: "finance" };
+const TRAINERS = new Set(["trainer", "coach", "guru"]);
+function trackOf(id, kind) {
+  if (kind === "hr") return TRAINERS.has(id) ? "training" : "recruiting";
+  return TRACK[kind] || null;
 }
 
 function employee(ctx, id, opts = {}) {
@@ -552,7 +566,7 @@ function employee(ctx, id, opts = {}) {
     "aria-pressed": opts.onclick && opts.selected ? "true" : null,
   },
   // Plain words: the name breaks only between them, and the card grows to its longest word (the stylesheet).
-  h("span", { class: "fcm-card-name" }, cardName(ctx, id)),
+  h("span", { class: "fcm-card-name" }, iconFor("employee", trackOf(id, c[2]), "fcm-card-icon"), cardName(ctx, id)),
   bits.length ? h("span", { class: "fcm-card-meta" }, bits.join(" ")) : null,
   opts.badge !== undefined && opts.badge !== null ? h("span", { class: "fcm-badge" }, String(opts.badge)) : null,
   opts.caption ? h("span", { class: "fcm-card-caption" }, opts.caption) : null,

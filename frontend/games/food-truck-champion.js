@@ -2,6 +2,7 @@
 // marketplace with its covered stacks, the popularity stacks, the action round's choices and the other trucks.
 // Every decision is made by clicking the card, stack, position or board section itself.
 import { attr, cardWords, clickable, h, instruction, markChanged, matching, mount, named, piece, syllables } from "../lib/dom.js";
+import { iconFor } from "../lib/icons.js";
 import { langOf, seatName } from "../lib/text.js";
 
 // The table page adds this stylesheet before the first draw (frontend/app/renderer.js).
@@ -216,7 +217,8 @@ function dish(id) {
 }
 let T0 = TEXT.en; // the texts of the current render, for the card helpers
 function ingBadge(i, extra) {
-  return h("span", { class: ["ftc-ib", `ing-${ING_CLASS[i]}`, extra], title: T0.ing[i] || i }, T0.short[i] || i);
+  return h("span", { class: ["ftc-ib", `ing-${ING_CLASS[i]}`, extra], title: T0.ing[i] || i },
+    iconFor("ingredient", i, "ftc-icon"), T0.short[i] || i);
 }
 // What a card says it is, clickable or not: the coded badges (Dai, Fru…) only carry their full names in a title.
 function cardName(c, face) {
@@ -228,7 +230,10 @@ function cardName(c, face) {
   return `${T0.ing[c.ingredient] || c.ingredient} · ${T0.staff[c.action] || c.action} · ${needs}`;
 }
 function icons(list) { return list.map((i) => ingBadge(i)); }
-function staffBadge(a) { return h("span", { class: ["ftc-sb", `st-${STAFF_CLASS[a]}`], title: T0.staff[a] || a }, T0.staff[a] || a); }
+function staffBadge(a) {
+  return h("span", { class: ["ftc-sb", `st-${STAFF_CLASS[a]}`], title: T0.staff[a] || a },
+    iconFor("staff", a, "ftc-icon"), T0.staff[a] || a);
+}
 
 // ---- cards ------------------------------------------------------------------------------------------------
 

@@ -2,39 +2,10 @@
 // face-up Truck cards, the supply, victory points, and the click-by-click ordering of one's hand in Prep.
 import { attr, cardWords, clickable, h, instruction, markChanged, matching, mount, named, piece, syllables } from "../lib/dom.js";
 import { langOf as lang, seatName as nameOf } from "../lib/text.js";
+import { icon, iconFor } from "../lib/icons.js";
 
 // The table page adds this stylesheet before the first draw (frontend/app/renderer.js).
 export const stylesheet = new URL("./food-truck.css", import.meta.url).pathname;
-
-const EMOJI = {
-  burger: "🍔", pizza: "🍕", fries_drink: "🍟", takeaway_box: "🥡", hot_dog: "🌭", tacos: "🌮",
-  sushi: "🍣", kebab: "🥙", fried_chicken: "🍗", salad: "🥗", sandwich: "🥪", dessert: "🍰",
-};
-
-// The meal pictures are emoji. Without a colour emoji font (a bare Linux desktop) they would be drawn as
-// empty boxes, so then the cards carry the meal's name alone: a glyph drawn in colour means there is one.
-const HAS_EMOJI = (() => {
-  try {
-    const canvas = document.createElement("canvas");
-    canvas.width = 24;
-    canvas.height = 24;
-    const g = canvas.getContext("2d", { willReadFrequently: true });
-    g.textBaseline = "top";
-    g.font = "20px sans-serif";
-    g.fillText(EMOJI.burger, 0, 0);
-    const px = g.getImageData(0, 0, 24, 24).data;
-    for (let i = 0; i < px.length; i += 4) {
-      if (px[i + 3] && (px[i] !== px[i + 1] || px[i + 1] !== px[i + 2])) return true;
-    }
-    return false;
-  } catch {
-    return true;
-  }
-})();
-
-function pic(emoji) {
-  return HAS_EMOJI && emoji ? emoji : "";
-}
 
 const TEXT = {
   en: {
@@ -320,7 +291,7 @@ function mealCard(view, t, card, opts = {}) {
     dataset: { card },
     ...piece(opts.onclick, name),
   },
-  HAS_EMOJI ? h("span", { class: "ft-emoji", "aria-hidden": "true" }, EMOJI[meal] || "🍽") : null,
+  iconFor("meal", meal, "ft-icon"),
   h("span", { class: "ft-name" }, cardWords(mealName(t, view, meal), SYLLABLES)),
   opts.badge ? h("span", { class: "ft-badge" }, opts.badge) : null,
   opts.caption ? h("span", { class: "ft-caption" }, opts.caption) : null);
@@ -346,7 +317,7 @@ function truckCard(view, t, seat, opts = {}) {
     const last = me.truck_discard.length ? effectOf(me.truck_discard[me.truck_discard.length - 1]) : null;
     const note = view.phase === "service" && me.truck_used && last ? `${t.truckUsed}: ${t.effects[last][0]}` : t.truckNone;
     return h("div", { class: ["ft-truck", "ft-truck-spent", opts.small && "ft-small"], title: `${truckName} · ${deck}` },
-      opts.small ? null : h("span", { class: "ft-truck-name" }, `${pic("🚚 ")}${truckName}`),
+      opts.small ? null : h("span", { class: "ft-truck-name" }, icon("truck", "ft-truck-icon"), truckName),
       h("span", { class: "ft-muted" }, note),
       opts.small ? null : h("span", { class: "ft-muted" }, deck));
   }
@@ -356,7 +327,7 @@ function truckCard(view, t, seat, opts = {}) {
     title: `${truckName}: ${text} (${deck})`, dataset: { effect },
     ...clickable(opts.onclick),
   },
-  opts.small ? null : h("span", { class: "ft-truck-name" }, `${pic("🚚 ")}${truckName}`),
+  opts.small ? null : h("span", { class: "ft-truck-name" }, icon("truck", "ft-truck-icon"), truckName),
   h("b", null, `${effect} · ${name}`),
   opts.small ? null : h("span", { class: "ft-truck-text" }, text),
   opts.small ? null : h("span", { class: "ft-muted" }, deck));
@@ -445,7 +416,7 @@ function menuBoard(view, ctx) {
     h("div", { class: "ft-menu-rows" }, meals.map((meal) => {
       const holders = view.players.filter((p) => view.seats[p].served[meal]);
       return h("div", { class: ["ft-menu-row", holders.length && "ft-menu-taken"], dataset: { meal } },
-        h("span", { class: "ft-menu-meal" }, `${pic(EMOJI[meal] && `${EMOJI[meal]} `)}${mealName(t, view, meal)}`),
+        h("span", { class: "ft-menu-meal" }, iconFor("meal", meal, "ft-menu-icon"), mealName(t, view, meal)),
         h("span", { class: "ft-menu-who" }, holders.length
           ? holders.map((p) => `${nameOf(ctx, p)}${view.seats[p].served[meal].length > 1 ? ` ×${view.seats[p].served[meal].length}` : ""}`).join(", ")
           : t.nobody));
@@ -475,7 +446,7 @@ function sharedArea(view, ctx, container, mode) {
       return h("div", {
         class: ["ft-truck", action && "legal"], dataset: { truck },
         ...clickable(action ? () => send(ctx, action) : null),
-      }, h("span", { class: "ft-truck-name" }, `${pic("🚚 ")}${(view.truck_names && view.truck_names[truck]) || truck}`));
+      }, h("span", { class: "ft-truck-name" }, icon("truck", "ft-truck-icon"), (view.truck_names && view.truck_names[truck]) || truck));
     }))) : null;
   return h("section", { class: "ft-shared" },
     h("div", { class: "ft-round" },

@@ -1,6 +1,7 @@
 // Foodies renderer: food courts (3x3 stalls whose half-stars meet at the edges), the market with its
 // prices, the chefs, the popularity track, coins, flyers and the die. Texts in English and Spanish.
 import { attr, cardWords, clickable, h, instruction, markChanged, matching, mount, named, piece, syllables } from "../lib/dom.js";
+import { iconFor } from "../lib/icons.js";
 import { langOf, seatName as nameOf } from "../lib/text.js";
 
 // The table page adds this stylesheet before the first draw (frontend/app/renderer.js).
@@ -331,6 +332,7 @@ function stallCard(view, cardId, ctx, opts = {}) {
   halves.map((e) => h("span", { class: ["fd-half", `fd-half-${e}`, full.includes(e) && "fd-full"] }, "★")),
   opts.noHead ? null : h("div", { class: "fd-stall-head" }, cultureName(t, culture)),
   h("div", { class: "fd-stall-body" },
+    iconFor("culture", culture, "fd-icon"),
     h("span", { class: "fd-stall-id" }, cardId.slice(3)),
     rewards,
     card && card.effect ? h("span", { class: "fd-effect", title: t.effects[card.effect] }, "✦") : null));

@@ -5,7 +5,7 @@ that many games against players of like standing leaves, so that a rating earned
 provisional again, while one of a few games still is. The volatility starts at the usual 0.06.
 
 Revision ID: 0025_glicko2
-Revises: 0021_bot_levels
+Revises: 0024_takeback
 """
 import math
 
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0025_glicko2"
-down_revision = "0021_bot_levels"
+down_revision = "0024_takeback"
 branch_labels = None
 depends_on = None
 

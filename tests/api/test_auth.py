@@ -65,6 +65,35 @@ async def test_forged_tampered_and_expired_tokens_are_refused(server: Server) ->
     await ana.close()
 
 
+async def test_session_status_is_answered_signed_in_or_not(server: Server) -> None:
+    """A page asks who it is on every load: a visitor who is not signed in is an answer (200), not an error, and a
+    refused token is named with its cookie cleared."""
+    ana = await Player.guest(server.url, "Ana")
+    expired = URLSafeTimedSerializer(SECRET, salt="session-v1", signer=_OldSigner).dumps({"uid": ana.user["id"]})
+    async with httpx.AsyncClient(base_url=server.url) as c:
+        r = await c.get("/api/auth/session")
+        assert r.status_code == 200
+        assert r.json() == {"user": None, "session": None, "refused": None}
+        assert "set-cookie" not in r.headers
+        r = await c.get("/api/auth/session", headers={"Authorization": f"Bearer {ana.token}"})
+        assert r.status_code == 200
+        body = r.json()
+        assert body["user"] == {"id": ana.user["id"], "name": "Ana", "username": None}
+        assert body["session"] == (await ana.http.get("/api/me")).json()["session"] and body["refused"] is None
+        for token, code in [(expired, "token_expired"), (ana.token[:-4] + "abcd", "bad_token")]:
+            c.cookies.set("session", token)
+            r = await c.get("/api/auth/session")
+            assert r.status_code == 200, r.text
+            assert r.json()["user"] is None and r.json()["refused"]["code"] == code
+            assert 'session=""' in r.headers["set-cookie"] and "Max-Age=0" in r.headers["set-cookie"]
+    assert (await ana.post("/api/auth/logout", {})).status_code == 200
+    async with httpx.AsyncClient(base_url=server.url, headers={"Authorization": f"Bearer {ana.token}"}) as c:
+        r = await c.get("/api/auth/session")
+        assert r.status_code == 200
+        assert r.json()["user"] is None and r.json()["refused"]["code"] == "session_revoked"
+    await ana.close()
+
+
 async def test_register_login_and_guest_keeps_identity(server: Server) -> None:
     guest = await Player.guest(server.url, "Ben")
     uname = "ben" + guest.user["id"][:6]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import shutil
 import signal
 import socket
@@ -155,21 +156,30 @@ class Person:
     dialogs: list[str] = field(default_factory=list)
     console_errors: list[str] = field(default_factory=list)  # what the page's console logged as errors
     failed_requests: list[str] = field(default_factory=list)  # requests that failed, not those a navigation ended
-    navigations: int = 0
+    navigations: dict[int, int] = field(default_factory=dict)  # id(page) -> pages it has navigated to so far
     probes: list[str] = field(default_factory=list)  # HEAD requests: a page asking whether a file exists
-    started: dict[int, int] = field(default_factory=dict)  # id(request) -> the navigation it began under
+    started: dict[int, int] = field(default_factory=dict)  # id(request) -> the navigation of its page it began under
+    # What the test itself provokes on purpose (a refused request the page reports): console errors or failed
+    # requests matching one of these are not the page's fault.
+    expected: list[re.Pattern[str]] = field(default_factory=list)
 
     def watch(self) -> None:
-        """Record the console's errors and the failed requests of the page (see helpers.assert_quiet)."""
-        self.page.on("console", self.note_console)
-        self.page.on("request", self.note_request)
-        self.page.on("requestfailed", self.note_failed)
+        """Record the console's errors and the failed requests of the person's pages, those of the tabs they open
+        later too (see `noise`)."""
+        self.watch_page(self.page)
+        self.context.on("page", self.watch_page)
+
+    def watch_page(self, page: Page) -> None:
+        page.on("console", self.note_console)
+        page.on("request", self.note_request)
+        page.on("requestfailed", self.note_failed)
 
     def note_request(self, request: Request) -> None:
-        # A new page is asked for: the requests of the one before it may be cut short from now on.
+        page = id(request.frame.page)
+        # A new page is asked for: the requests of the one before it in that tab may be cut short from now on.
         if request.is_navigation_request() and request.frame.parent_frame is None:
-            self.navigations += 1
-        self.started[id(request)] = self.navigations
+            self.navigations[page] = self.navigations.get(page, 0) + 1
+        self.started[id(request)] = self.navigations.get(page, 0)
         if request.method == "HEAD":
             self.probes.append(request.url)
 
@@ -180,12 +190,25 @@ class Person:
     def note_failed(self, request: Request) -> None:
         # A request still under way when the page moved on (a poll, the socket's page) is ended by the browser, not
         # failed: only one that failed on the page that made it counts.
-        if self.started.pop(id(request), self.navigations) != self.navigations:
+        now = self.navigations.get(id(request.frame.page), 0)
+        if self.started.pop(id(request), now) != now:
             return
         # Cut short by the browser itself (a redraw or a closing page dropped the request), not refused or lost.
         if request.failure and "ERR_ABORTED" in request.failure:
             return
         self.failed_requests.append(f"{request.method} {request.url}: {request.failure}")
+
+    def expect_noise(self, pattern: str) -> None:
+        """The test provokes a console error or failed request matching `pattern` (a regular expression) on
+        purpose; say so where it does, so that every other one still fails the test."""
+        self.expected.append(re.compile(pattern))
+
+    def noise(self) -> list[str]:
+        """The console errors, failed requests and probe requests of this person's pages the test did not expect."""
+        found = [f"console error: {e}" for e in self.console_errors]
+        found += [f"failed request: {r}" for r in self.failed_requests]
+        found += [f"probe request: HEAD {url}" for url in self.probes]
+        return [line for line in found if not any(p.search(line) for p in self.expected)]
 
     def note_dialog(self, dialog: Dialog) -> None:
         """Any alert/confirm is a failure (e.g. script injected through a name); note it and dismiss."""
@@ -205,12 +228,18 @@ class Person:
 @contextmanager
 def people(browser: Browser, base: str) -> Iterator[Callable[..., Person]]:
     """Factory of new people (browser contexts) at the lobby of the server at `base`, optionally signed in
-    as guests; on the way out, no page may have thrown or opened a dialog."""
+    as guests; on the way out, no page may have thrown, opened a dialog, logged a console error or had a request fail
+    (but what the test said it provokes: `Person.expect_noise`)."""
     made: list[Person] = []
 
-    def make(name: str | None = None, width: int = 1200, height: int = 900, bypass_csp: bool = False) -> Person:
-        # `bypass_csp` only for tools injected into the page (axe measures with inline styles of its own).
-        context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=bypass_csp)
+    def make(
+        name: str | None = None, width: int = 1200, height: int = 900, bypass_csp: bool = False, touch: bool = False
+    ) -> Person:
+        # `bypass_csp` only for tools injected into the page (axe measures with inline styles of its own); `touch`: a
+        # phone's touch screen.
+        context = browser.new_context(
+            viewport={"width": width, "height": height}, bypass_csp=bypass_csp, is_mobile=touch, has_touch=touch
+        )
         context.set_default_timeout(TIMEOUT_MS)
         page = context.new_page()
         who = Person(context, page, base)
@@ -234,6 +263,7 @@ def people(browser: Browser, base: str) -> Iterator[Callable[..., Person]]:
     for who in made:
         assert not who.errors, f"uncaught errors in the page: {who.errors}"
         assert not who.dialogs, f"unexpected dialogs: {who.dialogs}"
+        assert not who.noise(), f"console errors or failed requests: {who.noise()}"
 
 
 @pytest.fixture

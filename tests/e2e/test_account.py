@@ -32,6 +32,7 @@ def test_a_rename_on_my_page_shows_in_my_header_and_at_my_table(person: Callable
     expect(account.get_by_test_id("account-password")).to_have_count(0)
 
     # A refusal is said beside the form and changes nothing.
+    ana.expect_noise(r"status of 422 .*/api/me\)$")
     name = account.get_by_role("textbox", name="Display name")
     name.fill("   ")
     account.get_by_role("button", name="Change name").click()
@@ -60,6 +61,7 @@ def test_a_rename_on_my_page_shows_in_my_header_and_at_my_table(person: Callable
     expect(page.get_by_test_id("account-password")).to_be_visible()
     expect(page.get_by_test_id("profile-kind")).to_have_text("Registered player")
     form = page.get_by_test_id("account-password")
+    ana.expect_noise(r"status of 403 .*/api/me/password\)$")
     form.get_by_label("Current password").fill("wrong horse")
     form.get_by_label("New password").fill("battery staple")
     form.get_by_role("button", name="Change password").click()
@@ -113,6 +115,8 @@ def test_a_password_change_signs_out_my_other_browser_and_this_one_plays_on(pers
     _online(laptop)
     _online(ana)
     phone = _log_in_elsewhere(person, username)  # a third browser, on the lobby: no socket, only its polls
+    # Its polls are how it finds out: the first ones after the change are refused.
+    phone.expect_noise(r"status of 401 .*/api/(me/)?tables")
 
     # Ana changes her password from her own page, in another tab of her first browser.
     account_tab = _tab(ana, ana.page.get_by_test_id("my-profile").get_attribute("href") or "")
@@ -169,6 +173,9 @@ def test_sign_out_everywhere_from_my_page_signs_out_every_browser(person: Callab
     save_account(ana, username)
     laptop = _log_in_elsewhere(person, username)
     laptop_lobby = _tab(laptop, "/")  # the laptop has the lobby open too
+    # A lobby finds out from another tab or from its next poll, refused.
+    for who in (ana, laptop):
+        who.expect_noise(r"status of 401 .*/api/(me/)?tables")
     laptop.goto(f"/t/{table_id}")
     _online(laptop)
     lobby = _tab(ana, "/")  # and so has this browser, in another tab

@@ -203,6 +203,48 @@ def test_a_replay_is_walked_by_its_move_list_slider_and_rounds(person: Callable[
     assert_quiet(ana)
 
 
+def test_a_finished_games_replay_shows_my_hand_as_it_was_and_anyones_on_request(
+    person: Callable[..., Person],
+) -> None:
+    ana = person("Ana")
+    bo = person("Bo")
+    tid = finished_by_bots(ana, bo)
+    page = ana.page
+    # The first position where Food Truck shows a hand: its players are preparing their meals.
+    step, hand = page.evaluate(
+        """async (tid) => {
+          for (let step = 1; step < 40; step += 1) {
+            const view = (await (await fetch(`/api/tables/${tid}/replay?step=${step}&seat=0`)).json()).view;
+            if (view.phase === "prep" && view.seats["0"].hand.length) return [step, view.seats["0"].hand];
+          }
+          return [0, []];
+        }""",
+        tid,
+    )
+    assert hand, "Ana never held a hand while preparing in the first 40 moves: nothing to show"
+    ana.goto(f"/t/{tid}?replay={step}")
+    expect(page.get_by_test_id("replay-step")).to_have_text(re.compile(rf"^Move {step} of \d+$"))
+    seen_by = page.get_by_test_id("replay-seen-by")
+    # Ana's own game: it opens as she saw it, her hand on her own board.
+    expect(seen_by).to_have_value("0")
+    replay_area = page.get_by_test_id("replay-area")
+    mine = replay_area.locator(".ft-mine")
+    expect(mine).to_have_attribute("data-seat", "0")
+    for card in hand:
+        expect(mine.locator(f".ft-hand [data-card='{card}']").first).to_be_visible()
+    # Bo's hand, as Bo saw it then.
+    seen_by.select_option("1")
+    expect(mine).to_have_attribute("data-seat", "1")
+    # Everyone's view: no one's hand.
+    seen_by.select_option("")
+    expect(mine).to_have_count(0)
+    expect(replay_area.locator(".ft-hand")).to_have_count(0)
+    # Bo's page, after the end too, opens on his own hand.
+    bo.goto(f"/t/{tid}?replay={step}")
+    expect(bo.page.get_by_test_id("replay-seen-by")).to_have_value("1")
+    expect(bo.page.get_by_test_id("replay-area").locator(".ft-mine")).to_have_attribute("data-seat", "1")
+
+
 def test_foodies_always_keep_my_flyers_answers_the_flyer_decisions_by_itself(
     person: Callable[..., Person], rng: random.Random
 ) -> None:

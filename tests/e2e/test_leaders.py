@@ -115,6 +115,7 @@ def test_the_leaderboard_pages_my_rank_and_the_links_to_and_from_profiles(
     expect(rows.first).to_contain_text(leaders[0][1])
 
     # An unknown game says so.
+    ana.expect_noise(r"status of 404 .*/api/games/chess/leaderboard")
     ana.goto("/leaders/chess")
     expect(page.get_by_test_id("leaders-error")).to_have_text("There is no such game.")
 

@@ -124,6 +124,7 @@ def test_a_guest_saves_an_account_signs_out_and_logs_back_in(person: Callable[..
     expect(dee.page.get_by_test_id("user-name")).to_have_count(0)
     dee.page.get_by_role("tab", name="Log in").click()
     dee.page.locator("form input[name=username]").fill(username)
+    dee.expect_noise(r"status of 401 .*/api/auth/login\)$")
     dee.page.locator("form input[name=password]").fill("wrong-password")
     dee.page.locator("form button[type=submit]").click()
     expect(dee.page.locator(".form-error")).not_to_be_empty()
@@ -226,6 +227,7 @@ def test_a_start_refused_for_a_first_player_in_an_empty_seat_says_why_in_spanish
     seat_row(ana.page, "1").get_by_role("button", name="Añadir bot").click()
     expect(seat_row(ana.page, "1")).to_contain_text("Bot")
     # The third seat's player has just left, and the host presses Start before their page hears of it.
+    ana.expect_noise(r"status of 409 .*/api/tables/[^/]+/start\)$")
     ana.page.get_by_test_id("start").evaluate("(button) => { button.disabled = false; button.click(); }")
     expect(ana.page.locator(".toast")).to_have_text(
         "Una opción de la mesa, como el jugador inicial, nombra un asiento vacío: sienta allí a un jugador o a un bot."

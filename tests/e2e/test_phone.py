@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from tests.e2e.conftest import TIMEOUT_MS, AppServer, Person
+from tests.e2e.conftest import AppServer, Person, people
 from tests.e2e.fcm_plan import site_choice
 from tests.e2e.helpers import click_a_legal_thing, create_table, seat_row, snapshot
 from tests.e2e.test_fcm import arrow_to, focused_cell
@@ -39,18 +39,8 @@ MINE_BEFORE = {
 @pytest.fixture
 def phone(browser: Browser, app_server: AppServer) -> Iterator[Person]:
     """Ana on a touch phone, signed in as a guest at the lobby."""
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    context.set_default_timeout(TIMEOUT_MS)
-    page = context.new_page()
-    ana = Person(context, page, app_server.url)
-    page.on("pageerror", lambda exc: ana.errors.append(str(exc)))
-    page.on("dialog", ana.note_dialog)
-    ana.goto("/")
-    ana.sign_in_as_guest("Ana")
-    yield ana
-    context.close()
-    assert not ana.errors, f"uncaught errors in the page: {ana.errors}"
-    assert not ana.dialogs, f"unexpected dialogs: {ana.dialogs}"
+    with people(browser, app_server.url) as make:
+        yield make("Ana", PHONE["width"], PHONE["height"], touch=True)
 
 
 def start_against_bots(ana: Person, game: str) -> None:
@@ -143,15 +133,20 @@ def test_each_game_fits_a_phone_and_shows_the_players_own_things_first(
     page.wait_for_timeout(100)
     fits_sideways(page)
     if game == "foodies":
-        button = page.locator(".fd-controls .fd-btn").first  # shown on the player's own turn
+        # Shown on the player's own turn; given a long label and measured in one go, since a bot's move may redraw
+        # the controls away at any moment.
+        measure = """() => {
+          const button = document.querySelector('.fd-controls .fd-btn');
+          if (!button || !button.getClientRects().length) return null;
+          button.textContent = 'Dejar el 0 (nadie recolecta en esta tirada)';
+          const r = button.getBoundingClientRect();
+          return {right: r.right, doc: document.documentElement.scrollWidth, inner: innerWidth};
+        }"""
         deadline = time.monotonic() + 20
-        while not button.is_visible():  # the flyers are placed first: any legal space will do
+        while (box := page.evaluate(measure)) is None:  # the flyers are placed first: any legal space will do
             assert time.monotonic() < deadline, "no turn of the player's own came"
             click_a_legal_thing(page, rng)
-        button.evaluate("(b) => { b.textContent = 'Dejar el 0 (nadie recolecta en esta tirada)'; }")
-        fits_sideways(page)
-        box = button.bounding_box()
-        assert box and box["x"] + box["width"] <= NARROW["width"], box
+        assert box["right"] <= NARROW["width"] and box["doc"] <= box["inner"], box
 
 
 DESKTOP: ViewportSize = {"width": 1280, "height": 900}

@@ -55,6 +55,8 @@ def test_page_reconnects_and_resyncs_after_a_server_restart(
     assert log_before
     ana.page.evaluate("window.__samePage = true")
 
+    # While the server is away the socket's reconnections are refused.
+    ana.expect_noise(r"ERR_CONNECTION_REFUSED")
     app_server.stop()
     expect(conn).not_to_have_attribute("data-state", "online")
     app_server.start()
