@@ -57,6 +57,9 @@ class Settings(BaseSettings):
     bot_playouts: int = 0  # the hard level's playouts per decision; 0 keeps each game's default (<= 1 s)
     # How often a process looks for finished games left unrated by a dead process (services/ratings.py).
     rating_sweep_seconds: float = 30.0
+    # How often a process looks for game clocks that ran out (services/timeouts.py); a timeout is applied at most
+    # this late.
+    clock_sweep_seconds: float = 1.0
     ws_max_message: int = 64 * 1024
     ws_idle_timeout: float = 120.0  # a socket silent this long (no message, no ping) is closed
     # uvicorn's websocket implementation: framed (ours, app.realtime.protocol) | websockets-sansio | websockets

@@ -7,7 +7,7 @@ import contextlib
 import logging
 import secrets
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -27,6 +27,7 @@ from app.services.ratelimits import make_rate_limits
 from app.services.ratings import settle as settle_rating
 from app.services.ratings import sweep as sweep_ratings
 from app.services.records import TableCache, TableRecord, advance, catch_up, load_record, moves_after
+from app.services.timeouts import sweep as sweep_timeouts
 from app.services.writer import PostgresBatchWriter, SessionWriter
 
 log = logging.getLogger("app.runtime")
@@ -37,6 +38,8 @@ class Runtime:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
+        # What time it is for the game clocks (services/clocks.py): tests set their own.
+        self.now: Callable[[], datetime] = lambda: datetime.now(UTC)
         self.secret_key = settings.effective_secret_key()
         self.signer = TokenSigner(self.secret_key, settings.token_max_age)
         self.engine = make_engine(settings)
@@ -81,6 +84,7 @@ class Runtime:
         self.spawn(self.hub.sweep_idle(self.settings.ws_idle_timeout))
         self.spawn(self.sweep_bots(self.settings.bot_sweep_seconds))
         self.spawn(self.sweep_ratings(self.settings.rating_sweep_seconds))
+        self.spawn(self.sweep_clocks(self.settings.clock_sweep_seconds))
         await self.broker.start(self.on_remote_change, self.on_broker_back, self.on_side_notice)
         self.spawn(self.presence.run())
         await self.bots.resume_all()
@@ -330,3 +334,12 @@ class Runtime:
             except Exception:  # noqa: BLE001 - try again next round
                 log.exception("rating sweep failed")
             await asyncio.sleep(every)
+
+    async def sweep_clocks(self, every: float = 1.0) -> None:
+        """Apply the timeouts of the clocks that ran out: each one is claimed by exactly one process."""
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await sweep_timeouts(self, self.now())
+            except Exception:  # noqa: BLE001 - try again next round
+                log.exception("clock sweep failed")

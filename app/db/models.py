@@ -131,6 +131,13 @@ class GameTable(Base):
     rated: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # The host's time control, as services/clocks.check_time_control keeps it; null: no clock (migration 0022).
+    time_control: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
+    # The running game's clocks (services/clocks.py: each seat's time left and when its turn began) and the earliest
+    # moment one of them runs out, which the sweep of every process looks for (services/timeouts.py). Both are
+    # written with each move, in its transaction; null without a time control or once the game is over.
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
+    deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 # The finished tables whose rating is not settled yet: the sweep's list, which stays about empty. On `id`, which no
@@ -140,6 +147,16 @@ Index(
     GameTable.id,
     postgresql_where=text("status = 'finished' AND rated IS NULL"),
     sqlite_where=text("status = 'finished' AND rated IS NULL"),
+)
+
+
+# The running clocks by when they run out: the timeout sweep's list. Partial, so the moves of a table without a clock
+# (deadline always null, unchanged) still rewrite their row in place (HOT); a clocked table's moves change it anyway.
+Index(
+    "ix_game_tables_deadline",
+    GameTable.deadline,
+    postgresql_where=text("deadline IS NOT NULL"),
+    sqlite_where=text("deadline IS NOT NULL"),
 )
 
 
