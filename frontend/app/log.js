@@ -29,6 +29,7 @@ const SHELL_EVENTS = {
   not_rated: "log.not_rated",
   invite_changed: "log.invite_changed",
   chat_mode: "log.chat_mode",
+  timeout: "log.timeout_bot",
 };
 
 function actorOf(event) {
@@ -161,6 +162,7 @@ export function describe(renderer, event, ctx) {
       return tParts("log.stand_in_by", { name, by });
     }
     if (event.type === "abandon_declined" && event.withdrawn) return tParts("log.abandon_withdrawn", { name });
+    if (event.type === "timeout" && event.policy === "loss") return tParts("log.timeout_loss", { name });
     return tParts(event.kicked && SHELL_EVENTS[event.type] === "log.left" ? "log.kicked" : key, { name });
   }
   return undefined;
