@@ -200,7 +200,19 @@ def after_move(rec: TableRecord, awaiting: Collection[str], now: datetime) -> tu
     (none once the game is over); (None, None) for a table without a clock."""
     if rec.time_control is None or rec.clock is None:
         return None, None
-    clock = after_step(rec.time_control, rec.clock, awaiting, epoch_ms(now))
+    before = {k: v for k, v in rec.clock.items() if k != "prev"}
+    clock = after_step(rec.time_control, before, awaiting, epoch_ms(now))
     if not awaiting:
         return finished(clock), None
+    # The clocks before the move, for an undo (services/undo.py): taking the move back gives back neither the time its
+    # turn used, which goes on running, nor an increment.
+    return {**clock, "prev": before}, deadline(rec.time_control, clock)
+
+
+def taken_back(rec: TableRecord) -> tuple[dict[str, Any] | None, datetime | None]:
+    """A clocked table's clocks once its last move is taken back: as they were before it, its seat's turn running
+    since it began; (None, None) for a table without a clock."""
+    if rec.time_control is None or rec.clock is None or "prev" not in rec.clock:
+        return None, None
+    clock = rec.clock["prev"]
     return clock, deadline(rec.time_control, clock)

@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import GameTable, Move
 from app.games import GAMES
+from app.services import clocks
 from app.services.errors import ServiceError
 from app.services.play import Ack, check_client_id
 from app.services.records import Replayed, TableRecord, initial_state, load_record, replay, replay_stored
@@ -94,6 +95,9 @@ async def _without_last_move(session: AsyncSession, rec: TableRecord) -> TableRe
     values.update(
         version=rec.version + 1, move_count=last - 1, awaiting=game.awaiting(before.state), updated_at=now
     )
+    clock, deadline = clocks.taken_back(rec)
+    timing = {"clock": clock, "deadline": deadline} if clock is not None else {}
+    values.update(timing)
     await session.execute(delete(Move).where(Move.table_id == rec.id, Move.seq == last))
     result = await session.execute(
         update(GameTable).where(GameTable.id == rec.id, GameTable.version == rec.version).values(**values)
@@ -108,6 +112,7 @@ async def _without_last_move(session: AsyncSession, rec: TableRecord) -> TableRe
         awaiting=values["awaiting"],
         updated_at=now,
         undo_seat=before.undo_seat,
+        **timing,
     )
 
 

@@ -25,6 +25,7 @@ from app.services.play import apply_action
 from app.services.ratings import settle
 from app.services.records import TableRecord
 from app.services.timeouts import claim, sweep
+from app.services.undo import take_back
 from tests.conftest import SECRET, Database, requires_postgres
 from tests.platform.tiny_game import install
 
@@ -201,6 +202,21 @@ async def test_a_secret_step_runs_every_awaited_clock_and_a_real_time_timeout_ha
     assert rec.clock is not None and rec.clock["left"]["1"] == 5_000
     assert not rec.counts_for_ratings()
     assert await sweep(rt, clock.to(60)) == 0  # claimed once
+
+
+async def test_a_move_taken_back_gives_back_no_time_and_no_increment(rt: Runtime, clock: Clock) -> None:
+    rec = await started(rt, clock, {"kind": "realtime", "base": 60, "increment": 5})
+    clock.to(10)
+    ack = await apply_action(rt, rec.id, "0", PICK)
+    clock.to(12)
+    await take_back(rt, rec.id, "0", None, ack.version)
+    rec = await fresh(rt, rec.id)
+    assert shown(rt, rec)["0"] == {"left": 48_000, "running": True}  # its turn went on running
+    assert rec.deadline == T0 + timedelta(seconds=60)
+    clock.to(20)
+    await apply_action(rt, rec.id, "0", PICK)
+    rec = await fresh(rt, rec.id)
+    assert rec.clock is not None and rec.clock["left"]["0"] == 45_000  # one increment, for the one turn
 
 
 async def test_a_move_after_the_deadline_is_refused_and_changes_nothing(rt: Runtime, clock: Clock) -> None:
