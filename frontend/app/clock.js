@@ -90,7 +90,13 @@ export function myTimeLeft(table, receivedAt, at) {
  * while it runs, marked low under the server's threshold and "out of time" for a seat that timed out.
  */
 export class ClockBoard {
-  constructor() {
+  /**
+   * @param {{mine?: () => string | null, onLow?: () => void}} [hooks] `mine`: the viewer's seat, whose clock going low
+   *   calls `onLow` once per turn
+   */
+  constructor(hooks = {}) {
+    this.hooks = hooks;
+    this.warned = false; // onLow was called for the viewer's running turn
     /** @type {Map<string, HTMLElement>} */
     this.nodes = new Map();
     /** @type {Array<[number, number]>} */
@@ -151,6 +157,10 @@ export class ClockBoard {
       if (node.title !== title) node.title = title;
       node.dataset.left = String(Math.round(left));
       running = running || Boolean(mine && mine.running);
+      if (this.hooks.mine && seat === this.hooks.mine()) {
+        if (low && !this.warned) this.hooks.onLow?.();
+        this.warned = Boolean(mine && mine.running) && (this.warned || low);
+      }
     }
     if (running && this.timer === null) this.timer = setInterval(() => this.tick(), TICK_MS);
     else if (!running && this.timer !== null) {

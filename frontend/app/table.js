@@ -48,7 +48,8 @@ let logLoading = false;
 let updatesDuringLog = 0;
 let logEpoch = 0;
 let chatPanel = null;
-const clocks = new ClockBoard(); // each seat's time at a clocked table (clock.js)
+// Each seat's time at a clocked table (clock.js); my own running low is said once a turn.
+const clocks = new ClockBoard({ mine: () => (isSpectator() ? null : S.seat), onLow: () => toast(t("clock.low"), "info") });
 let idleTimer = null;
 let signedInHere = false; // the page was opened signed in: its session ending signs it out (showSignedOut)
 /** The bot level the host has picked so far for each empty seat (the seat list is redrawn on every update). */

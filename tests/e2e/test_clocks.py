@@ -47,6 +47,9 @@ def test_a_seat_clock_ticks_and_running_out_loses_the_game(person: Callable[...,
     # Ana's clock runs: it shows the server's figure and counts down in the browser.
     mine = seat_row(page, "0").get_by_test_id("seat-clock")
     expect(mine).to_have_class(re.compile(r"\brunning\b"))
+    # Under the real-time warning's 20 s from the start: marked low, and said once.
+    expect(mine).to_have_class(re.compile(r"\blow\b"))
+    expect(page.get_by_text("Your time is running low.")).to_have_count(1)
     first = seconds_shown(mine.inner_text())
     assert BASE_SECONDS - 4 <= first <= BASE_SECONDS
     page.wait_for_timeout(1600)
