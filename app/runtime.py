@@ -21,6 +21,7 @@ from app.db.session import make_engine, make_sessionmaker
 from app.realtime.broker import make_broker
 from app.realtime.hub import Hub
 from app.realtime.presence import NAME_CHARS, Presence
+from app.services import notify
 from app.services.auth import TokenSigner
 from app.services.bots import BotRunner
 from app.services.ratelimits import make_rate_limits
@@ -85,6 +86,8 @@ class Runtime:
         self.spawn(self.sweep_bots(self.settings.bot_sweep_seconds))
         self.spawn(self.sweep_ratings(self.settings.rating_sweep_seconds))
         self.spawn(self.sweep_clocks(self.settings.clock_sweep_seconds))
+        if notify.enabled(self.settings):
+            self.spawn(self.send_mail(self.settings.email_sweep_seconds))
         await self.broker.start(self.on_remote_change, self.on_broker_back, self.on_side_notice)
         self.spawn(self.presence.run())
         await self.bots.resume_all()
@@ -287,6 +290,14 @@ class Runtime:
             if rec.status == "finished" and rec.rated is None:
                 # Once per game, after its end is published: the final move waits for none of it.
                 self.spawn(self._settle_rating(rec.id))
+            if notify.enabled(self.settings) and (rec.time_control is not None or rec.status == "finished"):
+                self.spawn(self._notify(rec))
+
+    async def _notify(self, rec: TableRecord) -> None:
+        try:
+            await notify.after_change(self, rec)
+        except Exception:  # noqa: BLE001 - a notice lost is a mail not sent, never a change undone
+            log.exception("notification failed", extra={"table_id": rec.id})
 
     async def _settle_rating(self, table_id: str) -> None:
         try:
@@ -343,3 +354,12 @@ class Runtime:
                 await sweep_timeouts(self, self.now())
             except Exception:  # noqa: BLE001 - try again next round
                 log.exception("clock sweep failed")
+
+    async def send_mail(self, every: float = 5.0) -> None:
+        """Send the mails waiting in the outbox (services/notify.py); each one is sent by one process."""
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await notify.send_due(self)
+            except Exception:  # noqa: BLE001 - try again next round
+                log.exception("mail sending failed")

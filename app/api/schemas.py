@@ -285,6 +285,27 @@ class OkOut(BaseModel):
     ok: bool
 
 
+class NotificationsIn(BaseModel):
+    # Any JSON here: the service refuses a wrong one with its own code (bad_email, bad_notify).
+    email: Any = None  # an address (a confirmation link is mailed to a new one); "" or null removes it
+    turn: Any = None
+    finished: Any = None
+    invite: Any = None
+
+
+class NotificationsOut(BaseModel):
+    enabled: bool  # the server sends mail (SMTP is set up)
+    email: str | None
+    email_verified: bool  # confirmed by the link mailed to it: mails go only to a confirmed address
+    turn: bool  # your turn in a turn-based game
+    finished: bool  # a game of yours finished
+    invite: bool  # a host invites you to their table
+
+
+class InviteEmailIn(BaseModel):
+    username: Any = None
+
+
 class ProfileUserOut(BaseModel):
     id: str
     name: str
