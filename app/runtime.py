@@ -70,6 +70,7 @@ class Runtime:
         self._write_lock = None if self.is_postgres else asyncio.Lock()
         self.limits = make_rate_limits(settings, self.sessions, self.single_writer)
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.mail_lock = asyncio.Lock()  # one sending of the email outbox at a time in this process (services/notify)
         # Changes announced by the broker, waiting for one catch-up read: table id -> newest version.
         self._remote: dict[str, int] = {}
         self._catching_up: asyncio.Task[None] | None = None

@@ -265,6 +265,11 @@ def _send(settings: Settings, messages: list[EmailMessage]) -> list[str | None]:
 
 async def send_due(rt: Runtime) -> int:
     """Send the outbox's waiting mails; how many were sent."""
+    async with rt.mail_lock:
+        return await _send_due(rt)
+
+
+async def _send_due(rt: Runtime) -> int:
     unsent = (EmailOut.sent_at.is_(None)) & (EmailOut.attempts < MAX_ATTEMPTS)
     query = select(EmailOut).where(unsent).order_by(EmailOut.id).limit(BATCH)
     if rt.is_postgres:
