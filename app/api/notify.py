@@ -15,7 +15,7 @@ from app.api.schemas import InviteEmailIn, NotificationsIn, NotificationsOut, Ok
 from app.db.models import User
 from app.runtime import Runtime
 from app.services import notify
-from app.services.errors import ServiceError
+from app.services.errors import ServiceError, not_found
 from app.services.records import load_record
 
 router = APIRouter(prefix="/api")
@@ -93,5 +93,7 @@ async def invite_email(
     """The host invites a registered person to the open table by email (the same answer whether a mail goes)."""
     async with rt.reads() as session:
         rec = await load_record(session, table_id)
+    if not rec.can_see(user.id, None):
+        raise not_found()  # a private table is not there for those who may not see it
     await notify.invite(rt, rec, user, body.username)
     return OkOut(ok=True)
