@@ -7,7 +7,7 @@ exactly one of two runtimes standing for two server processes. Nothing sleeps: e
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -16,6 +16,7 @@ from sqlalchemy import select, update
 
 from app.config import Settings
 from app.db.models import GameTable, Move, PlayerRating, User
+from app.games import GAMES
 from app.games.rng import Rng
 from app.main import run_migrations
 from app.runtime import Runtime
@@ -28,8 +29,6 @@ from app.services.timeouts import claim, sweep
 from app.services.undo import take_back
 from tests.conftest import SECRET, Database, requires_postgres
 from tests.platform.tiny_game import install
-
-install()
 
 T0 = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
 PICK = {"type": "pick", "n": 1}
@@ -59,6 +58,14 @@ async def _runtime(db: Database, clock: Clock) -> Runtime:
     rt.now = clock.now
     await rt.writer.start()
     return rt
+
+
+@pytest.fixture(autouse=True)
+def tiny_game() -> Iterator[None]:
+    """The tiny test game, offered only while these tests run: other tests go through every registered game."""
+    install()
+    yield
+    GAMES.pop("tiny", None)
 
 
 @pytest.fixture
