@@ -57,6 +57,19 @@ class Settings(BaseSettings):
     bot_playouts: int = 0  # the hard level's playouts per decision; 0 keeps each game's default (<= 1 s)
     # How often a process looks for finished games left unrated by a dead process (services/ratings.py).
     rating_sweep_seconds: float = 30.0
+    # How often a process looks for game clocks that ran out (services/timeouts.py); a timeout is applied at most
+    # this late.
+    clock_sweep_seconds: float = 1.0
+    # Email notifications (services/notify.py): off while SMTP_HOST is empty. PUBLIC_URL is the site's address as the
+    # links in the mails give it (empty: http://127.0.0.1 and PORT).
+    smtp_host: str = ""
+    smtp_port: int = 587
+    smtp_user: str = ""
+    smtp_password: str = ""
+    smtp_starttls: bool = True
+    smtp_from: str = "Food Truck Games <noreply@localhost>"
+    public_url: str = ""
+    email_sweep_seconds: float = 5.0  # how often a process sends the mails waiting in the outbox
     ws_max_message: int = 64 * 1024
     ws_idle_timeout: float = 120.0  # a socket silent this long (no message, no ping) is closed
     # uvicorn's websocket implementation: framed (ours, app.realtime.protocol) | websockets-sansio | websockets
@@ -129,6 +142,10 @@ class Settings(BaseSettings):
     @property
     def is_postgres(self) -> bool:
         return self.effective_database_url.startswith("postgresql")
+
+    @property
+    def effective_public_url(self) -> str:
+        return (self.public_url or f"http://127.0.0.1:{self.port}").rstrip("/")
 
     def effective_secret_key(self) -> str:
         """The signing key: from the environment, else generated once and kept beside the database."""

@@ -23,7 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 from starlette.types import ASGIApp, Scope
 
-from app.api import auth, chat, ops, players, tables, ws
+from app.api import auth, chat, notify, ops, players, tables, ws
 from app.api.ws import is_database_outage
 from app.config import Settings, get_settings
 from app.http import RequestContext
@@ -140,6 +140,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(tables.router)
     app.include_router(chat.router)
     app.include_router(players.router)
+    app.include_router(notify.router)
 
     @app.exception_handler(ServiceError)
     async def service_error(_req: Request, exc: ServiceError) -> JSONResponse:

@@ -7,7 +7,7 @@ import contextlib
 import logging
 import secrets
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -21,12 +21,14 @@ from app.db.session import make_engine, make_sessionmaker
 from app.realtime.broker import make_broker
 from app.realtime.hub import Hub
 from app.realtime.presence import NAME_CHARS, Presence
+from app.services import notify
 from app.services.auth import TokenSigner
 from app.services.bots import BotRunner
 from app.services.ratelimits import make_rate_limits
 from app.services.ratings import settle as settle_rating
 from app.services.ratings import sweep as sweep_ratings
 from app.services.records import TableCache, TableRecord, advance, catch_up, load_record, moves_after
+from app.services.timeouts import sweep as sweep_timeouts
 from app.services.writer import PostgresBatchWriter, SessionWriter
 
 log = logging.getLogger("app.runtime")
@@ -37,6 +39,8 @@ class Runtime:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
+        # What time it is for the game clocks (services/clocks.py): tests set their own.
+        self.now: Callable[[], datetime] = lambda: datetime.now(UTC)
         self.secret_key = settings.effective_secret_key()
         self.signer = TokenSigner(self.secret_key, settings.token_max_age)
         self.engine = make_engine(settings)
@@ -66,6 +70,7 @@ class Runtime:
         self._write_lock = None if self.is_postgres else asyncio.Lock()
         self.limits = make_rate_limits(settings, self.sessions, self.single_writer)
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.mail_lock = asyncio.Lock()  # one sending of the email outbox at a time in this process (services/notify)
         # Changes announced by the broker, waiting for one catch-up read: table id -> newest version.
         self._remote: dict[str, int] = {}
         self._catching_up: asyncio.Task[None] | None = None
@@ -81,6 +86,9 @@ class Runtime:
         self.spawn(self.hub.sweep_idle(self.settings.ws_idle_timeout))
         self.spawn(self.sweep_bots(self.settings.bot_sweep_seconds))
         self.spawn(self.sweep_ratings(self.settings.rating_sweep_seconds))
+        self.spawn(self.sweep_clocks(self.settings.clock_sweep_seconds))
+        if notify.enabled(self.settings):
+            self.spawn(self.send_mail(self.settings.email_sweep_seconds))
         await self.broker.start(self.on_remote_change, self.on_broker_back, self.on_side_notice)
         self.spawn(self.presence.run())
         await self.bots.resume_all()
@@ -283,6 +291,14 @@ class Runtime:
             if rec.status == "finished" and rec.rated is None:
                 # Once per game, after its end is published: the final move waits for none of it.
                 self.spawn(self._settle_rating(rec.id))
+            if notify.enabled(self.settings) and (rec.time_control is not None or rec.status == "finished"):
+                self.spawn(self._notify(rec))
+
+    async def _notify(self, rec: TableRecord) -> None:
+        try:
+            await notify.after_change(self, rec)
+        except Exception:  # noqa: BLE001 - a notice lost is a mail not sent, never a change undone
+            log.exception("notification failed", extra={"table_id": rec.id})
 
     async def _settle_rating(self, table_id: str) -> None:
         try:
@@ -330,3 +346,21 @@ class Runtime:
             except Exception:  # noqa: BLE001 - try again next round
                 log.exception("rating sweep failed")
             await asyncio.sleep(every)
+
+    async def sweep_clocks(self, every: float = 1.0) -> None:
+        """Apply the timeouts of the clocks that ran out: each one is claimed by exactly one process."""
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await sweep_timeouts(self, self.now())
+            except Exception:  # noqa: BLE001 - try again next round
+                log.exception("clock sweep failed")
+
+    async def send_mail(self, every: float = 5.0) -> None:
+        """Send the mails waiting in the outbox (services/notify.py); each one is sent by one process."""
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await notify.send_due(self)
+            except Exception:  # noqa: BLE001 - try again next round
+                log.exception("mail sending failed")

@@ -100,6 +100,8 @@ class CreateTableIn(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict)
     visibility: Literal["public", "private"] = "public"
     name: str | None = Field(default=None, max_length=200)
+    # Any JSON here: the service refuses a wrong one with its own code (bad_time_control).
+    time_control: Any = None
 
 
 class JoinIn(BaseModel):
@@ -197,6 +199,27 @@ class RatingChangeOut(BaseModel):
     change: int  # after - before
 
 
+class TimeControlOut(BaseModel):
+    kind: Literal["realtime", "turn"]
+    timeout: Literal["bot_move", "loss"]  # what a player's running out of time does
+    base: int | None = None  # real time: seconds per player for the game
+    increment: int | None = None  # real time: seconds added at the end of each of the player's turns
+    per_move: int | None = None  # turn based: seconds each turn may take before drawing on the bank
+    bank: int | None = None  # turn based: extra seconds per player for the game
+
+
+class SeatClockOut(BaseModel):
+    left: int  # milliseconds until the seat's time runs out, as of `now`
+    running: bool  # its turn is running: `left` counts down
+    bank: int | None = None  # turn based: what is left of its bank, as of `now`
+
+
+class ClockOut(BaseModel):
+    seats: dict[str, SeatClockOut]  # the seats with a clock (a bot's own seat has none)
+    timed_out: list[str]  # seats whose person ran out of time and lost (a bot plays them on)
+    low: int  # milliseconds left under which a clock is shown as low
+
+
 class TableOut(BaseModel):
     id: str
     game: str
@@ -228,6 +251,9 @@ class TableOut(BaseModel):
     waited: float | None = None  # a running game: seconds since the table last changed
     stand_in_after: float | None = None  # ... after which any player may hand an awaited seat to a bot
     stand_in_after_online: float | None = None  # ... the same for a seat whose player is connected
+    time_control: TimeControlOut | None = None  # the host's choice at creation; none: no clock
+    clock: ClockOut | None = None  # a clocked game's clocks, as of `now`
+    now: int | None = None  # the server's time (epoch ms) when `clock` was read
 
 
 class MoveOut(BaseModel):
@@ -319,6 +345,27 @@ class LiveOut(BaseModel):
 
 class OkOut(BaseModel):
     ok: bool
+
+
+class NotificationsIn(BaseModel):
+    # Any JSON here: the service refuses a wrong one with its own code (bad_email, bad_notify).
+    email: Any = None  # an address (a confirmation link is mailed to a new one); "" or null removes it
+    turn: Any = None
+    finished: Any = None
+    invite: Any = None
+
+
+class NotificationsOut(BaseModel):
+    enabled: bool  # the server sends mail (SMTP is set up)
+    email: str | None
+    email_verified: bool  # confirmed by the link mailed to it: mails go only to a confirmed address
+    turn: bool  # your turn in a turn-based game
+    finished: bool  # a game of yours finished
+    invite: bool  # a host invites you to their table
+
+
+class InviteEmailIn(BaseModel):
+    username: Any = None
 
 
 class ProfileUserOut(BaseModel):

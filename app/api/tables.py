@@ -55,7 +55,8 @@ async def create_table(
 ) -> dict[str, Any]:
     """Create a table; the host takes the first seat."""
     await rt.limits.hit(rt.limits.tables, *client_keys(request, user))
-    rec = await svc.create_table(rt, session, user, body.game, body.seats, body.options, body.visibility, body.name)
+    rec = await svc.create_table(rt, session, user, body.game, body.seats, body.options, body.visibility, body.name,
+                                 body.time_control)
     await rt.after_change(rec)
     return svc.table_json(rt, rec, user.id)
 
@@ -161,7 +162,8 @@ async def leave(table_id: str, rt: Runtime = Depends(get_rt), user: User = Depen
 @router.post("/tables/{table_id}/start", response_model=TableOut)
 async def start(table_id: str, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)) -> dict[str, Any]:
     """The host starts the game."""
-    return svc.table_json(rt, await svc.lobby_change(rt, table_id, user, None, lambda s, r: svc.start(s, r, user)), user.id)
+    return svc.table_json(rt, await svc.lobby_change(rt, table_id, user, None, lambda s, r: svc.start(s, r, user, rt.now())),
+                          user.id)
 
 
 @router.post("/tables/{table_id}/bots", response_model=TableOut)

@@ -46,6 +46,11 @@ class User(Base):
     # epoch is refused, which signs out every other session (migration 0008; services/auth.py).
     token_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # Where the person gets email notifications, once they confirmed it by the link sent there, and which ones they
+    # want: {"turn", "finished", "invite"} -> bool, null: all (services/notify.py; migration 0023).
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    email_verified: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    notify: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
 
 
 class RevokedSession(Base):
@@ -135,6 +140,13 @@ class GameTable(Base):
     rated: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # The host's time control, as services/clocks.check_time_control keeps it; null: no clock (migration 0022).
+    time_control: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
+    # The running game's clocks (services/clocks.py: each seat's time left and when its turn began) and the earliest
+    # moment one of them runs out, which the sweep of every process looks for (services/timeouts.py). Both are
+    # written with each move, in its transaction; null without a time control or once the game is over.
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
+    deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 # The finished tables whose rating is not settled yet: the sweep's list, which stays about empty. On `id`, which no
@@ -144,6 +156,16 @@ Index(
     GameTable.id,
     postgresql_where=text("status = 'finished' AND rated IS NULL"),
     sqlite_where=text("status = 'finished' AND rated IS NULL"),
+)
+
+
+# The running clocks by when they run out: the timeout sweep's list. Partial, so the moves of a table without a clock
+# (deadline always null, unchanged) still rewrite their row in place (HOT); a clocked table's moves change it anyway.
+Index(
+    "ix_game_tables_deadline",
+    GameTable.deadline,
+    postgresql_where=text("deadline IS NOT NULL"),
+    sqlite_where=text("deadline IS NOT NULL"),
 )
 
 
@@ -315,3 +337,29 @@ class RatingChange(Base):
     after: Mapped[int] = mapped_column(Integer)
     change: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class EmailOut(Base):
+    """One email to send (services/notify.py; migration 0023): written once by its `key` (a turn, a game's end, an
+    invitation, a confirmation), so a notice made twice is stored once, and sent by whichever process claims it."""
+
+    __tablename__ = "email_outbox"
+    __table_args__ = (
+        # The sender's list: the mails not sent yet (few), by id.
+        Index("ix_email_outbox_unsent", "id", postgresql_where=text("sent_at IS NULL"),
+              sqlite_where=text("sent_at IS NULL")),
+    )
+
+    id: Mapped[int] = mapped_column(
+        BigInteger().with_variant(Integer(), "sqlite"), primary_key=True, autoincrement=True
+    )
+    key: Mapped[str] = mapped_column(String(200), unique=True)
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    address: Mapped[str] = mapped_column(String(254))
+    subject: Mapped[str] = mapped_column(String(200))
+    body: Mapped[str] = mapped_column(Text)
+    unsubscribe: Mapped[str | None] = mapped_column(Text, nullable=True)  # the one-click link (List-Unsubscribe)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    last_error: Mapped[str | None] = mapped_column(Text, nullable=True)

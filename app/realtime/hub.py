@@ -33,7 +33,7 @@ from app.realtime.protocol import FRAME_WRITER, text_frame
 from app.services import chat
 from app.services.auth import SESSION_ENDED_MESSAGE
 from app.services.records import EVENT_WINDOW, TableRecord
-from app.services.tables import public_table_json, table_json_for, table_key
+from app.services.tables import clock_fields, public_table_json, table_json_for, table_key
 
 if TYPE_CHECKING:
     from app.runtime import Runtime
@@ -263,6 +263,7 @@ def viewer_message(
         message["draft"] = drafts  # the viewer's own drafts, which its view and actions include
     if seat is not None and (seat == rec.undo_seat or drafts) and seat not in rec.bot_seats():
         message["undo"] = True  # this seat may take back its last step (a draft is always one)
+    message.update(clock_fields(rt, rec))  # every move changes a clocked table's clocks
     if with_table:
         message["table"] = table_json_for(rt, rec, table if table is not None else public_table_json(rec), user_id)
     message["view"] = view

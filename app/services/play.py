@@ -7,7 +7,6 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
@@ -16,7 +15,7 @@ from app.db.models import Move
 from app.games import GAMES
 from app.games.base import IllegalAction, apply_listed
 from app.metrics import COMMAND_LATENCY, COMMANDS_APPLIED, COMMANDS_REFUSED
-from app.services import drafts
+from app.services import clocks, drafts
 from app.services.errors import ServiceError
 from app.services.records import TableRecord
 from app.services.writer import MoveWrite, WriteConflict
@@ -162,6 +161,8 @@ async def _apply_once(
     game = GAMES[rec.game]
     if seat not in rec.awaiting:
         raise ServiceError("not_your_turn", "It is not your turn.", 409)
+    now = rt.now()
+    clocks.check_in_time(rec, seat, now)
     # The contract says an action is legal exactly when it is listed, so every engine is held to the list
     # (`==`, fast, finds the candidates; `same_json` then tells true and 1.0 from 1), and a listed action is
     # applied without the engine listing the options again.
@@ -209,8 +210,9 @@ async def _apply_once(
         awaiting=[] if outcome is not None else game.awaiting(state),
         outcome=dict(outcome) if outcome is not None else None,
         status="finished" if outcome is not None else "playing",
-        at=datetime.now(UTC),
+        at=now,
     )
+    item.clock, item.deadline = clocks.after_move(rec, item.awaiting, now)
     rt.writing[rec.id] = item.version
     try:
         await rt.writer.write(item)
@@ -228,6 +230,8 @@ async def _apply_once(
         abandon=None if outcome is not None else rec.abandon,  # the game's end ends a proposal to abandon it
         undo_seat=seat if applied.undoable and outcome is None else None,
         drafts={k: v for k, v in rec.drafts.items() if k != seat} if seat in rec.drafts else rec.drafts,
+        clock=item.clock if item.clock is not None else rec.clock,
+        deadline=item.deadline if item.clock is not None else rec.deadline,
     )
     new.remember_events(item.version, item.events)
     if carried:

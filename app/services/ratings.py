@@ -54,10 +54,15 @@ ATTEMPTS = 3  # a claim lost to a change made meanwhile (a rematch) is tried aga
 
 
 def final_places(rec: TableRecord) -> dict[str, int]:
-    """Each rated seat's place in the outcome's ranking (1, 1, 3 …); a seat the ranking forgot comes last."""
+    """Each rated seat's place in the outcome's ranking (1, 1, 3 …); a seat the ranking forgot, or whose person ran
+    out of time (services/timeouts.py), comes last."""
     ranked = places((rec.outcome or {}).get("ranking") or [])
     last = len(rec.seats) + 1
-    return {seat: ranked.get(seat, last) for seat in rec.rated_people()}
+    out = {seat: ranked.get(seat, last) for seat in rec.rated_people()}
+    for seat in rec.timed_out():  # ran out of time: lost, whatever place the bot that played on reached
+        if seat in out:
+            out[seat] = last
+    return out
 
 
 async def settle(rt: Runtime, table_id: str) -> TableRecord | None:

@@ -95,6 +95,10 @@ class TableRecord:
     # Each seat's secret steps not yet carried by a move (services/drafts.py): `state` is the game without them; the
     # seat's own picture is `state_for(seat)`. Never shown to anyone else, and no version of their own.
     drafts: dict[str, tuple[Draft, ...]] = field(default_factory=dict)
+    # The host's time control, the running clocks and their earliest deadline (services/clocks.py); None: no clock.
+    time_control: dict[str, Any] | None = None
+    clock: dict[str, Any] | None = None
+    deadline: datetime | None = None
     # Derived once, on first use, for the hot path (a move and its updates look these up a dozen times).
     _seat_by_user: dict[str, str] | None = field(default=None, repr=False, compare=False)
     _bots: frozenset[str] | None = field(default=None, repr=False, compare=False)
@@ -164,7 +168,13 @@ class TableRecord:
         tell of it (docs/api.md)."""
         if self.rated is not None:
             return self.rated  # settled under the rule of its day, which a rule of later must not rewrite
+        if self.time_control is not None and self.time_control.get("timeout") != "loss":
+            return False  # a bot may play anyone's turn that runs out (services/timeouts.py)
         return self.visibility == "public" and not self.abandoned and len(self.rated_people()) >= 2
+
+    def timed_out(self) -> list[str]:
+        """The seats whose person ran out of time and lost (a bot plays them to the end)."""
+        return list(self.clock.get("timed_out", [])) if self.clock is not None else []
 
     def abandon_voters(self, away_enough: float) -> list[str]:
         """The seats whose say an abandon needs: those played by their person, and those a bot plays for a person who
@@ -315,6 +325,9 @@ async def load_record(session: AsyncSession, table_id: str, *, for_update: bool 
         takeback=row.takeback if row.status == "playing" else None,
         undo_seat=undo_seat,
         rated=row.rated,
+        time_control=row.time_control,
+        clock=row.clock,
+        deadline=_aware(row.deadline) if row.deadline is not None else None,
     )
     if row.rated:
         changes = await session.execute(
@@ -396,7 +409,8 @@ async def catch_up(session: AsyncSession, rec: TableRecord) -> TableRecord | Non
     row = (
         await session.execute(
             select(GameTable.version, GameTable.status, GameTable.move_count, GameTable.state_seq,
-                   GameTable.awaiting, GameTable.outcome, GameTable.updated_at)
+                   GameTable.awaiting, GameTable.outcome, GameTable.updated_at, GameTable.clock,
+                   GameTable.deadline)
             .where(GameTable.id == rec.id)
         )
     ).one_or_none()
@@ -425,6 +439,8 @@ async def catch_up(session: AsyncSession, rec: TableRecord) -> TableRecord | Non
         updated_at=row.updated_at,
         abandon=rec.abandon if row.status == "playing" else None,
         undo_seat=replayed.undo_seat,
+        clock=row.clock,
+        deadline=_aware(row.deadline) if row.deadline is not None else None,
     )
     for m in moves:
         new.remember_events(m.version, m.events)
@@ -456,8 +472,8 @@ async def moves_after(conn: Any, known: dict[str, int]) -> dict[str, list[Any]]:
 def advance(rec: TableRecord, moves: list[Any]) -> TableRecord | None:
     """`rec` with stored moves replayed, its other fields derived from the new state as the writer stores
     them; None unless the moves are exactly the versions after `rec` (a seat change also bumps the version:
-    reload instead)."""
-    if rec.state is None or not moves or [m["version"] for m in moves] != list(
+    reload instead), or for a table with a clock, whose clocks only its row knows."""
+    if rec.state is None or rec.time_control is not None or not moves or [m["version"] for m in moves] != list(
         range(rec.version + 1, rec.version + 1 + len(moves))
     ):
         return None

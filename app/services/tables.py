@@ -18,7 +18,7 @@ from app.config import get_settings
 from app.db.models import GameTable, Seat, TableLogEntry, User
 from app.games import GAMES
 from app.games.base import BotLevel, Game
-from app.services import chat
+from app.services import chat, clocks
 from app.services.auth import check_distinct_name, clean_name, mark_guest_seats, new_id
 from app.services.chat import ChatMode
 from app.services.errors import ServiceError, not_found
@@ -138,6 +138,7 @@ def public_table_json(rec: TableRecord) -> dict[str, Any]:
         "takeback": takeback_json(rec),
         "rated": rec.counts_for_ratings(),
         "ratings": rec.ratings,
+        "time_control": rec.time_control,
         "created_at": rec.created_at.isoformat(),
         "updated_at": rec.updated_at.isoformat(),
     }
@@ -187,12 +188,22 @@ def table_json_for(rt: Runtime, rec: TableRecord, public: dict[str, Any], user_i
     data = {**public, "my_seat": rec.seat_of(user_id), "is_host": user_id is not None and user_id == rec.host_id}
     if rec.visibility == "private" and user_id == rec.host_id:
         data["invite_code"] = invite_code(rt.secret_key, rec.id, rec.invite_round)
+    if rec.time_control is not None and rec.clock is not None:
+        data.update(clock_fields(rt, rec))
     if rec.status == "playing":
         # Seconds rather than a time of day, so a client whose clock is off still counts right.
         data["waited"] = round(waited(rec), 1)
         data["stand_in_after"] = rt.settings.stand_in_after
         data["stand_in_after_online"] = rt.settings.stand_in_after_online
     return data
+
+
+def clock_fields(rt: Runtime, rec: TableRecord) -> dict[str, Any]:
+    """A clocked table's clocks as of the server's `now` (epoch ms), which a client compares with its own clock."""
+    if rec.time_control is None or rec.clock is None:
+        return {}
+    now = clocks.epoch_ms(rt.now())
+    return {"clock": clocks.view(rec.time_control, rec.clock, now), "now": now}
 
 
 def waited(rec: TableRecord) -> float:
@@ -210,6 +221,7 @@ async def create_table(
     options: Any,
     visibility: Any,
     name: Any,
+    time_control: Any = None,
 ) -> TableRecord:
     """Create a table; the host takes seat 0."""
     game = get_game(game_id)
@@ -220,6 +232,7 @@ async def create_table(
     if visibility not in ("public", "private"):
         raise ServiceError("bad_visibility", "Visibility must be 'public' or 'private'.", 422)
     opts = check_options(game, options, seats)
+    tc = clocks.check_time_control(time_control)
     title = clean_name(name, "table name", 80) if name else f"{host.name}'s {game.title}"
     # Tables waiting with someone seated are the ones the lobby lists: one person may not fill it. (One the host
     # left empty is listed nowhere but in their own tables.)
@@ -235,7 +248,7 @@ async def create_table(
             429,
         )
     seating: list[tuple[str | None, bool, str | None]] = [(host.id, False, None)] + [(None, False, None)] * (seats - 1)
-    table_id = await _add_table(rt, session, game, title, host, visibility, opts, seating)
+    table_id = await _add_table(rt, session, game, title, host, visibility, opts, seating, tc)
     rec = await load_record(session, table_id)  # what the commit makes, read in its transaction
     await session.commit()
     return rt.cache.put(rec)
@@ -250,6 +263,7 @@ async def _add_table(
     visibility: str,
     options: dict[str, Any],
     seating: Sequence[tuple[str | None, bool, str | None]],
+    time_control: dict[str, Any] | None = None,
 ) -> str:
     """The rows of a new open table, seat i taken by `seating[i]` = (user id or None, bot, bot level); its id. The host is the
     only person it seats."""
@@ -272,6 +286,7 @@ async def _add_table(
         move_count=0,
         awaiting=[],
         outcome=None,
+        time_control=time_control,
     ))
     await session.flush()
     for i, (user_id, bot, level) in enumerate(seating):
@@ -540,6 +555,8 @@ async def reclaim(session: AsyncSession, rec: TableRecord, user: User) -> Events
         raise ServiceError("not_seated", "You have no seat at this table.", 409)
     if seat not in rec.bot_seats():
         raise ServiceError("not_standing_in", "No bot is playing your seat.", 409)
+    if seat in rec.timed_out():
+        raise ServiceError("timed_out", "Your time ran out: a bot plays your seat to the end of this game.", 409)
     await session.execute(
         update(Seat).where(Seat.table_id == rec.id, Seat.seat == seat).values(bot=False, away_since=None)
     )
@@ -599,8 +616,9 @@ async def _abandon(session: AsyncSession, rec: TableRecord) -> None:
           state=rec.state, state_seq=rec.move_count, rated=False)  # no result, so nothing to rate
 
 
-async def start(session: AsyncSession, rec: TableRecord, user: User) -> Events:
-    """The host starts the game with the occupied seats, renumbered 0..n-1 in seat order."""
+async def start(session: AsyncSession, rec: TableRecord, user: User, now: datetime | None = None) -> Events:
+    """The host starts the game with the occupied seats, renumbered 0..n-1 in seat order; the clocks, if the table
+    has a time control, start at `now`."""
     _require_host(rec, user)
     _require_open(rec)
     game = get_game(rec.game)
@@ -621,6 +639,12 @@ async def start(session: AsyncSession, rec: TableRecord, user: User) -> Events:
     for i, s in enumerate(taken):
         session.add(Seat(table_id=rec.id, seat=str(i), user_id=s.user_id, bot=s.bot, bot_level=s.bot_level))
     await mark_guest_seats(session, rec.id)
+    awaiting = game.awaiting(state)
+    timing: dict[str, Any] = {}
+    if rec.time_control is not None:
+        people = [str(i) for i, s in enumerate(taken) if s.user_id is not None and not s.bot]
+        clock = clocks.start(rec.time_control, people, awaiting, clocks.epoch_ms(now or datetime.now(UTC)))
+        timing = {"clock": clock, "deadline": clocks.deadline(rec.time_control, clock)}
     _bump(
         session,
         rec,
@@ -628,7 +652,8 @@ async def start(session: AsyncSession, rec: TableRecord, user: User) -> Events:
         seat_count=len(taken),
         options=options,
         state=state,
-        awaiting=game.awaiting(state),
+        awaiting=awaiting,
+        **timing,
     )
     return [{"type": "game_started", "players": len(taken), "visible_to": None}]
 
@@ -660,7 +685,8 @@ async def _open_rematch(
     """The new table and the finished one pointing to it, committed; (finished, new)."""
     # A bot that stood in for a player leaves the seat to them.
     seating = [(user.id if s.seat == seat else None, s.bot and s.user_id is None, s.bot_level) for s in old.seats]
-    new_id = await _add_table(rt, session, get_game(old.game), old.name, user, old.visibility, old.options, seating)
+    new_id = await _add_table(rt, session, get_game(old.game), old.name, user, old.visibility, old.options, seating,
+                              old.time_control)
     await chat.carry_mutes(session, old.id, new_id, user.id)  # the host's moderation stands at the rematch
     await session.execute(
         update(GameTable).where(GameTable.id == old.id)

@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import GameTable, Move
 from app.games import GAMES
-from app.services import drafts
+from app.services import clocks, drafts
 from app.services.errors import ServiceError
 from app.services.play import Ack, check_client_id
 from app.services.records import Replayed, TableRecord, initial_state, load_record, replay, replay_stored
@@ -112,6 +112,9 @@ async def _without_last_move(session: AsyncSession, rec: TableRecord) -> TableRe
     )
     taken = (await session.execute(
         select(Move.seat, Move.steps).where(Move.table_id == rec.id, Move.seq == last))).one()
+    clock, deadline = clocks.taken_back(rec)
+    timing = {"clock": clock, "deadline": deadline} if clock is not None else {}
+    values.update(timing)
     await session.execute(delete(Move).where(Move.table_id == rec.id, Move.seq == last))
     kept = dict(rec.drafts)
     if taken.steps:  # the drafts the move carried are its seat's drafts again
@@ -131,6 +134,7 @@ async def _without_last_move(session: AsyncSession, rec: TableRecord) -> TableRe
         updated_at=now,
         undo_seat=before.undo_seat,
         drafts=kept,
+        **timing,
     )
 
 

@@ -62,6 +62,9 @@ class MoveWrite:
     at: datetime
     state_seq: int | None = None  # how many moves `state` is after (None: this move's seq)
     steps: list[dict[str, Any]] | None = None  # the mover's drafts the move carries (services/drafts.py)
+    # A clocked table's clocks after the move and their next deadline (services/clocks.py); None: no clock.
+    clock: dict[str, Any] | None = None
+    deadline: datetime | None = None
 
     @property
     def snapshot_seq(self) -> int:
@@ -92,6 +95,9 @@ class SessionWriter:
         if item.state is not None:
             values["state"] = item.state
             values["state_seq"] = item.snapshot_seq
+        if item.clock is not None:
+            values["clock"] = item.clock
+            values["deadline"] = item.deadline
         async with self.sessions() as session:
             result = await session.execute(
                 update(GameTable)
@@ -128,9 +134,9 @@ def _batch_sql(duplicate_check: str, notify: bool = True) -> str:
 WITH d AS (
     SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::int[], $5::text[], $6::text[],
                          $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::int[],
-                         $14::text[])
+                         $14::text[], $15::text[], $16::timestamptz[])
         AS d(id, old_version, version, seq, seat, client_id, action, events, state, awaiting, outcome, status,
-             state_seq, steps)
+             state_seq, steps, clock, deadline)
 ),
 upd AS (
     UPDATE game_tables g SET
@@ -141,7 +147,9 @@ upd AS (
         status = d.status,
         updated_at = now(),
         state = CASE WHEN d.state IS NULL THEN g.state ELSE d.state::jsonb END,
-        state_seq = CASE WHEN d.state IS NULL THEN g.state_seq ELSE d.state_seq END
+        state_seq = CASE WHEN d.state IS NULL THEN g.state_seq ELSE d.state_seq END,
+        clock = CASE WHEN d.clock IS NULL THEN g.clock ELSE d.clock::jsonb END,
+        deadline = CASE WHEN d.clock IS NULL THEN g.deadline ELSE d.deadline END
     FROM d
     WHERE g.id = d.id AND g.version = d.old_version{duplicate_check}
     RETURNING g.id, d.seq, d.version, d.seat, d.client_id, d.action, d.events, d.steps
@@ -188,7 +196,7 @@ def _json(value: Any) -> str | None:
 
 
 def _columns(items: list[MoveWrite]) -> list[list[Any]]:
-    """The batch statement's fourteen parameter arrays, in its unnest order."""
+    """The batch statement's sixteen parameter arrays, in its unnest order."""
     return [
         [it.table_id for it in items],
         [it.old_version for it in items],
@@ -204,6 +212,8 @@ def _columns(items: list[MoveWrite]) -> list[list[Any]]:
         [it.status for it in items],
         [it.snapshot_seq for it in items],
         [_json(it.steps) for it in items],
+        [_json(it.clock) for it in items],
+        [it.deadline for it in items],
     ]
 
 

@@ -8,6 +8,7 @@ import {
   toast, errorMessage, renderHeader, signInForm, inviteBox, seatNames, seatPeople, seatLinks, statusLabel, statusBadge,
   rulesLink, gameText, personLink, signedOutText,
 } from "./ui.js";
+import { describeTimeControl, formatLeft, myTimeLeft } from "./clock.js";
 
 const POLL_MS = 3000;
 const FINISHED_PAGE = 5; // finished tables of one's own shown at first, and added by each "Show more"
@@ -23,6 +24,7 @@ const state = {
   gameFilter: "",
   creating: null, // game id whose "new table" form is open
   finishedShown: FINISHED_PAGE,
+  myTablesAt: 0, // when the list of my tables arrived (Date.now()): their clocks' figures are as of then
 };
 
 const els = {};
@@ -90,6 +92,51 @@ function readOption(option, data) {
   return raw;
 }
 
+const PER_MOVE_CHOICES = [3600, 12 * 3600, 24 * 3600, 3 * 24 * 3600]; // seconds; the server takes any from 10 s
+
+/** The clock part of the "create a table" form: none, real time or turn based, and what a timeout does. */
+function clockFields() {
+  const detail = h("div", { class: "clock-fields stack" });
+  const number = (name, label, value, attrs) => h("label", { class: "field" }, h("span", null, t(label)),
+    h("input", { type: "number", name, value: String(value), required: true, ...attrs }));
+  const draw = (kind) => mount(detail,
+    kind === "realtime" ? [
+      number("clock_base", "lobby.clock_base", 10, { min: "0.1", max: "1440", step: "any" }),
+      number("clock_increment", "lobby.clock_increment", 10, { min: "0", max: "3600", step: "1" }),
+    ] : null,
+    kind === "turn" ? [
+      h("label", { class: "field" }, h("span", null, t("lobby.clock_per_move")),
+        h("select", { name: "clock_per_move" }, PER_MOVE_CHOICES.map((seconds) =>
+          h("option", { value: String(seconds), selected: seconds === 24 * 3600 }, formatChoice(seconds))))),
+      number("clock_bank", "lobby.clock_bank", 12, { min: "0", max: "720", step: "any" }),
+    ] : null,
+    kind !== "none" ? h("label", { class: "field" }, h("span", null, t("lobby.clock_timeout")),
+      h("select", { name: "clock_timeout", "data-testid": "clock-timeout" },
+        h("option", { value: "bot_move" }, t("lobby.clock_timeout_bot")),
+        h("option", { value: "loss" }, t("lobby.clock_timeout_loss")))) : null);
+  const kind = h("select", { name: "clock_kind", "data-testid": "clock-kind", onchange: (event) => draw(event.target.value) },
+    ["none", "realtime", "turn"].map((k) => h("option", { value: k }, t(`lobby.clock_${k}`))));
+  draw("none");
+  return h("fieldset", { class: "clock-choice" }, h("legend", null, t("lobby.time_control")), kind, detail);
+}
+
+function formatChoice(seconds) {
+  return seconds % 86400 === 0 ? `${seconds / 86400} d` : `${seconds / 3600} h`;
+}
+
+/** The time control the form asks for, as the API takes it (null: no clock). */
+function readClock(data) {
+  const kind = data.get("clock_kind");
+  const timeout = data.get("clock_timeout") === "loss" ? "loss" : "bot_move";
+  if (kind === "realtime") {
+    return { kind, base: Math.round(Number(data.get("clock_base")) * 60), increment: Number.parseInt(String(data.get("clock_increment")), 10), timeout };
+  }
+  if (kind === "turn") {
+    return { kind, per_move: Number(data.get("clock_per_move")), bank: Math.round(Number(data.get("clock_bank")) * 3600), timeout };
+  }
+  return null;
+}
+
 function createForm(game) {
   const errorLine = h("p", { class: "form-error", role: "alert" });
   const seatChoices = [];
@@ -105,6 +152,8 @@ function createForm(game) {
       options,
       visibility: data.get("visibility") === "private" ? "private" : "public",
     };
+    const clock = readClock(data);
+    if (clock) body.time_control = clock;
     // Unnamed, the table is named in the host's language (the server's default is English).
     const name = String(data.get("name") || "").trim() || (me() ? t("lobby.default_table_name", { host: me().name, game: game.title }) : "");
     if (name) body.name = name;
@@ -131,6 +180,7 @@ function createForm(game) {
     (game.options || []).map((option) => optionInput(game, option)),
     h("label", { class: "field" }, h("span", null, t("lobby.table_name")),
       h("input", { name: "name", maxlength: "60" })),
+    clockFields(),
     h("fieldset", { class: "visibility" }, h("legend", null, t("lobby.visibility")),
       h("label", { class: "check" }, h("input", { type: "radio", name: "visibility", value: "public", checked: true }),
         h("span", null, t("lobby.public"))),
@@ -323,10 +373,47 @@ function tableRow(table, { mine }) {
         h("span", null, t("lobby.seats_taken", { taken: seatsTaken(table), total: table.seat_count ?? table.seats.length })),
         // The host's name leads to their profile, as the seated players' names below do.
         table.host ? h("span", { class: "muted table-host" }, tParts("lobby.host", { name: personLink(table.host) })) : null,
-        turn),
+        turn,
+        table.time_control ? h("span", { class: "muted table-clock", "data-testid": "table-clock" },
+          describeTimeControl(table.time_control, { short: true })) : null,
+        mine ? timeLeft(table) : null),
       h("div", { class: "table-players small muted", "data-testid": "table-players" }, seatPeople(table)),
       mine && table.invite_code && table.status === "open" ? inviteBox(table.id, table.invite_code) : null),
     h("div", { class: "table-actions" }, actions));
+}
+
+/** My time left at a table where my clock runs, counting down (`tickTimeLeft`); null elsewhere. */
+function timeLeft(table) {
+  const left = myTimeLeft(table, state.myTablesAt, Date.now());
+  if (left === null) return null;
+  const node = h("span", { class: "badge time-left", "data-testid": "time-left", dataset: { until: String(Date.now() + left) } });
+  showTimeLeft(node);
+  return node;
+}
+
+function showTimeLeft(node) {
+  const left = Number(node.dataset.until) - Date.now();
+  node.textContent = t("lobby.time_left", { time: formatLeft(left) });
+  node.classList.toggle("low", left < 60_000);
+}
+
+let timeLeftTimer = null;
+
+/** Count down the "time left" shown in my tables (redrawn with each poll, ticking in between). */
+function tickTimeLeft() {
+  clearInterval(timeLeftTimer);
+  timeLeftTimer = null;
+  if (!els.mine.querySelector("[data-testid=time-left]")) return;
+  timeLeftTimer = setInterval(() => {
+    for (const node of els.mine.querySelectorAll("[data-testid=time-left]")) showTimeLeft(/** @type {HTMLElement} */ (node));
+  }, 1000);
+}
+
+/** The most urgent first: my running clocks by time left, then the rest as they were. */
+function byUrgency(tables) {
+  const at = Date.now();
+  const left = new Map(tables.map((x) => [x, myTimeLeft(x, state.myTablesAt, at)]));
+  return [...tables].sort((a, b) => (left.get(a) ?? Infinity) - (left.get(b) ?? Infinity));
 }
 
 function drawMyTables() {
@@ -348,7 +435,7 @@ function drawMyTables() {
   // What asks for the person first: the games waiting on them, then the others running, those not started, the ended.
   /** @type {{key: string, tables: any[]}[]} */
   const groups = [
-    { key: "turn", tables: recent.filter(myTurn) },
+    { key: "turn", tables: byUrgency(recent.filter(myTurn)) },
     { key: "playing", tables: recent.filter((x) => x.status === "playing" && !myTurn(x)) },
     { key: "open", tables: recent.filter((x) => x.status === "open") },
     { key: "finished", tables: recent.filter((x) => x.status === "finished") },
@@ -368,6 +455,7 @@ function drawMyTables() {
         },
       }, t("lobby.mine_more", { n: Math.min(more, FINISHED_PAGE) })) : null);
   })));
+  tickTimeLeft();
 }
 
 function drawFilter() {
@@ -428,7 +516,10 @@ async function refreshLists() {
     });
     if (me()) {
       const result = results[STATUSES.length];
-      if (result.status === "fulfilled") state.myTables = result.value || [];
+      if (result.status === "fulfilled") {
+        state.myTables = result.value || [];
+        state.myTablesAt = Date.now();
+      }
       else failure = result.reason;
     }
     state.listError = failure ? `${t("lobby.load_failed")} ${errorMessage(failure)}` : null;

@@ -33,6 +33,7 @@ const SHELL_EVENTS = {
   not_rated: "log.not_rated",
   invite_changed: "log.invite_changed",
   chat_mode: "log.chat_mode",
+  timeout: "log.timeout_bot",
 };
 
 function actorOf(event) {
@@ -167,6 +168,7 @@ export function describe(renderer, event, ctx) {
     if (event.type === "abandon_declined" && event.withdrawn) return tParts("log.abandon_withdrawn", { name });
     if (event.type === "takeback_declined" && event.withdrawn) return tParts("log.takeback_withdrawn", { name });
     if (event.type === "takeback_asked" || event.type === "taken_back") return tParts(key, { name, n: event.moves });
+    if (event.type === "timeout" && event.policy === "loss") return tParts("log.timeout_loss", { name });
     return tParts(event.kicked && SHELL_EVENTS[event.type] === "log.left" ? "log.kicked" : key, { name });
   }
   return undefined;

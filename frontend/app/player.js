@@ -18,6 +18,7 @@ const S = {
   loadingMore: false,
   error: null, // {notFound} or {message} when the profile could not be loaded
   nameDraft: null, // what I typed in the account's name field, kept across redraws (a language switch)
+  notify: null, // my email notifications (GET /api/me/notifications), on my own page with an account
 };
 
 const els = {};
@@ -207,6 +208,34 @@ async function submitPassword(data, form) {
   toast(t("account.password_done"));
 }
 
+async function submitNotify(data) {
+  const email = String(data.get("email") || "").trim();
+  const before = S.notify.email;
+  S.notify = await api("PUT", "/api/me/notifications", {
+    email: email || null, turn: data.get("turn") === "on", finished: data.get("finished") === "on",
+    invite: data.get("invite") === "on",
+  });
+  drawPage();
+  toast(email && email !== before ? t("account.notify_confirm_sent", { email }) : t("account.notify_done"));
+}
+
+/** Email notifications: the address (confirmed by a mailed link before anything goes there) and which mails. */
+function notifyBox() {
+  const n = S.notify;
+  if (!n || !n.enabled) return null;
+  const check = (name) => h("label", { class: "check" },
+    h("input", { type: "checkbox", name, checked: Boolean(n[name]) }), h("span", null, t(`account.notify_${name}`)));
+  const status = !n.email ? null : n.email_verified ? t("account.notify_confirmed") : t("account.notify_waiting");
+  return h("div", { class: "account-notify", "data-testid": "account-notify" },
+    h("h3", null, t("account.notify_title")),
+    accountForm("account-notify-form", submitNotify,
+      h("label", { class: "field" }, h("span", null, t("account.notify_email")),
+        h("input", { name: "email", type: "email", value: n.email ?? "", autocomplete: "email", maxlength: "254" })),
+      status ? h("p", { class: "muted small", "data-testid": "account-notify-status" }, status) : null,
+      check("turn"), check("finished"), check("invite"),
+      h("button", { type: "submit", class: "primary" }, t("account.notify_submit"))));
+}
+
 /** "Sign out everywhere", after a confirmation: every session of the account ends, this one too (docs/api.md says
  * why), so the page is then drawn as a visitor sees it. */
 function everywhereBox() {
@@ -276,6 +305,7 @@ function drawAccount() {
     user.username ? h("p", { class: "muted small" }, t("account.username", { username: user.username })) : null,
     nameForm,
     second,
+    user.username ? notifyBox() : null,
     user.username ? everywhereBox() : null);
 }
 
@@ -331,6 +361,7 @@ async function start() {
     S.profile = profile;
     S.recent = profile.recent;
     S.nextBefore = profile.next_before;
+    S.notify = isMe() && me()?.username ? await api("GET", "/api/me/notifications").catch(() => null) : null;
   } catch (error) {
     S.error = error instanceof ApiError && error.status === 404 ? { notFound: true } : { message: errorMessage(error) };
   }

@@ -15,6 +15,7 @@ import { runReplay } from "./replay.js";
 import { confirmSwitch, mayMove, takebackBanner, takebackOffer } from "./takeback.js";
 import { ChatPanel } from "./chat.js";
 import { armChime, chimeOn, chimesRung, lookingElsewhere, ring, setChimeOn } from "./chime.js";
+import { ClockBoard, describeTimeControl } from "./clock.js";
 
 const params = new URLSearchParams(location.search);
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || params.get("id") || "");
@@ -49,6 +50,8 @@ let logLoading = false;
 let updatesDuringLog = 0;
 let logEpoch = 0;
 let chatPanel = null;
+// Each seat's time at a clocked table (clock.js); my own running low is said once a turn.
+const clocks = new ClockBoard({ mine: () => (isSpectator() ? null : S.seat), onLow: () => toast(t("clock.low"), "info") });
 let idleTimer = null;
 let signedInHere = false; // the page was opened signed in: its session ending signs it out (showSignedOut)
 /** The bot level the host has picked so far for each empty seat (the seat list is redrawn on every update). */
@@ -251,6 +254,7 @@ function seatEntry(entry) {
       mine ? h("span", { class: "tag you" }, t("table.you")) : null,
       isHostSeat ? h("span", { class: "tag" }, t("table.host")) : null),
     score !== undefined ? h("span", { class: "seat-score" }, String(score)) : null,
+    clocks.seatNode(entry.seat),
     turn ? h("span", { class: "turn-mark" }, "◀") : null,
     controls.length ? h("span", { class: "seat-controls" }, controls) : null);
 }
@@ -411,7 +415,9 @@ function drawHead() {
       statusBadge(table, { "data-testid": "table-status" })),
     h("div", { class: "table-head-side" }, chimeSwitch(), els.conn),
     S.game && optionsText(S.game, table.options)
-      ? h("p", { class: "table-options muted", "data-testid": "table-options" }, optionsText(S.game, table.options)) : null);
+      ? h("p", { class: "table-options muted", "data-testid": "table-options" }, optionsText(S.game, table.options)) : null,
+    table.time_control ? h("p", { class: "table-clock muted", "data-testid": "time-control" },
+      `${t("lobby.time_control")}: ${describeTimeControl(table.time_control)}`) : null);
 }
 
 function drawConn() {
@@ -707,6 +713,8 @@ function ratingNote(table) {
     if (people.some((s) => s.guest && !table.ratings[s.seat])) key = "table.guests_not_rated";
   } else if (table.rated) {
     key = "table.rating_pending";
+  } else if (table.time_control && table.time_control.timeout !== "loss") {
+    key = "table.unrated_clock";
   } else if (table.visibility === "private") {
     key = "table.unrated_private";
   } else if (people.length < 2) {
@@ -995,6 +1003,7 @@ function toastDeclined() {
 
 function onMessage(message) {
   chatPanel.onMessage(message);
+  if (message.type === "snapshot" || message.type === "update") clocks.update(message);
   if (message.type === "snapshot") {
     applyMessage(message);
     drawAll();

@@ -5,14 +5,14 @@ lobby change. It counts only while the table's move count is still `at`: a move 
 move path touching the column.
 
 Revision ID: 0024_takeback
-Revises: 0021_bot_levels
+Revises: 0023_email
 """
 import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.dialects import postgresql
 
 revision = "0024_takeback"
-down_revision = "0021_bot_levels"
+down_revision = "0023_email"
 branch_labels = None
 depends_on = None
 
