@@ -8,11 +8,8 @@ import logging
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from pathlib import Path
 from typing import Any
 
-from alembic import command
-from alembic.config import Config
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
@@ -29,11 +26,12 @@ from app.config import Settings, get_settings
 from app.http import RequestContext
 from app.logs import setup_logging
 from app.metrics import GC_PAUSE_SECONDS
+from app.paths import FRONTEND, SOURCE_ROOT, run_migrations
 from app.runtime import Runtime
 from app.services.errors import ServiceError
 
-ROOT = Path(__file__).resolve().parent.parent
-FRONTEND = ROOT / "frontend"
+ROOT = SOURCE_ROOT
+__all__ = ["FRONTEND", "ROOT", "asgi_app", "create_app", "main", "run_migrations", "uvicorn_options"]
 log = logging.getLogger("app")
 
 
@@ -47,14 +45,6 @@ class Revalidated(StaticFiles):
         response = await super().get_response(path, scope)
         response.headers.setdefault("Cache-Control", "no-cache")
         return response
-
-
-def run_migrations(url: str) -> None:
-    """Bring the database schema up to date (Alembic, `migrations/`)."""
-    cfg = Config(str(ROOT / "alembic.ini"))
-    cfg.set_main_option("script_location", str(ROOT / "migrations"))
-    cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
-    command.upgrade(cfg, "head")
 
 
 async def _migrate_when_ready(url: str, wait: float = 30.0) -> None:

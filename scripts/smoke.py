@@ -43,7 +43,9 @@ def request(url: str, body: dict[str, Any] | None = None, token: str | None = No
     if token:
         headers["Authorization"] = f"Bearer {token}"
     data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(url, data=data, headers=headers, method="POST" if data is not None else "GET")
+    req = urllib.request.Request(
+        url, data=data, headers=headers, method="POST" if data is not None else "GET"
+    )
     try:
         with urllib.request.urlopen(req, timeout=10) as r:
             return int(r.status), r.read()

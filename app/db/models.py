@@ -46,6 +46,10 @@ class User(Base):
     # epoch is refused, which signs out every other session (migration 0008; services/auth.py).
     token_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # Operators' marks (services/admin.py; migration 0023): an admin, and since when the person is banned (their
+    # tokens are refused and they cannot sign in; null: not banned).
+    is_admin: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    banned_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class RevokedSession(Base):

@@ -1,0 +1,193 @@
+"""The `foodgames` command: serve, migrate, verify a table, and the operator's verbs (`foodgames admin …`).
+
+Every command reads the same settings as the server (environment variables, README's table), so it acts on the
+deployment whose environment it runs in. Refusals print the server's error code and message and exit with status 1.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from collections.abc import Awaitable, Callable
+from importlib.metadata import PackageNotFoundError, version
+from typing import TYPE_CHECKING, TypeVar
+
+import click
+
+from app.config import Settings
+from app.services.errors import ServiceError
+
+if TYPE_CHECKING:
+    from app.runtime import Runtime
+
+T = TypeVar("T")
+
+
+def _version() -> str:
+    try:
+        return version("foodgames")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "0+unknown"
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(_version(), "--version", "-V", prog_name="foodgames")
+def main() -> None:
+    """Food Truck Games: the game server and its operator's tools.
+
+    Settings come from the environment (DATABASE_URL, SECRET_KEY, PORT, …; README's table)."""
+
+
+@main.command()
+@click.option("--host", help="Address to listen on (overrides HOST).")
+@click.option("--port", type=click.IntRange(1, 65535), help="Port to listen on (overrides PORT).")
+def serve(host: str | None, port: int | None) -> None:
+    """Run the server (migrations first, unless RUN_MIGRATIONS=false)."""
+    if host is not None:
+        os.environ["HOST"] = host
+    if port is not None:
+        os.environ["PORT"] = str(port)
+    from app.main import main as run_server
+
+    run_server()
+
+
+@main.command()
+def migrate() -> None:
+    """Bring the database schema up to date, then exit."""
+    from app.paths import run_migrations
+
+    url = Settings().effective_database_url
+    run_migrations(url)
+    click.echo(f"migrated: {url.split('@')[-1]}")
+
+
+@main.command()
+@click.argument("table_id")
+def verify(table_id: str) -> None:
+    """Replay a finished table from its revealed seed and check its final state (exit 1 if it differs)."""
+    from app.verify import check
+
+    result = _run(lambda: check(table_id))
+    click.echo(json.dumps(result, indent=2))
+    if not result["ok"]:
+        raise SystemExit(1)
+
+
+@main.group()
+def admin() -> None:
+    """Operator's verbs on the deployment's database; the running servers are told through the broker."""
+
+
+@admin.command("grant")
+@click.argument("who")
+def grant(who: str) -> None:
+    """Make the account WHO (id or username) an admin."""
+    from app.services import admin as uc
+
+    user = _with_runtime(lambda rt: uc.set_admin(rt, who, True))
+    click.echo(f"{user.name} ({user.id}) is an admin")
+
+
+@admin.command("revoke")
+@click.argument("who")
+def revoke(who: str) -> None:
+    """Make the account WHO an admin no longer."""
+    from app.services import admin as uc
+
+    user = _with_runtime(lambda rt: uc.set_admin(rt, who, False))
+    click.echo(f"{user.name} ({user.id}) is no longer an admin")
+
+
+@admin.command("ban")
+@click.argument("who")
+def ban(who: str) -> None:
+    """Ban WHO (id or username): their tokens stop working, their sockets close, they cannot sign in."""
+    from app.services import admin as uc
+
+    user = _with_runtime(lambda rt: uc.ban(rt, who))
+    click.echo(f"banned {user.name} ({user.id})")
+
+
+@admin.command("unban")
+@click.argument("who")
+def unban(who: str) -> None:
+    """Lift WHO's ban: they may sign in again."""
+    from app.services import admin as uc
+
+    user = _with_runtime(lambda rt: uc.unban(rt, who))
+    click.echo(f"unbanned {user.name} ({user.id})")
+
+
+@admin.command("close-table")
+@click.argument("table_id")
+def close_table(table_id: str) -> None:
+    """End the table TABLE_ID as abandoned (no winner, not rated), running or still open."""
+    from app.services import admin as uc
+
+    was = _with_runtime(lambda rt: uc.close_table(rt, table_id))
+    click.echo(f"closed {table_id} (it was {was})")
+
+
+@admin.command("purge-guests")
+@click.option("--inactive-days", "days", type=int, required=True, help="Idle for at least this many days.")
+def purge_guests(days: int) -> None:
+    """Delete the guests idle for N days who played no game, with the tables they opened that never started."""
+    from app.services import admin as uc
+
+    done = _with_runtime(lambda rt: uc.purge_guests(rt, days))
+    click.echo(f"purged {done.guests} guests, {done.tables} tables, {done.chat_lines} chat lines")
+
+
+@admin.command("purge-chat")
+@click.option("--older-than-days", "days", type=int, required=True, help="Lines at least this many days old.")
+def purge_chat(days: int) -> None:
+    """Delete the chat lines older than N days, at every table."""
+    from app.services import admin as uc
+
+    count = _with_runtime(lambda rt: uc.purge_chat(rt, days))
+    click.echo(f"purged {count} chat lines")
+
+
+def _run(make: Callable[[], Awaitable[T]]) -> T:
+    """Run a coroutine; a refusal is printed as `code: message` and exits 1."""
+
+    async def go() -> T:
+        return await make()
+
+    try:
+        return asyncio.run(go())
+    except ServiceError as exc:
+        raise click.ClickException(f"{exc.code}: {exc.message}") from exc
+
+
+def _with_runtime(use_case: Callable[[Runtime], Awaitable[T]]) -> T:
+    """Run an operator's use case with this process's runtime: the database, and the broker started so that the
+    server processes hear of the change."""
+    from app.runtime import Runtime
+
+    async def go() -> T:
+        rt = Runtime(Settings())
+        await rt.broker.start(_ignore_changes, _nothing)
+        try:
+            result = await use_case(rt)
+            await rt.broker.drain()
+            return result
+        finally:
+            await rt.broker.stop()
+            await rt.engine.dispose()
+
+    return _run(go)
+
+
+def _ignore_changes(_table_id: str, _version: int) -> None:
+    """This process serves no sockets: the others' changes are not its concern."""
+
+
+async def _nothing() -> None:
+    return None
+
+
+if __name__ == "__main__":
+    main()
