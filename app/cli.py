@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import urllib.request
 from collections.abc import Awaitable, Callable
 from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, TypeVar
@@ -61,6 +62,23 @@ def migrate() -> None:
     url = Settings().effective_database_url
     run_migrations(url)
     click.echo(f"migrated: {url.split('@')[-1]}")
+
+
+@main.command()
+@click.option("--timeout", type=click.FloatRange(0.1, 60), default=3.0, show_default=True, help="Seconds to wait.")
+def health(timeout: float) -> None:
+    """Exit 0 when the server on this host's configured HOST and PORT is ready, else 1 (a container's healthcheck)."""
+    settings = Settings()
+    host = "127.0.0.1" if settings.host in ("", "0.0.0.0") else "::1" if settings.host == "::" else settings.host
+    url = f"http://{f'[{host}]' if ':' in host else host}:{settings.port}/api/health/ready"
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:
+            ready = response.status == 200
+    except (OSError, ValueError) as exc:
+        raise click.ClickException(f"not ready: {url}: {exc}") from exc
+    if not ready:
+        raise click.ClickException(f"not ready: {url}")
+    click.echo(f"ready: {url}")
 
 
 @main.command()
