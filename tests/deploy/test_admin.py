@@ -216,3 +216,14 @@ async def test_verify_replays_a_table(fresh_db: Database, srv: Server) -> None:
         assert missing.returncode == 1 and "not_found" in missing.stderr
     finally:
         await ana.close()
+
+
+def test_health_asks_the_configured_port(fresh_db: Database, srv: Server) -> None:
+    env = {**os.environ, "DATABASE_URL": fresh_db.url, "SECRET_KEY": SECRET, "HOST": "0.0.0.0"}
+    ok = subprocess.run([sys.executable, "-m", "app.cli", "health"], cwd=ROOT, capture_output=True, text=True,
+                        env={**env, "PORT": str(srv.port)}, timeout=60)
+    assert ok.returncode == 0 and f"127.0.0.1:{srv.port}/api/health/ready" in ok.stdout, ok.stderr
+    srv.stop()
+    down = subprocess.run([sys.executable, "-m", "app.cli", "health", "--timeout", "1"], cwd=ROOT,
+                          capture_output=True, text=True, env={**env, "PORT": str(srv.port)}, timeout=60)
+    assert down.returncode == 1 and "not ready" in down.stderr
