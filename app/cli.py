@@ -7,11 +7,14 @@ deployment whose environment it runs in. Refusals print the server's error code 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
+import sqlite3
 import urllib.request
 from collections.abc import Awaitable, Callable
 from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 import click
@@ -91,6 +94,69 @@ def verify(table_id: str) -> None:
     click.echo(json.dumps(result, indent=2))
     if not result["ok"]:
         raise SystemExit(1)
+
+
+def _sqlite_file(settings: Settings) -> Path:
+    url = settings.effective_database_url
+    if not url.startswith("sqlite") or ":///" not in url:
+        raise click.ClickException("not_sqlite: this database is backed up with pg_dump (docs/operations.md)")
+    return Path(url.split(":///", 1)[1].split("?", 1)[0])
+
+
+def _copy_sqlite(source: Path, target: Path) -> None:
+    """SQLite's online backup: a consistent copy, though the server writes meanwhile (pages changed during the copy
+    are copied again), that includes what is still in the write-ahead log."""
+    with contextlib.closing(sqlite3.connect(source)) as src, contextlib.closing(sqlite3.connect(target)) as dst:
+        src.backup(dst)
+
+
+def _write_private(path: Path, data: bytes) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as out:
+        out.write(data)
+
+
+@main.command()
+@click.argument("dest", type=click.Path(dir_okay=False, path_type=Path))
+def backup(dest: Path) -> None:
+    """SQLite: copy the database to DEST while the server runs (Postgres: pg_dump, docs/operations.md).
+
+    Without SECRET_KEY, the generated key kept beside the database is copied to DEST.secret_key: tokens and invite
+    codes are signed with it."""
+    settings = Settings()
+    source = _sqlite_file(settings)
+    if not source.exists():
+        raise click.ClickException(f"no_database: {source} does not exist")
+    try:
+        os.close(os.open(dest, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))  # password hashes: the owner's only
+    except FileExistsError as exc:
+        raise click.ClickException(f"exists: {dest} is there already; choose a new name") from exc
+    _copy_sqlite(source, dest)
+    key = source.parent / "secret_key"
+    if not settings.secret_key and key.exists():
+        _write_private(dest.with_name(dest.name + ".secret_key"), key.read_bytes())
+    click.echo(f"backed up {source} to {dest}")
+
+
+@main.command()
+@click.argument("source", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+def restore(source: Path) -> None:
+    """SQLite: replace the database with the backup SOURCE (stop the server first), and its secret key if it has one."""
+    settings = Settings()
+    target = _sqlite_file(settings)
+    try:
+        with contextlib.closing(sqlite3.connect(source)) as check:
+            ok = check.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    except sqlite3.DatabaseError:
+        ok = False
+    if not ok:
+        raise click.ClickException(f"corrupt: {source} fails SQLite's integrity check")
+    target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    _copy_sqlite(source, target)
+    key = source.with_name(source.name + ".secret_key")
+    if not settings.secret_key and key.exists():
+        _write_private(target.parent / "secret_key", key.read_bytes())
+    click.echo(f"restored {target} from {source}")
 
 
 @main.group()
