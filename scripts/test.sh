@@ -23,10 +23,12 @@ fi
 "$VENV/bin/ruff" check app tests bench
 "$VENV/bin/mypy" app
 # The whole run (no arguments) also checks pyproject.toml's lower bounds: the lowest allowed versions resolve and
-# serve (scripts/check-floors.sh; seconds once uv's cache holds them). On the oldest supported Python only: the
-# oldest releases of some dependencies have no wheels for newer ones.
+# serve (scripts/check-floors.sh; seconds once uv's cache holds them), and that the serve command's venv stays
+# within 150 MB (scripts/venv-size.sh). On the oldest supported Python only: the oldest releases of some
+# dependencies have no wheels for newer ones, and one venv size is enough.
 if [ $# = 0 ] && "$VENV/bin/python" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))'; then
   PYTHON="$VENV/bin/python" ./scripts/check-floors.sh
+  PYTHON="$VENV/bin/python" ./scripts/venv-size.sh
 fi
 # The site's JavaScript: eslint, tsc over its JSDoc types and node's unit tests, with the tools pinned in
 # package-lock.json (the site itself is served as written, with no build step).
