@@ -20,7 +20,7 @@ if [ ${#missing[@]} -gt 0 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/nu
     || echo "could not install ${missing[*]}; their tests will be skipped" >&2
   [ -z "$made_policy" ] || rm -f $policy
 fi
-"$VENV/bin/ruff" check app tests bench
+"$VENV/bin/ruff" check app tests bench scripts
 "$VENV/bin/mypy" app
 # The whole run (no arguments) also checks pyproject.toml's lower bounds: the lowest allowed versions resolve and
 # serve (scripts/check-floors.sh; seconds once uv's cache holds them), and that the serve command's venv stays
