@@ -21,6 +21,7 @@ from starlette.responses import Response
 from starlette.types import ASGIApp, Scope
 
 from app.api import auth, chat, ops, players, tables, ws
+from app.api.openapi import describe
 from app.api.ws import is_database_outage
 from app.config import Settings, get_settings
 from app.http import RequestContext
@@ -125,11 +126,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         title="Food Truck Games", version="0.1.0", lifespan=lifespan,
         docs_url="/docs" if docs else None, redoc_url="/redoc" if docs else None,
     )
-    app.include_router(ops.router)
-    app.include_router(auth.router)
-    app.include_router(tables.router)
-    app.include_router(chat.router)
-    app.include_router(players.router)
+    routers = [ops.router, auth.router, tables.router, chat.router, players.router]
+    for router in routers:
+        app.include_router(router)
+    describe(app, routers)
 
     @app.exception_handler(ServiceError)
     async def service_error(_req: Request, exc: ServiceError) -> JSONResponse:
