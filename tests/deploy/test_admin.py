@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -31,9 +31,9 @@ def foodgames(db: Database, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture
-def srv(fresh_db: Database, tmp_path: Path) -> AsyncIterator[Server]:
+def srv(fresh_db: Database, tmp_path: Path) -> Iterator[Server]:
     server = Server(fresh_db, tmp_path).start()
-    yield server  # type: ignore[misc]
+    yield server
     server.stop()
 
 
