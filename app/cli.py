@@ -68,11 +68,15 @@ def migrate() -> None:
 
 
 @main.command()
-@click.option("--timeout", type=click.FloatRange(0.1, 60), default=3.0, show_default=True, help="Seconds to wait.")
+@click.option(
+    "--timeout", type=click.FloatRange(0.1, 60), default=3.0, show_default=True, help="Seconds to wait."
+)
 def health(timeout: float) -> None:
     """Exit 0 when the server on this host's configured HOST and PORT is ready, else 1 (a container's healthcheck)."""
     settings = Settings()
-    host = "127.0.0.1" if settings.host in ("", "0.0.0.0") else "::1" if settings.host == "::" else settings.host
+    host = (
+        "127.0.0.1" if settings.host in ("", "0.0.0.0") else "::1" if settings.host == "::" else settings.host
+    )
     url = f"http://{f'[{host}]' if ':' in host else host}:{settings.port}/api/health/ready"
     try:
         with urllib.request.urlopen(url, timeout=timeout) as response:
@@ -106,7 +110,10 @@ def _sqlite_file(settings: Settings) -> Path:
 def _copy_sqlite(source: Path, target: Path) -> None:
     """SQLite's online backup: a consistent copy, though the server writes meanwhile (pages changed during the copy
     are copied again), that includes what is still in the write-ahead log."""
-    with contextlib.closing(sqlite3.connect(source)) as src, contextlib.closing(sqlite3.connect(target)) as dst:
+    with (
+        contextlib.closing(sqlite3.connect(source)) as src,
+        contextlib.closing(sqlite3.connect(target)) as dst,
+    ):
         src.backup(dst)
 
 
@@ -128,7 +135,9 @@ def backup(dest: Path) -> None:
     if not source.exists():
         raise click.ClickException(f"no_database: {source} does not exist")
     try:
-        os.close(os.open(dest, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))  # password hashes: the owner's only
+        os.close(
+            os.open(dest, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        )  # password hashes: the owner's only
     except FileExistsError as exc:
         raise click.ClickException(f"exists: {dest} is there already; choose a new name") from exc
     _copy_sqlite(source, dest)

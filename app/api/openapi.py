@@ -58,7 +58,10 @@ BY_HAND = {("/api/auth/logout", "post"): "optional"}
 
 
 def _error(description: str) -> dict[str, Any]:
-    return {"description": description, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+    return {
+        "description": description,
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+    }
 
 
 def _calls(dependant: Dependant) -> Iterator[Any]:
@@ -83,7 +86,9 @@ def describe(app: FastAPI, routers: list[APIRouter]) -> None:
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is not None:
             return app.openapi_schema
-        schema = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
+        schema = get_openapi(
+            title=app.title, version=app.version, description=app.description, routes=app.routes
+        )
         components = schema.setdefault("components", {})
         schemas = components.setdefault("schemas", {})
         for fastapi_own in ("HTTPValidationError", "ValidationError"):
@@ -100,7 +105,9 @@ def describe(app: FastAPI, routers: list[APIRouter]) -> None:
         for path, operations in schema.get("paths", {}).items():
             for method, operation in operations.items():
                 responses = operation.setdefault("responses", {})
-                responses["422"] = _error("`invalid_request`: a parameter or the body is malformed (or a rule's own code)")
+                responses["422"] = _error(
+                    "`invalid_request`: a parameter or the body is malformed (or a rule's own code)"
+                )
                 responses["503"] = _error("`database_unavailable` (or `not_ready`): try again shortly")
                 responses["default"] = _error("Any other refusal, with its stable code (docs/api.md)")
                 needs = auth.get((path, method)) or BY_HAND.get((path, method))

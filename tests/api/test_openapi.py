@@ -20,19 +20,29 @@ def operations() -> list[tuple[str, str, dict[str, Any]]]:
 
 
 def test_every_operation_describes_its_refusals_in_the_servers_error_shape() -> None:
-    assert "HTTPValidationError" not in json.dumps(SCHEMA)  # FastAPI's own 422 body, which the server never sends
+    assert "HTTPValidationError" not in json.dumps(
+        SCHEMA
+    )  # FastAPI's own 422 body, which the server never sends
     error = SCHEMA["components"]["schemas"]["Error"]
     assert error["required"] == ["error"] and error["properties"]["error"]["required"] == ["code", "message"]
     for path, method, op in operations():
         for status in ("422", "503", "default"):
-            assert op["responses"][status]["content"]["application/json"]["schema"] == ERROR_REF, (method, path, status)
+            assert op["responses"][status]["content"]["application/json"]["schema"] == ERROR_REF, (
+                method,
+                path,
+                status,
+            )
         if "{" in path:
             assert "404" in op["responses"], (method, path)
 
 
 def test_operations_that_need_a_session_say_so_and_how_to_send_it() -> None:
     schemes = SCHEMA["components"]["securitySchemes"]
-    assert schemes["bearer"] == {"type": "http", "scheme": "bearer", "description": schemes["bearer"]["description"]}
+    assert schemes["bearer"] == {
+        "type": "http",
+        "scheme": "bearer",
+        "description": schemes["bearer"]["description"],
+    }
     assert schemes["cookie"]["in"] == "cookie" and schemes["cookie"]["name"] == "session"
     required = {(m, p) for p, m, op in operations() if op.get("security") == [{"bearer": []}, {"cookie": []}]}
     optional = {(m, p) for p, m, op in operations() if op.get("security", [None])[0] == {}}
@@ -46,7 +56,12 @@ def test_operations_that_need_a_session_say_so_and_how_to_send_it() -> None:
 async def test_each_operation_said_to_need_a_session_refuses_a_request_without_one(server: Server) -> None:
     """Against the running server: every operation the description marks as needing a session answers 401
     `not_signed_in` without one (path ids filled with well-formed ids of nothing)."""
-    fill = {"table_id": "0123456789abcdef", "user_id": "0123456789abcdef", "message_id": "1", "game_id": "tiny"}
+    fill = {
+        "table_id": "0123456789abcdef",
+        "user_id": "0123456789abcdef",
+        "message_id": "1",
+        "game_id": "tiny",
+    }
     checked = 0
     async with httpx.AsyncClient(base_url=server.url) as c:
         for path, method, op in operations():
@@ -54,6 +69,10 @@ async def test_each_operation_said_to_need_a_session_refuses_a_request_without_o
                 continue
             url = path.format(**fill)
             r = await c.request(method.upper(), url, json={} if method in ("post", "put", "patch") else None)
-            assert r.status_code == 401 and r.json()["error"]["code"] == "not_signed_in", (method, path, r.text)
+            assert r.status_code == 401 and r.json()["error"]["code"] == "not_signed_in", (
+                method,
+                path,
+                r.text,
+            )
             checked += 1
     assert checked >= 20

@@ -26,7 +26,12 @@ def foodgames(db: Database, *args: str) -> subprocess.CompletedProcess[str]:
     """Run the `foodgames` command (its module, so a source checkout needs no install) on the test database."""
     env = {**os.environ, "DATABASE_URL": db.url, "SECRET_KEY": SECRET, "LOG_LEVEL": "warning"}
     return subprocess.run(
-        [sys.executable, "-m", "app.cli", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "app.cli", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
 
 
@@ -63,7 +68,9 @@ async def test_a_ban_refuses_tokens_and_sign_in_and_closes_sockets(fresh_db: Dat
             body = {"username": ana.user["username"], "password": "correct horse"}
             login = await c.post("/api/auth/login", json=body)
             assert login.status_code == 403 and login.json()["error"]["code"] == "banned"
-            if IS_POSTGRES:  # the broker carries the ban to the server's sockets (SQLite has none between processes)
+            if (
+                IS_POSTGRES
+            ):  # the broker carries the ban to the server's sockets (SQLite has none between processes)
                 closed = await sock.expect("error", code="session_revoked")
                 assert closed["code"] == "session_revoked"
             # Others are untouched.
@@ -75,8 +82,9 @@ async def test_a_ban_refuses_tokens_and_sign_in_and_closes_sockets(fresh_db: Dat
             assert foodgames(fresh_db, "admin", "unban", ana.user["username"]).returncode == 0
             login = await c.post("/api/auth/login", json=body)
             assert login.status_code == 200
-            assert (await c.get("/api/me", headers={"Authorization": f"Bearer {login.json()['token']}"})).status_code \
-                == 200
+            assert (
+                await c.get("/api/me", headers={"Authorization": f"Bearer {login.json()['token']}"})
+            ).status_code == 200
         # The tokens the ban ended stay ended.
         assert (await ana.http.get("/api/me")).status_code == 401
         assert "not_banned" in foodgames(fresh_db, "admin", "unban", ana.user["id"]).stderr
@@ -86,7 +94,9 @@ async def test_a_ban_refuses_tokens_and_sign_in_and_closes_sockets(fresh_db: Dat
         await ben.close()
 
 
-async def test_grant_makes_an_account_an_admin_but_not_a_guest(fresh_db: Database, srv: Server, rt: Runtime) -> None:
+async def test_grant_makes_an_account_an_admin_but_not_a_guest(
+    fresh_db: Database, srv: Server, rt: Runtime
+) -> None:
     ana = await Player.account(srv.url, "Ana")
     ben = await Player.guest(srv.url, "Ben")
     try:
@@ -157,8 +167,16 @@ async def test_purge_guests_keeps_players_of_games_and_the_recently_active(srv: 
         await player.post(f"/api/tables/{game['id']}/start")
         later = datetime.now(UTC) + timedelta(days=40)
         async with rt.sessions() as s:
-            s.add(ChatMessage(table_id=game["id"], user_id=talker.user["id"], name="Talker", text="hi",
-                              client_id="late", created_at=later - timedelta(days=5)))
+            s.add(
+                ChatMessage(
+                    table_id=game["id"],
+                    user_id=talker.user["id"],
+                    name="Talker",
+                    text="hi",
+                    client_id="late",
+                    created_at=later - timedelta(days=5),
+                )
+            )
             await s.commit()
 
         purged = await admin.purge_guests(rt, 30, now=later)
@@ -186,8 +204,16 @@ async def test_purge_chat_deletes_the_old_lines_only(fresh_db: Database, srv: Se
         for i in range(3):
             await ana.post(f"/api/tables/{t['id']}/chat", {"text": f"line {i}", "client_id": f"c{i}"})
         async with rt.sessions() as s:
-            s.add(ChatMessage(table_id=t["id"], user_id=ana.user["id"], name="Ana", text="old", client_id="old",
-                              created_at=datetime.now(UTC) - timedelta(days=100)))
+            s.add(
+                ChatMessage(
+                    table_id=t["id"],
+                    user_id=ana.user["id"],
+                    name="Ana",
+                    text="old",
+                    client_id="old",
+                    created_at=datetime.now(UTC) - timedelta(days=100),
+                )
+            )
             await s.commit()
         done = foodgames(fresh_db, "admin", "purge-chat", "--older-than-days", "90")
         assert done.returncode == 0 and "purged 1 chat lines" in done.stdout, done.stderr
@@ -220,10 +246,22 @@ async def test_verify_replays_a_table(fresh_db: Database, srv: Server) -> None:
 
 def test_health_asks_the_configured_port(fresh_db: Database, srv: Server) -> None:
     env = {**os.environ, "DATABASE_URL": fresh_db.url, "SECRET_KEY": SECRET, "HOST": "0.0.0.0"}
-    ok = subprocess.run([sys.executable, "-m", "app.cli", "health"], cwd=ROOT, capture_output=True, text=True,
-                        env={**env, "PORT": str(srv.port)}, timeout=60)
+    ok = subprocess.run(
+        [sys.executable, "-m", "app.cli", "health"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**env, "PORT": str(srv.port)},
+        timeout=60,
+    )
     assert ok.returncode == 0 and f"127.0.0.1:{srv.port}/api/health/ready" in ok.stdout, ok.stderr
     srv.stop()
-    down = subprocess.run([sys.executable, "-m", "app.cli", "health", "--timeout", "1"], cwd=ROOT,
-                          capture_output=True, text=True, env={**env, "PORT": str(srv.port)}, timeout=60)
+    down = subprocess.run(
+        [sys.executable, "-m", "app.cli", "health", "--timeout", "1"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**env, "PORT": str(srv.port)},
+        timeout=60,
+    )
     assert down.returncode == 1 and "not ready" in down.stderr

@@ -18,8 +18,14 @@ from tests.platform.client import Player
 
 
 def foodgames(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "app.cli", *args], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "app.cli", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 async def test_a_backup_taken_while_serving_restores_tables_chat_and_sessions(tmp_path: Path) -> None:

@@ -30,14 +30,23 @@ def tool(name: str) -> str:
 
 
 def test_hadolint_passes_the_dockerfile() -> None:
-    done = subprocess.run([tool("hadolint"), str(ROOT / "Dockerfile")], capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [tool("hadolint"), str(ROOT / "Dockerfile")], capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0, done.stdout + done.stderr
 
 
 def test_the_compose_file_follows_the_compose_specification() -> None:
     done = subprocess.run(
-        [tool("check-jsonschema"), "--builtin-schema", "vendor.compose-spec", str(ROOT / "docker-compose.yml")],
-        capture_output=True, text=True, timeout=60,
+        [
+            tool("check-jsonschema"),
+            "--builtin-schema",
+            "vendor.compose-spec",
+            str(ROOT / "docker-compose.yml"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert done.returncode == 0, done.stdout + done.stderr
 
@@ -59,7 +68,9 @@ def test_the_image_is_two_stages_non_root_with_dependencies_before_code() -> Non
     code = build.index("COPY app ")
     assert lock < install < code  # a code change leaves the dependency layer cached
     assert "pip wheel" in build and "COPY --from=build /opt/venv /opt/venv" in runtime
-    assert "COPY app" not in runtime and "requirements" not in runtime  # only the built venv reaches the image
+    assert (
+        "COPY app" not in runtime and "requirements" not in runtime
+    )  # only the built venv reaches the image
     users = re.findall(r"(?m)^USER (\S+)", runtime)
     assert users and users[-1] not in ("root", "0")
     assert re.search(r'(?m)^HEALTHCHECK .*CMD \["foodgames", "health"\]', runtime)  # asks the configured PORT
@@ -67,7 +78,11 @@ def test_the_image_is_two_stages_non_root_with_dependencies_before_code() -> Non
 
 
 def test_the_build_context_holds_only_what_the_image_copies() -> None:
-    rules = [line for line in (ROOT / ".dockerignore").read_text().splitlines() if line and not line.startswith("#")]
+    rules = [
+        line
+        for line in (ROOT / ".dockerignore").read_text().splitlines()
+        if line and not line.startswith("#")
+    ]
     assert rules[0] == "*"  # everything else (.git, venvs, data, node_modules, tests) stays out
     kept = {r[1:].rstrip("/") for r in rules if r.startswith("!")}
     copied = set()
@@ -111,8 +126,18 @@ def test_nginx_accepts_the_proxy_config(tmp_path: Path) -> None:
     proxy = Proxy(["127.0.0.1:9"], 8000, tmp_path)
     if _nginx_version() >= (1, 27, 3):
         site = SITE.read_text().replace("listen 8000;", "listen 127.0.0.1:8000;")
-        (tmp_path / "site.conf").write_text(site.replace("access_log /var/log/nginx/access.log", "access_log off; #"))
-    args = ["-t", "-p", str(proxy.workdir), "-e", str(tmp_path / "error.log"), "-c", str(tmp_path / "nginx.conf")]
+        (tmp_path / "site.conf").write_text(
+            site.replace("access_log /var/log/nginx/access.log", "access_log off; #")
+        )
+    args = [
+        "-t",
+        "-p",
+        str(proxy.workdir),
+        "-e",
+        str(tmp_path / "error.log"),
+        "-c",
+        str(tmp_path / "nginx.conf"),
+    ]
     done = subprocess.run([binary, *args], capture_output=True, text=True, timeout=30)
     assert done.returncode == 0, done.stderr
     assert "test is successful" in done.stderr

@@ -18,13 +18,17 @@ UV = Path(sys.executable).parent / "uv"
 
 
 def run(*args: str | Path, cwd: Path, env: dict[str, str] | None = None, timeout: float = 300) -> str:
-    done = subprocess.run([str(a) for a in args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+    done = subprocess.run(
+        [str(a) for a in args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout
+    )
     assert done.returncode == 0, f"{args} failed:\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}"
     return done.stdout
 
 
 @pytest.mark.slow
-def test_the_wheel_installs_migrates_and_serves_outside_the_source_tree(fresh_db: Database, tmp_path: Path) -> None:
+def test_the_wheel_installs_migrates_and_serves_outside_the_source_tree(
+    fresh_db: Database, tmp_path: Path
+) -> None:
     if not UV.exists():
         pytest.skip("needs uv (the dev set installs it)")
     dist = tmp_path / "dist"
@@ -39,8 +43,18 @@ def test_the_wheel_installs_migrates_and_serves_outside_the_source_tree(fresh_db
     venv = tmp_path / "venv"
     run(UV, "venv", "--quiet", "--no-config", "--python", sys.executable, venv, cwd=tmp_path)
     python = venv / "bin" / "python"
-    run(UV, "pip", "install", "--quiet", "--no-config", "--python", python, "-r", ROOT / "requirements/runtime.txt",
-        cwd=tmp_path)
+    run(
+        UV,
+        "pip",
+        "install",
+        "--quiet",
+        "--no-config",
+        "--python",
+        python,
+        "-r",
+        ROOT / "requirements/runtime.txt",
+        cwd=tmp_path,
+    )
     run(UV, "pip", "install", "--quiet", "--no-config", "--no-deps", "--python", python, wheel, cwd=tmp_path)
 
     here = tmp_path / "elsewhere"
