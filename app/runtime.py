@@ -30,6 +30,8 @@ from app.services.records import TableCache, TableRecord, advance, catch_up, loa
 from app.services.writer import PostgresBatchWriter, SessionWriter
 
 log = logging.getLogger("app.runtime")
+# How often a process with no broker between processes looks for sessions ended by another process (a ban).
+SESSION_RECHECK_SECONDS = 10.0
 
 
 class Runtime:
@@ -82,6 +84,8 @@ class Runtime:
         self.spawn(self.sweep_bots(self.settings.bot_sweep_seconds))
         self.spawn(self.sweep_ratings(self.settings.rating_sweep_seconds))
         await self.broker.start(self.on_remote_change, self.on_broker_back, self.on_side_notice)
+        if not self.broker.shared:
+            self.spawn(self.recheck_sessions(SESSION_RECHECK_SECONDS))
         self.spawn(self.presence.run())
         await self.bots.resume_all()
 
@@ -321,6 +325,14 @@ class Runtime:
                     self.bots.poke(rec)
             except Exception:  # noqa: BLE001 - try again next round
                 log.exception("bot sweep failed")
+
+    async def recheck_sessions(self, every: float) -> None:
+        """Without a broker between processes (SQLite), an operator's ban (`foodgames admin ban`, run beside the
+        server) reaches this process's sockets only through the database: compare their sessions with it now and
+        then, as after a broker reconnect."""
+        while True:
+            await asyncio.sleep(every)
+            await self.hub.recheck_sessions()
 
     async def sweep_ratings(self, every: float = 30.0) -> None:
         """Rate the finished games whose process died (or failed) before it rated them; at the start too."""
