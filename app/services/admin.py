@@ -4,9 +4,8 @@ purge inactive guests and old chat.
 They run in a process of their own against the deployment's database and tell the server processes through the
 broker, as a server process tells the others: a ban ends the person's sessions (a `session_ended` notice, so every
 process closes their sockets), a closed table is a lobby change every process publishes. On SQLite there is no broker
-between processes: a ban still refuses the person's tokens at once and the server finds their sockets by comparing
-sessions with the database every few seconds (`Runtime.recheck_sessions`), but a closed table's watchers hear of it
-only when they connect again, so there stop the server first (docs/operations.md).
+between processes: a ban still refuses the person's tokens at once, and the server takes up the rest from the
+database within seconds (`Runtime.notice_outside_changes`).
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 
 from app.config import Settings
 from app.db.models import ChatMessage, GameTable, User
-from app.runtime import SESSION_RECHECK_SECONDS, Runtime
+from app.runtime import OUTSIDE_CHECK_SECONDS, Runtime
 from app.services import admin
 from app.services.errors import ServiceError
 from tests.conftest import IS_POSTGRES, ROOT, SECRET, Database, Server
@@ -69,8 +69,8 @@ async def test_a_ban_refuses_tokens_and_sign_in_and_closes_sockets(fresh_db: Dat
             login = await c.post("/api/auth/login", json=body)
             assert login.status_code == 403 and login.json()["error"]["code"] == "banned"
             # The broker carries the ban to the server's sockets at once; on SQLite, which has none between
-            # processes, the server finds it in the database within SESSION_RECHECK_SECONDS.
-            wait = 10 if IS_POSTGRES else SESSION_RECHECK_SECONDS + 10
+            # processes, the server finds it in the database within OUTSIDE_CHECK_SECONDS.
+            wait = 10 if IS_POSTGRES else OUTSIDE_CHECK_SECONDS + 10
             closed = await sock.expect("error", timeout=wait, code="session_revoked")
             assert closed["code"] == "session_revoked"
             # Others are untouched.
@@ -126,22 +126,25 @@ async def test_close_table_ends_a_running_game_and_an_open_table(fresh_db: Datab
         first = await watcher.expect("snapshot")
         waiting = await ana.table(seats=2)
 
-        if not IS_POSTGRES:
-            srv.stop()  # SQLite has no broker between processes: the operator stops the server (docs/operations.md)
         done = foodgames(fresh_db, "admin", "close-table", running["id"])
         assert done.returncode == 0, done.stderr
         assert "it was playing" in done.stdout
         assert foodgames(fresh_db, "admin", "close-table", waiting["id"]).returncode == 0
-        if not IS_POSTGRES:
-            srv.start()
 
+        # The server's sockets hear of it through the broker at once; on SQLite, which has none between
+        # processes, the server finds the change in the database within OUTSIDE_CHECK_SECONDS.
+        wait = 10 if IS_POSTGRES else OUTSIDE_CHECK_SECONDS + 10
+        latest = await watcher.until_version(first["version"] + 1, timeout=wait)
+        assert latest["table"]["status"] == "finished"
         for tid in (running["id"], waiting["id"]):
             table = (await ana.http.get(f"/api/tables/{tid}")).json()
             assert table["status"] == "finished" and table["abandoned"] is True, table
-        if IS_POSTGRES:  # the server's sockets hear of it through the broker
-            latest = await watcher.until_version(first["version"] + 1)
-            assert latest["table"]["status"] == "finished"
-        # The players' moves are refused from now on, and the replay checks out.
+        # A move is refused, and the replay checks out.
+        sock = await Socket.open(srv.ws_url, running["id"], ana.token)
+        await sock.expect("snapshot")
+        refused = await sock.act({"type": "pick", "n": 1})
+        assert refused["type"] == "error" and refused["code"] == "not_playing", refused
+        await sock.close()
         assert (await ana.http.get(f"/api/tables/{running['id']}/verify")).json()["ok"] is True
         again = foodgames(fresh_db, "admin", "close-table", running["id"])
         assert again.returncode == 1 and "already_finished" in again.stderr
