@@ -8,11 +8,8 @@ import logging
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from pathlib import Path
 from typing import Any
 
-from alembic import command
-from alembic.config import Config
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
@@ -24,16 +21,18 @@ from starlette.responses import Response
 from starlette.types import ASGIApp, Scope
 
 from app.api import auth, chat, notify, ops, players, tables, ws
+from app.api.openapi import describe
 from app.api.ws import is_database_outage
 from app.config import Settings, get_settings
 from app.http import RequestContext
 from app.logs import setup_logging
 from app.metrics import GC_PAUSE_SECONDS
+from app.paths import FRONTEND, SOURCE_ROOT, run_migrations
 from app.runtime import Runtime
 from app.services.errors import ServiceError
 
-ROOT = Path(__file__).resolve().parent.parent
-FRONTEND = ROOT / "frontend"
+ROOT = SOURCE_ROOT
+__all__ = ["FRONTEND", "ROOT", "asgi_app", "create_app", "main", "run_migrations", "uvicorn_options"]
 log = logging.getLogger("app")
 
 
@@ -47,14 +46,6 @@ class Revalidated(StaticFiles):
         response = await super().get_response(path, scope)
         response.headers.setdefault("Cache-Control", "no-cache")
         return response
-
-
-def run_migrations(url: str) -> None:
-    """Bring the database schema up to date (Alembic, `migrations/`)."""
-    cfg = Config(str(ROOT / "alembic.ini"))
-    cfg.set_main_option("script_location", str(ROOT / "migrations"))
-    cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
-    command.upgrade(cfg, "head")
 
 
 async def _migrate_when_ready(url: str, wait: float = 30.0) -> None:
@@ -135,12 +126,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         title="Food Truck Games", version="0.1.0", lifespan=lifespan,
         docs_url="/docs" if docs else None, redoc_url="/redoc" if docs else None,
     )
-    app.include_router(ops.router)
-    app.include_router(auth.router)
-    app.include_router(tables.router)
-    app.include_router(chat.router)
-    app.include_router(players.router)
-    app.include_router(notify.router)
+    routers = [ops.router, auth.router, tables.router, chat.router, players.router, notify.router]
+    for router in routers:
+        app.include_router(router)
+    describe(app, routers)
 
     @app.exception_handler(ServiceError)
     async def service_error(_req: Request, exc: ServiceError) -> JSONResponse:

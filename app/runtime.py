@@ -32,6 +32,9 @@ from app.services.timeouts import sweep as sweep_timeouts
 from app.services.writer import PostgresBatchWriter, SessionWriter
 
 log = logging.getLogger("app.runtime")
+# How often a process with no broker between processes (SQLite) looks in the database for what another process
+# changed: an operator's ban or closed table (`foodgames admin`).
+OUTSIDE_CHECK_SECONDS = 10.0
 
 
 class Runtime:
@@ -90,6 +93,8 @@ class Runtime:
         if notify.enabled(self.settings):
             self.spawn(self.send_mail(self.settings.email_sweep_seconds))
         await self.broker.start(self.on_remote_change, self.on_broker_back, self.on_side_notice)
+        if not self.broker.shared:
+            self.spawn(self.notice_outside_changes(OUTSIDE_CHECK_SECONDS))
         self.spawn(self.presence.run())
         await self.bots.resume_all()
 
@@ -337,6 +342,30 @@ class Runtime:
                     self.bots.poke(rec)
             except Exception:  # noqa: BLE001 - try again next round
                 log.exception("bot sweep failed")
+
+    async def notice_outside_changes(self, every: float) -> None:
+        """Without a broker between processes (SQLite), what another process changes (`foodgames admin ban` or
+        `close-table`, run beside the server) reaches this one only through the database: compare, now and then,
+        its sockets' sessions and its cached tables' versions with it, and take up a table that moved as a
+        broker's notice of it."""
+        while True:
+            await asyncio.sleep(every)
+            await self.hub.recheck_sessions()
+            try:
+                cached = self.cache.versions()
+                ids = sorted(cached)
+                for start in range(0, len(ids), 500):
+                    async with self.reads() as session:
+                        rows = (
+                            await session.execute(
+                                select(GameTable.id, GameTable.version).where(GameTable.id.in_(ids[start : start + 500]))
+                            )
+                        ).all()
+                    for table_id, version in rows:
+                        if version > cached[table_id]:
+                            self.on_remote_change(table_id, version)
+            except Exception:  # noqa: BLE001 - try again next round
+                log.exception("outside change check failed")
 
     async def sweep_ratings(self, every: float = 30.0) -> None:
         """Rate the finished games whose process died (or failed) before it rated them; at the start too."""

@@ -15,7 +15,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE = ROOT / "deploy" / "nginx.conf"
-UPSTREAM_LINE = re.compile(r"(?m)^(\s*)server app\d+:8000;\n")
+UPSTREAM_LINE = re.compile(r"(?m)^(\s*)server app:8000 resolve;\n")
 
 
 def nginx_binary() -> str | None:
@@ -27,8 +27,8 @@ ACCESS_LOG = "/var/log/nginx/access.log"
 
 
 def local_site(upstreams: list[str], port: int, access_log: Path | None = None) -> str:
-    """deploy/nginx.conf with these `host:port` upstreams, listening on 127.0.0.1:`port`, its access log written to
-    `access_log` (none without)."""
+    """deploy/nginx.conf with these `host:port` upstreams in place of the compose service it resolves, listening on
+    127.0.0.1:`port`, its access log written to `access_log` (none without)."""
     site = SITE.read_text()
     first = UPSTREAM_LINE.search(site)
     if first is None or "listen 8000;" not in site:

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV=${VENV:-.venv}
 export VENV
-./scripts/setup.sh
+./scripts/setup.sh dev
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
@@ -20,8 +20,16 @@ if [ ${#missing[@]} -gt 0 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/nu
     || echo "could not install ${missing[*]}; their tests will be skipped" >&2
   [ -z "$made_policy" ] || rm -f $policy
 fi
-"$VENV/bin/ruff" check app tests bench
+"$VENV/bin/ruff" check app tests bench scripts
 "$VENV/bin/mypy" app
+# The whole run (no arguments) also checks pyproject.toml's lower bounds: the lowest allowed versions resolve and
+# serve (scripts/check-floors.sh; seconds once uv's cache holds them), and that the serve command's venv stays
+# within 150 MB (scripts/venv-size.sh). On the oldest supported Python only: the oldest releases of some
+# dependencies have no wheels for newer ones, and one venv size is enough.
+if [ $# = 0 ] && "$VENV/bin/python" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))'; then
+  PYTHON="$VENV/bin/python" ./scripts/check-floors.sh
+  PYTHON="$VENV/bin/python" ./scripts/venv-size.sh
+fi
 # The site's JavaScript: eslint, tsc over its JSDoc types and node's unit tests, with the tools pinned in
 # package-lock.json (the site itself is served as written, with no build step).
 if command -v node >/dev/null && command -v npm >/dev/null; then

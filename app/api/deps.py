@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.models import RevokedSession, User
 from app.runtime import Runtime
 from app.services.auth import SESSION_ENDED_MESSAGE, Claims
-from app.services.errors import ServiceError
+from app.services.errors import ServiceError, banned
 from app.services.records import valid_id
 
 COOKIE = "session"
@@ -74,6 +74,8 @@ async def signed_in(rt: Runtime, session: AsyncSession, token: str | None) -> Si
     # A password change or a sign-out everywhere bumps the epoch; a sign-out revokes the one session.
     if revoked or claims.epoch != (user.token_epoch or 0):
         raise ServiceError("session_revoked", SESSION_ENDED_MESSAGE, 401)
+    if user.banned_at is not None:  # a ban bumps the epoch too; this holds should a token of the new one exist
+        raise banned()
     return SignedIn(user, claims)
 
 

@@ -51,6 +51,10 @@ class User(Base):
     email: Mapped[str | None] = mapped_column(String(254), nullable=True)
     email_verified: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     notify: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
+    # Operators' marks (services/admin.py; migration 0027): an admin, and since when the person is banned (their
+    # tokens are refused and they cannot sign in; null: not banned).
+    is_admin: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    banned_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class RevokedSession(Base):

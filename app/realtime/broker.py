@@ -80,6 +80,11 @@ class Broker:
         """Whether moves made here reach the other processes now (readiness)."""
         return True
 
+    async def drain(self) -> None:
+        """Wait until the changes announced so far are sent (a short-lived process, `foodgames admin`, before
+        it stops)."""
+        return None
+
     async def stop(self) -> None:
         return None
 
@@ -291,6 +296,10 @@ class RedisBroker(Broker):
                     log.warning("redis publish failed: %s", exc)
         finally:
             self._flusher = None
+
+    async def drain(self) -> None:
+        if self._flusher is not None:
+            await asyncio.shield(self._flusher)
 
     async def stop(self) -> None:
         for task in (self._task, self._flusher, *self._catching_up):

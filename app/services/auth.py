@@ -21,7 +21,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import GameTable, RevokedSession, Seat, User
-from app.services.errors import ServiceError
+from app.services.errors import ServiceError, banned
 
 _hasher = PasswordHasher()
 # Hashing takes ~50 ms of CPU (on several threads: argon2's lanes) and holds nothing of the event loop when run in a
@@ -256,6 +256,8 @@ async def login(reads: async_sessionmaker[AsyncSession], username: str, password
         await _verify(user.password_hash, password)
     except (VerificationError, InvalidHashError) as exc:
         raise ServiceError("bad_credentials", "Wrong username or password.", 401) from exc
+    if user.banned_at is not None:  # told only to whoever knows the password
+        raise banned()
     return user
 
 

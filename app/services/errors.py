@@ -16,3 +16,8 @@ class ServiceError(Exception):
 
 def not_found(what: str = "table") -> ServiceError:
     return ServiceError("not_found", f"No such {what}.", 404)
+
+
+def banned() -> ServiceError:
+    """Said to a banned person's requests and sign-ins (services/admin.py)."""
+    return ServiceError("banned", "This account is banned from the site.", 403)

@@ -520,6 +520,10 @@ class TableCache:
             self._items.move_to_end(table_id)
         return rec
 
+    def versions(self) -> dict[str, int]:
+        """The cached tables' versions, by id."""
+        return {table_id: rec.version for table_id, rec in self._items.items()}
+
     def known_version(self, table_id: str) -> int | None:
         """The newest version this process has heard of: the cached one, or the floor of a dropped table."""
         rec = self._items.get(table_id)

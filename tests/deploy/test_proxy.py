@@ -85,16 +85,19 @@ async def test_each_tables_sockets_share_one_process_and_survive_its_loss(fresh_
 def test_the_compose_file_runs_what_the_proxy_routes_to() -> None:
     compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
     services = compose["services"]
-    upstreams = re.findall(r"(?m)^\s*server (\w+):8000;", (ROOT / "deploy" / "nginx.conf").read_text())
-    assert upstreams == ["app1", "app2"]
-    for name in upstreams:
-        app = services[name]
-        assert app["environment"]["PORT"] == "8000" and "ports" not in app  # reached only through the proxy
-        # Forwarded headers are believed from the proxy's own address only.
-        proxy_ip = services["proxy"]["networks"]["internal"]["ipv4_address"]
-        assert app["environment"]["FORWARDED_ALLOW_IPS"] == proxy_ip
-        assert app["environment"]["COOKIE_SECURE"].startswith("${COOKIE_SECURE:-true")
-        assert "appdata:/srv/data" in app["volumes"]  # one generated SECRET_KEY for all of them
+    site = (ROOT / "deploy" / "nginx.conf").read_text()
+    # One service, as many containers as `--scale` says, found again through Docker's DNS.
+    assert re.findall(r"(?m)^\s*server ([\w.:-]+)(?: \w+)*;", site) == ["app:8000"]
+    assert "server app:8000 resolve;" in site and "resolver 127.0.0.11 " in site and "zone app " in site
+    app = services["app"]
+    assert app["environment"]["PORT"] == "8000" and "ports" not in app  # reached only through the proxy
+    assert "container_name" not in app  # `--scale app=3` needs names Docker chooses
+    # Forwarded headers are believed from the proxy's own address only.
+    proxy_ip = services["proxy"]["networks"]["internal"]["ipv4_address"]
+    assert app["environment"]["FORWARDED_ALLOW_IPS"] == proxy_ip
+    assert app["environment"]["COOKIE_SECURE"].startswith("${COOKIE_SECURE:-true")
+    assert "appdata:/srv/data" in app["volumes"]  # one generated SECRET_KEY for all of them
     proxy = services["proxy"]
     assert "./deploy/nginx.conf:/etc/nginx/conf.d/default.conf:ro" in proxy["volumes"]
-    assert set(proxy["depends_on"]) == set(upstreams)
+    # The proxy starts with the apps, not once they are all healthy: it finds them, and later ones, by DNS.
+    assert proxy["depends_on"] == {"app": {"condition": "service_started"}}

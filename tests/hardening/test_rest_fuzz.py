@@ -19,7 +19,12 @@ import httpx
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
-from schemathesis.checks import content_type_conformance, not_a_server_error, response_schema_conformance
+from schemathesis.checks import (
+    content_type_conformance,
+    not_a_server_error,
+    response_schema_conformance,
+    status_code_conformance,
+)
 
 from app.main import create_app
 from tests.conftest import Server
@@ -107,7 +112,8 @@ def _call_and_check(case: schemathesis.Case, world: FuzzWorld) -> None:
         # The server's log says why; show it with the failure.
         raise AssertionError(f"{response.status_code} {response.text}\n{world.log.read_text()[-4000:]}")
     case.validate_response(
-        response, checks=[not_a_server_error, response_schema_conformance, content_type_conformance]
+        response,
+        checks=[not_a_server_error, status_code_conformance, response_schema_conformance, content_type_conformance],
     )
     if response.status_code >= 400:
         _error_shape(response)
