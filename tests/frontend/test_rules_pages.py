@@ -337,3 +337,14 @@ def test_the_replaced_words_are_gone(name: str, old: str) -> None:
             if re.search(old, sentence) and not (shortened and shortened in sentence):
                 found.append((section, sentence))
     assert found == []
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+@pytest.mark.parametrize(("lang", "says"), [
+    ("en", ["Glicko-2", "3 days old or has played 3 games", "count less each time", "provisional"]),
+    ("es", ["Glicko-2", "3 días o 3 partidas", "cuentan menos cada vez", "provisional"]),
+])
+def test_on_this_site_states_the_rating_rule(game_id: str, lang: str, says: list[str]) -> None:
+    """Who is rated, which accounts count, how repeats weigh, and what a provisional rating is (services/ratings.py)."""
+    text = flat(page(f"{game_id}{'' if lang == 'en' else '.es'}.html").text["on-this-site"])
+    assert [s for s in says if s not in text] == []
