@@ -22,8 +22,11 @@ def upgrade() -> None:
     with op.batch_alter_table("player_ratings") as batch:
         batch.add_column(sa.Column("deviation", sa.Float(), nullable=False, server_default="350"))
         batch.add_column(sa.Column("volatility", sa.Float(), nullable=False, server_default="0.06"))
-    # In Python: SQLite has a square root only when built with its maths functions.
     bind = op.get_bind()
+    if bind.dialect.name == "postgresql":  # one statement, which `alembic upgrade --sql` can write out too
+        op.execute("UPDATE player_ratings SET deviation = GREATEST(45.0, 350.0 / SQRT(1.0 + games))")
+        return
+    # SQLite has a square root only when built with its maths functions: in Python, one update per games count.
     for (games,) in bind.execute(sa.text("SELECT DISTINCT games FROM player_ratings")).all():
         bind.execute(sa.text("UPDATE player_ratings SET deviation = :d WHERE games = :g"),
                      {"d": max(45.0, 350.0 / math.sqrt(1.0 + games)), "g": games})

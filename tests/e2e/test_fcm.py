@@ -15,7 +15,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from tests.e2e import fcm_plan
 from tests.e2e.conftest import Person
 from tests.e2e.helpers import area as play_area
-from tests.e2e.helpers import assert_quiet, finished, unnamed_pieces, version
+from tests.e2e.helpers import assert_quiet, finished, step, unnamed_pieces, version
 
 pytestmark = pytest.mark.e2e
 
@@ -39,19 +39,20 @@ def area(page: Page) -> Any:
 
 
 def click_and_wait(page: Page, locator: Any) -> bool:
-    """Click a board element; wait until a move has come back (new version, new choices). False when there was
-    nothing to click or the click missed (the board was redrawn by someone else's move: look again)."""
+    """Click a board element; wait until a move (or the person's own draft) has come back (new version or draft, new
+    choices). False when there was nothing to click or the click missed (the board was redrawn by someone else's move:
+    look again)."""
     if not locator.count():
         page.wait_for_timeout(100)
         return False
-    before = (version(page), json.dumps(snapshot(page), sort_keys=True))
+    before = (step(page), json.dumps(snapshot(page), sort_keys=True))
     try:
         locator.click(timeout=3000)
     except PlaywrightTimeout:
         return False
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline:
-        now = (version(page), json.dumps(snapshot(page), sort_keys=True))
+        now = (step(page), json.dumps(snapshot(page), sort_keys=True))
         if now[0] != before[0] and now[1] != before[1]:
             return True
         page.wait_for_timeout(25)
