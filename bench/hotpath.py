@@ -160,11 +160,11 @@ async def run_in(folder: str, args: argparse.Namespace) -> dict[str, Any]:
             seated[tid] = {}
             for token in tokens:
                 user = rt.signer.claims(token).user_id
-                conn = Connection.open(SimpleNamespace(scope={"extensions": {FRAME_WRITER: sink}}), tid, user)  # type: ignore[arg-type]
+                conn = Connection.open(SimpleNamespace(scope={"extensions": {FRAME_WRITER: sink}}, client=None), tid, user)  # type: ignore[arg-type]
                 rt.hub.attach(conn)
                 seated[tid][rec.seat_of(user) or ""] = conn
             for _ in range(args.spectators // args.tables):
-                rt.hub.attach(Connection.open(SimpleNamespace(scope={"extensions": {FRAME_WRITER: sink}}),  # type: ignore[arg-type]
+                rt.hub.attach(Connection.open(SimpleNamespace(scope={"extensions": {FRAME_WRITER: sink}}, client=None),  # type: ignore[arg-type]
                                               tid, None))
 
         config = uvicorn.Config(with_table_sockets(app), log_level="warning",
