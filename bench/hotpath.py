@@ -141,9 +141,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 async def run_in(folder: str, args: argparse.Namespace) -> dict[str, Any]:
-    # No per-socket rate limit: the moves come far faster than any person's.
+    # No per-socket rate limit: the moves come far faster than any person's; nor a limit on the guests and tables
+    # one address makes, since every player here comes from one.
     settings = Settings(database_url=f"sqlite+aiosqlite:///{folder}/db.sqlite3", secret_key="h" * 40,
-                        bot_delay=0, log_level="warning", ws_rate_per_second=1e9, ws_rate_burst=10**9)
+                        bot_delay=0, log_level="warning", ws_rate_per_second=1e9, ws_rate_burst=10**9,
+                        limit_guests="1000000/hour", limit_tables="1000000/hour", max_open_tables=10**6)
     app = create_app(settings)
     rnd = random.Random(args.seed)
     async with app.router.lifespan_context(app):
