@@ -140,7 +140,8 @@ async def test_one_no_ends_the_proposal_and_another_may_follow(server: Server) -
 async def test_a_player_a_bot_stands_in_for_keeps_their_say_until_away_the_full_wait(
     fresh_db: Database, tmp_path: Path
 ) -> None:
-    server = Server(fresh_db, tmp_path, BOT_DELAY="0.05", STAND_IN_AFTER="2").start()
+    # The wait is long enough for the steps before it to finish within it on a loaded machine.
+    server = Server(fresh_db, tmp_path, BOT_DELAY="0.05", STAND_IN_AFTER="6").start()
     try:
         # Unrated, so the host may hand a seat to a bot at once (at a rated table they wait like anyone)...
         (ana, ben, cy), tid = await _started(server, visibility="private")
@@ -162,7 +163,7 @@ async def test_a_player_a_bot_stands_in_for_keeps_their_say_until_away_the_full_
         waiting = await vote(cy, tid, "yes")
         assert waiting["abandon"]["waiting"] == ["1"]
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + 10
+        deadline = loop.time() + 15
         while (r := await ana.post(f"/api/tables/{tid}/abandon", {"vote": "yes"}, ok=False)).status_code != 200:
             assert r.json()["error"]["code"] == "already_voted" and loop.time() < deadline
             await asyncio.sleep(0.25)
