@@ -200,7 +200,7 @@ def fcm_dinnertime(games: int, seed: int, min_round: int = 6) -> dict[str, float
 
 
 def calibration() -> float:
-    """Seconds for a fixed pure-Python loop of arithmetic, printed as a reference for relating sessions."""
+    """Seconds for a fixed pure-Python loop of arithmetic, printed as a reference for relating runs."""
     t0 = time.perf_counter()
     total = 0
     for i in range(10_000_000):
