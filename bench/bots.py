@@ -8,7 +8,7 @@ default) it plays --games seeded games (--fcm-games for Food Chain Magnate), the
 even games and in seat "b" in odd ones, every bot deciding from its seat's view through the engine's
 `bot_action`; "random" plays a uniformly random legal action. A game counts 1 for the first level when it
 alone wins, 1/2 when the winners share, 0 otherwise. --fcm-cut-round R judges Food Chain Magnate by cash
-after round R (the issue allows round 8 when a full game is too long for the budget); 0 plays to the end.
+after round R (round 8 is allowed when a full game is too long for the budget); 0 plays to the end.
 --playouts sets the hard level's budget (the engine's default otherwise). Prints one row per game and pair,
 with the mean and the longest time of a hard decision (pure CPU, one core per job).
 """

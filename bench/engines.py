@@ -14,7 +14,8 @@ runs dinnertime in all-bot games from round 6 on. Prints one row per game; pure 
 "games/s" replays the games through `apply`, which checks the action against the legal ones itself; "listed"
 replays them as the server plays a move (it lists the actions once, for the player's update, checks the move
 against that list and applies it with `apply_listed`). A first line times a fixed pure-Python loop, a reference
-for relating sessions (on 2026-12-01 the engines' figures followed it: docs/performance.md, "The third session").
+for relating runs on a machine whose speed drifts (the engines' figures follow it: docs/performance.md, "The machine
+and how to read a figure").
 """
 
 from __future__ import annotations
@@ -199,7 +200,7 @@ def fcm_dinnertime(games: int, seed: int, min_round: int = 6) -> dict[str, float
 
 
 def calibration() -> float:
-    """Seconds for a fixed pure-Python loop of arithmetic, printed as a reference for relating sessions."""
+    """Seconds for a fixed pure-Python loop of arithmetic, printed as a reference for relating runs."""
     t0 = time.perf_counter()
     total = 0
     for i in range(10_000_000):

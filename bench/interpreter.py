@@ -1,5 +1,5 @@
 """The Python a benchmark runs on, for its report: builds differ by 10-20 % on the same machine
-(docs/performance.md, "The tenth session")."""
+(docs/performance.md, "The machine and how to read a figure")."""
 
 from __future__ import annotations
 

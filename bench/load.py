@@ -41,6 +41,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import warnings
 from collections import Counter
@@ -811,7 +812,7 @@ def main() -> None:
     ap.add_argument("--server-pid", type=int, action="append", help="PID of a --url server, for CPU/RSS")
     ap.add_argument("--keep-db", action="store_true")
     ap.add_argument("--profile", help="write a py-spy profile (collapsed stacks) of server 0 to this file")
-    ap.add_argument("--log-dir", default="/tmp/bench-load-logs")
+    ap.add_argument("--log-dir", default=str(Path(tempfile.gettempdir()) / "bench-load-logs"))
     ap.add_argument("--timeline", help="write per 100 ms of the window: acts sent, median and worst ack, and this "
                     "client's worst loop lag (ms)")
     args = ap.parse_args()

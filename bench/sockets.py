@@ -21,6 +21,7 @@ import gc
 import os
 import resource
 import sys
+import tempfile
 import time
 import warnings
 from pathlib import Path
@@ -201,7 +202,7 @@ def main() -> None:
     ap.add_argument("--compression", default="deflate", choices=["deflate", "none"])
     ap.add_argument("--concurrency", type=int, default=200, help="handshakes in flight")
     ap.add_argument("--port", type=int, default=8400)
-    ap.add_argument("--log-dir", default="/tmp/bench-sockets-logs")
+    ap.add_argument("--log-dir", default=str(Path(tempfile.gettempdir()) / "bench-sockets-logs"))
     ap.add_argument("--timeout", type=float, default=900, help="hard bound on the whole run, seconds")
     args = ap.parse_args()
     args.levels = sorted(int(x) for x in args.levels.split(","))

@@ -198,8 +198,8 @@ function createForm(game) {
 }
 
 /**
- * The "create a table" form in a modal dialog over the lobby: opened in the game's card, it used to widen that card
- * to the whole row and move every other card of the grid.
+ * The "create a table" form in a modal dialog over the lobby: opened inside the game's card, it would widen that
+ * card to the whole row and move every other card of the grid.
  */
 function createDialog(game) {
   const titleId = `create-title-${game.id}`;

@@ -236,8 +236,8 @@ def test_a_start_refused_for_a_first_player_in_an_empty_seat_says_why_in_spanish
 
 
 def test_new_table_opens_over_the_lobby_without_moving_its_cards(person: Callable[..., Person]) -> None:
-    """The form opens in a dialog: the game cards keep their places and sizes (it used to widen its card to the whole
-    row and push the others down); Cancel, or Escape, closes it and the focus is back on the card's button."""
+    """The form opens in a dialog: the game cards keep their places and sizes (opened inside its card, it would widen
+    that card to the whole row and push the others down); Cancel, or Escape, closes it and the focus is back on the card's button."""
     ana = person("Ana")
     page = ana.page
     cards = page.locator(".game-card")

@@ -19,8 +19,8 @@ pytestmark = pytest.mark.e2e
 def test_the_host_keeps_the_log_lines_of_a_kick_and_of_a_stand_in_she_asked_for(
     person: Callable[..., Person],
 ) -> None:
-    """The host's own page used to read its log again from the stored moves right after her call, which dropped
-    the line of the change she made (kicks and stand-ins are not stored as moves)."""
+    """The host's own page keeps the log line of a change she made: read again from the stored moves right after
+    her call, the log would drop it (kicks and stand-ins are not stored as moves)."""
     ana = person("Ana")
     # Private, so unrated: there the host may hand another's seat to a bot at once.
     create_table(ana, "food-truck", seats=2, private=True)

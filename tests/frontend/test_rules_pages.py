@@ -297,7 +297,7 @@ def test_the_corrected_sentence_is_on_the_page(name: str, section: str, where: s
 
 
 def test_a_ruling_stated_in_a_box_is_not_also_stated_as_a_rule() -> None:
-    """Issue 41, 11: Food Truck's rulings were stated as published rules; they are now only in the boxes."""
+    """Issue 41, 11: Food Truck's rulings are only in the boxes, never stated as published rules."""
     for name, rulings in {
         "food-truck.html": {"service": ["bottom of your draw pile: still yours", "even if they already had it",
                                         "reveal with an empty draw pile"],

@@ -1,4 +1,4 @@
-"""Rules audit against the spec: each test quotes the rule it checks and failed before its fix."""
+"""Rules audit against the spec: each test quotes the rule it checks."""
 
 from __future__ import annotations
 

@@ -18,8 +18,8 @@ from tests.e2e import fcm_plan
 
 JSON = dict[str, Any]
 ANA, BOT = "0", "1"
-# Maps on which earlier versions of the plan failed in a simulation like this one (no sale in eight rounds, or a
-# crash of the spot picker), and a dozen others.
+# Maps that are hard for the plan in a simulation like this one (a plan can make no sale in eight rounds there, or
+# crash the spot picker), and a dozen others.
 SELLING = [4327814344144109995, 2877567095793551525, 1552318474570705370, 5777985758284456158, 9088709748252719106,
            2615638153012551647] + [random.Random(i).getrandbits(63) for i in range(12)]
 HOPELESS = [

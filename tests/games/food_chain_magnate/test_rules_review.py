@@ -1,5 +1,4 @@
-"""Rules review against the spec and the published game: each test names the rule it checks and failed
-before its fix."""
+"""Rules review against the spec and the published game: each test names the rule it checks."""
 
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ from .helpers import act, build, refused
 @pytest.mark.parametrize("truck", [["wheely_good"], {"id": "wheely_good"}])
 def test_a_malformed_truck_choice_is_refused_not_crashed(truck: object) -> None:
     # Architecture, game contract: `apply` "either returns a valid new state or raises IllegalAction".
-    # An unhashable truck id used to raise TypeError from the dict lookup.
+    # An unhashable truck id must not reach the dict lookup, which would raise TypeError.
     s = ENGINE.new_game(seats(3), 1, {"first_player": "1"})
     assert refused(s, "0", {"type": "choose_truck", "truck": truck}) == "no_such_truck"
 

@@ -1,4 +1,5 @@
-"""Rules audit: rare cases checked against the spec (/work/shared/rules/food-truck-champion.md)."""
+"""Rules audit: rare cases checked against the spec (rules/food-truck-champion.md in the shared folder beside the
+project)."""
 
 from __future__ import annotations
 

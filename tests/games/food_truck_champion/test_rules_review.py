@@ -1,5 +1,5 @@
-"""Rules review: cases the earlier audits missed, checked against the spec (/work/shared/rules/food-truck-champion.md)
-and the rulebook."""
+"""Rules review: rare cases checked against the spec (rules/food-truck-champion.md in the shared folder beside the
+project) and the rulebook."""
 
 from __future__ import annotations
 
