@@ -8,7 +8,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from app.games.base import Game, IllegalAction, apply_listed
+from app.games.base import Game, IllegalAction
 
 JSON = dict[str, Any]
 
@@ -72,7 +72,7 @@ def play_random(
 def assert_listed_applies_alike(game: Game, state: JSON, player: str, action: JSON, applied: Any) -> None:
     """`apply_listed` of a listed action gives what `apply` gave, and leaves its input alone too."""
     before = canonical(state)
-    again = apply_listed(game, state, player, action)
+    again = game.apply_listed(state, player, action)
     assert canonical(state) == before, "apply_listed mutated its input"
     assert canonical(again.state) == canonical(applied.state)
     assert canonical(again.events) == canonical(applied.events) and again.undoable == applied.undoable

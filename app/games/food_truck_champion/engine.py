@@ -5,17 +5,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from app.games.base import Applied, BotLevel, OptionSpec, Outcome
+from app.games.base import Applied, BotLevel, Game, OptionSpec, Outcome
 from app.games.food_truck_champion import rules
 from app.games.food_truck_champion.data import MAX_PLAYERS, MIN_PLAYERS
 from app.games.food_truck_champion.scoring import final_outcome
 from app.games.food_truck_champion.turn import setup
 from app.games.food_truck_champion.view import CATALOG
 from app.games.food_truck_champion.view import views as redact
-from app.games.food_truck_champion.zones import JSON
+from app.games.toolkit import JSON
 
 
-class FoodTruckChampion:
+class FoodTruckChampion(Game):
     """Food Truck Champion (Daily Magic Games 2017) for 2-5 players, with the 2-player neutral owner."""
 
     id = "food-truck-champion"

@@ -20,8 +20,9 @@ from app.games.food_truck_champion.data import (
 )
 from app.games.food_truck_champion.research import can_take_charge, market_research, take_charge
 from app.games.food_truck_champion.round import advance_round, start_round
-from app.games.food_truck_champion.zones import JSON, Events, action_of, draw_card, event, is_owner_card
+from app.games.food_truck_champion.zones import Events, action_of, draw_card, event, is_owner_card
 from app.games.rng import Rng, seed_state
+from app.games.toolkit import JSON
 
 
 def new_board(truck: str) -> JSON:

@@ -6,7 +6,8 @@ from collections.abc import Sequence
 
 from app.games.food_truck_champion.data import CARDS, TICKETS, TRUCKS
 from app.games.food_truck_champion.scoring import final_outcome
-from app.games.food_truck_champion.zones import JSON, capacities, need
+from app.games.food_truck_champion.zones import capacities, need
+from app.games.toolkit import JSON
 
 # The printed faces of the cards, so a renderer can draw ids without its own copy of the data. It is
 # static, so it is served once (the engine's `catalog`, GET /api/games/{id}/catalog), not in every view.
