@@ -10,8 +10,7 @@ from app.games.food_truck_champion import rules
 from app.games.food_truck_champion.data import MAX_PLAYERS, MIN_PLAYERS
 from app.games.food_truck_champion.scoring import final_outcome
 from app.games.food_truck_champion.turn import setup
-from app.games.food_truck_champion.view import CATALOG
-from app.games.food_truck_champion.view import views as redact
+from app.games.food_truck_champion.view import CATALOG, redact, redact_all
 from app.games.toolkit import JSON
 
 
@@ -53,11 +52,11 @@ class FoodTruckChampion(Game):
     def view(self, state: JSON, viewer: str | None) -> JSON:
         """What `viewer` may see (None = spectator)."""
         # No deep copy: the view may share unchanged parts with the state (views are only serialised).
-        return redact(state, [viewer], rules.awaiting(state))[0]
+        return redact(state, viewer, rules.awaiting(state))
 
     def views(self, state: JSON, viewers: Sequence[str | None]) -> list[JSON]:
         """`view` for several viewers at once, sharing the work on the public parts."""
-        return redact(state, viewers, rules.awaiting(state))
+        return redact_all(state, viewers, rules.awaiting(state))
 
     def outcome(self, state: JSON) -> Outcome | None:
         """None while running; the final scores, ranking and breakdown once over."""

@@ -40,7 +40,12 @@ def own_board(public: JSON, board: JSON) -> JSON:
     return {**public, "hand": list(board["hand"]), "completed": board["completed"], "tokens": board["tokens"]}
 
 
-def views(state: JSON, viewers: Sequence[str | None], awaiting: list[str]) -> list[JSON]:
+def redact(state: JSON, viewer: str | None, awaiting: list[str]) -> JSON:
+    """The state redacted for `viewer` (None = spectator), `awaiting` being the seats awaited now."""
+    return redact_all(state, [viewer], awaiting)[0]
+
+
+def redact_all(state: JSON, viewers: Sequence[str | None], awaiting: list[str]) -> list[JSON]:
     """The state redacted for each viewer (None = spectator); everything is revealed once the game is over.
 
     The public parts are built once and shared by all the views."""

@@ -8,7 +8,7 @@ from typing import Any
 from app.games.base import Applied, BotLevel, Game, IllegalAction, OptionSpec, Outcome
 from app.games.foodies import chefs, market, setup, turn, visit
 from app.games.foodies.data import MAX_PLAYERS, MIN_PLAYERS, SPACES, SPECIAL_CHEFS
-from app.games.foodies.view import view_for
+from app.games.foodies.view import redact
 from app.games.toolkit import JSON, copy_json
 
 # Each action type: its fields and their JSON types, and the phase that accepts it.
@@ -150,7 +150,7 @@ class Foodies(Game):
 
     def view(self, state: JSON, viewer: str | None) -> JSON:
         """What `viewer` may see (None = spectator)."""
-        return view_for(state, viewer)
+        return redact(state, viewer)
 
     def outcome(self, state: JSON) -> Outcome | None:
         """None while the game runs; the final result once it is over."""

@@ -42,7 +42,7 @@ def flyer_choices_view(state: JSON, viewer: str | None) -> JSON:
     return out
 
 
-def view_for(state: JSON, viewer: str | None) -> JSON:
+def redact(state: JSON, viewer: str | None) -> JSON:
     """Everything public, plus the viewer's own pending flyer choice; never the deck order or rng."""
     from app.games.foodies.turn import final_outcome
 
