@@ -9,7 +9,7 @@ from app.games.base import Applied, BotLevel, Game, OptionSpec, Outcome
 from app.games.food_truck_champion import rules
 from app.games.food_truck_champion.data import MAX_PLAYERS, MIN_PLAYERS
 from app.games.food_truck_champion.scoring import final_outcome
-from app.games.food_truck_champion.turn import setup
+from app.games.food_truck_champion.setup import new_game
 from app.games.food_truck_champion.view import CATALOG, redact, redact_all
 from app.games.toolkit import JSON
 
@@ -31,7 +31,7 @@ class FoodTruckChampion(Game):
 
     def new_game(self, players: Sequence[str], seed: int, options: Mapping[str, Any] | None = None) -> JSON:
         """Deal a new game; trucks and the first player are drawn at random from the seed."""
-        return setup(players, seed)
+        return new_game(players, seed)
 
     def awaiting(self, state: JSON) -> list[str]:
         """Seats whose input is awaited now."""

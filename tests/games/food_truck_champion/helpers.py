@@ -8,7 +8,7 @@ from typing import Any
 from app.games.base import Applied
 from app.games.food_truck_champion import ENGINE
 from app.games.food_truck_champion.data import CARD_IDS, GRAY_ICONS, SECTIONS, TRUCKS
-from app.games.food_truck_champion.turn import new_board
+from app.games.food_truck_champion.setup import new_board
 from app.games.food_truck_champion.zones import capacity, need
 from tests.games.contract import canonical, seats
 
