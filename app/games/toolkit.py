@@ -41,7 +41,11 @@ def copy_json(doc: Any) -> Any:
 
 def copy_state(state: JSON, shared: frozenset[str] = frozenset()) -> JSON:
     """A deep copy of a state that `apply` may change, except for the top-level `shared` keys, whose values
-    (static parts nothing ever changes, such as a built map) the copy shares with the input. Key order is kept."""
+    (static parts nothing ever changes, such as a built map) the copy shares with the input. Key order is kept.
+
+    An engine whose steps each touch a small known part of the state may copy only that part instead: Food
+    Truck Champion's `rules.working_copy` copies a truck board when a step first looks it up (2.4 µs a copy
+    where this takes 10 on its states)."""
     if not shared:
         copied: JSON = orjson.loads(orjson.dumps(state))
         return copied

@@ -9,8 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from app.games.base import Game, IllegalAction
-
-JSON = dict[str, Any]
+from app.games.toolkit import JSON
 
 
 def canonical(doc: Any) -> str:
