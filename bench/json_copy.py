@@ -28,6 +28,7 @@ import orjson  # noqa: E402
 
 from app.games import GAMES  # noqa: E402
 from app.games.toolkit import copy_json  # noqa: E402
+from tests.games.contract import containers  # noqa: E402
 
 MAX_STEPS = 3000
 
@@ -100,27 +101,12 @@ def sample_states(game_id: str, count: int, seed: int) -> list[Any]:
     return trail[::step][:count]
 
 
-def containers(doc: Any) -> list[int]:
-    """The ids of every dict and list inside a document."""
-    found: list[int] = []
-    stack = [doc]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, dict):
-            found.append(id(node))
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            found.append(id(node))
-            stack.extend(node)
-    return found
-
-
 def check(name: str, fn: Callable[[Any], Any], states: list[Any]) -> None:
     for state in states:
         copied = fn(state)
         if copied != state or orjson.dumps(copied) != orjson.dumps(state):
             raise SystemExit(f"{name}: the copy differs from its input")
-        if set(containers(copied)) & set(containers(state)):
+        if containers(copied) & containers(state):
             raise SystemExit(f"{name}: the copy shares a dict or list with its input")
 
 

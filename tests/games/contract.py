@@ -17,6 +17,21 @@ def canonical(doc: Any) -> str:
     return json.dumps(doc, sort_keys=True, separators=(",", ":"), allow_nan=False)
 
 
+def containers(doc: Any) -> set[int]:
+    """The ids of every list and dict inside `doc` (itself included)."""
+    out: set[int] = set()
+    stack = [doc]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, dict):
+            out.add(id(x))
+            stack.extend(x.values())
+        elif isinstance(x, list):
+            out.add(id(x))
+            stack.extend(x)
+    return out
+
+
 def seats(n: int) -> list[str]:
     return [str(i) for i in range(n)]
 

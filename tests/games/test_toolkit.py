@@ -10,7 +10,7 @@ import pytest
 from app.games import GAMES
 from app.games.base import IllegalAction
 from app.games.toolkit import copy_json, copy_state, is_listed, same_json
-from tests.games.contract import canonical, seats
+from tests.games.contract import canonical, containers, seats
 
 
 def test_same_json_tells_booleans_integers_and_floats_apart() -> None:
@@ -34,26 +34,12 @@ def test_is_listed_finds_only_the_exact_action() -> None:
     assert not is_listed({"type": "take", "n": 1}, [])
 
 
-def _containers(doc: Any) -> set[int]:
-    found: set[int] = set()
-    stack = [doc]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, dict):
-            found.add(id(node))
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            found.add(id(node))
-            stack.extend(node)
-    return found
-
-
 def test_copy_json_is_equal_and_shares_no_container() -> None:
     doc = {"a": [1, 2.5, True, None, {"b": ["c", [3]]}], "d": {}, "e": "f"}
     copied = copy_json(doc)
     assert copied == doc and canonical(copied) == canonical(doc)
     assert list(copied) == list(doc)
-    assert not _containers(copied) & _containers(doc)
+    assert not containers(copied) & containers(doc)
     assert copy_json([1, [2]]) == [1, [2]] and copy_json(7) == 7
 
 
@@ -63,8 +49,8 @@ def test_copy_state_shares_exactly_the_static_keys_and_keeps_key_order() -> None
     copied = copy_state(state, frozenset({"map"}))
     assert list(copied) == ["z", "map", "a"] and copied == state
     assert copied["map"] is static
-    assert not _containers({k: v for k, v in copied.items() if k != "map"}) & _containers(state)
-    assert not _containers(copy_state(state)) & _containers(state)
+    assert not containers({k: v for k, v in copied.items() if k != "map"}) & containers(state)
+    assert not containers(copy_state(state)) & containers(state)
 
 
 def _with_scalar_changed(action: Any) -> list[Any]:
