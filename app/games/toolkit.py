@@ -6,7 +6,7 @@ what the server stores and sends. States, actions, events and views are all such
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 from typing import Any
 
 import orjson
@@ -25,10 +25,25 @@ def same_json(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
-def is_listed(action: Any, legal: Iterable[Any]) -> bool:
+def is_listed(action: Any, legal: Sequence[Any]) -> bool:
     """Whether `action` is one of `legal` by `same_json`: the one rule for "the same action" in every engine."""
-    # `==` (in C, fast) finds the candidates, `same_json` then tells true and 1.0 from 1.
-    return any(candidate == action and same_json(action, candidate) for candidate in legal)
+    # `index` (`==`, in C) finds the first candidate; their JSON texts then tell true and 1.0 from 1, which for
+    # two documents already equal by `==` is `same_json` and costs a quarter of it. Other candidates equal by
+    # `==` are looked at only if the first is refused.
+    try:
+        first = legal.index(action)
+    except ValueError:
+        return False
+    if _same_text(action, legal[first]):
+        return True
+    return any(candidate == action and same_json(action, candidate) for candidate in legal[first + 1:])
+
+
+def _same_text(a: Any, b: Any) -> bool:
+    try:
+        return orjson.dumps(a, option=orjson.OPT_SORT_KEYS) == orjson.dumps(b, option=orjson.OPT_SORT_KEYS)
+    except TypeError:  # not JSON orjson can write (a key that is not a string, an integer beyond 64 bits)
+        return same_json(a, b)
 
 
 def copy_json(doc: Any) -> Any:

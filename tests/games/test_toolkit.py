@@ -32,6 +32,13 @@ def test_is_listed_finds_only_the_exact_action() -> None:
     assert not is_listed({"type": "take", "n": 1, "extra": 0}, legal)
     assert not is_listed("pass", legal)
     assert not is_listed({"type": "take", "n": 1}, [])
+    # A look-alike listed first does not hide the exact action listed after it.
+    assert is_listed({"n": 1}, [{"n": 1.0}, {"n": True}, {"n": 1}])
+    assert is_listed({"n": True}, [{"n": 1}, {"n": True}])
+    assert not is_listed({"n": 1}, [{"n": 1.0}, {"n": True}])
+    # Documents orjson cannot write fall back to `same_json`.
+    assert is_listed({"n": 1 << 70}, [{"n": 1 << 70}])
+    assert not is_listed({"n": True}, [{"n": 1 << 0}])
 
 
 def test_copy_json_is_equal_and_shares_no_container() -> None:
