@@ -27,7 +27,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.games import GAMES  # noqa: E402
-from app.games.base import BotLevel, apply_listed  # noqa: E402
+from app.games.base import BotLevel  # noqa: E402
 
 RANDOM = "random"
 DEFAULT_PAIRS = ["hard:normal", "normal:easy", "easy:random"]
@@ -75,7 +75,7 @@ def play(game_id: str, first: str, second: str, seed: int, playouts: int | None,
             action = game.bot_action(game.view(state, seat), seat, rnd.randrange(1 << 62), BotLevel(level), playouts)
             if level == BotLevel.HARD and len(legal) > 1:
                 hard_times.append(time.perf_counter() - start)
-        state = apply_listed(game, state, seat, action).state
+        state = game.apply_listed(state, seat, action).state
     outcome = game.outcome(state)
     winners = outcome["winners"] if outcome is not None else cash_leaders(state)
     score = 0.0 if mine not in winners else 1.0 / len(winners)

@@ -28,7 +28,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import orjson  # noqa: E402
 
 from app.games import GAMES  # noqa: E402
-from app.games.base import views_of  # noqa: E402
 from app.realtime.hub import viewer_message  # noqa: E402
 from app.services.records import SeatInfo, TableRecord  # noqa: E402
 
@@ -64,7 +63,7 @@ def messages(moves: int, seed: int) -> list[list[bytes]]:
             break
         rec = record(state, version)
         viewers: list[str | None] = [*SEATS, None]
-        views = views_of(game, state, viewers)
+        views = game.views(state, viewers)
         users = [f"u{s}" for s in SEATS] + [None]
         out.append([orjson.dumps(viewer_message(rt, rec, user, "update", applied.events, view, None, False))
                     for user, view in zip(users, views, strict=True)])

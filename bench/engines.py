@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from interpreter import interpreter  # noqa: E402
 
 from app.games import GAMES  # noqa: E402
-from app.games.base import Game, apply_listed  # noqa: E402
+from app.games.base import Game  # noqa: E402
 
 MAX_STEPS = 20_000  # a random game that runs this long is reported as unfinished, never loops forever
 
@@ -140,7 +140,7 @@ def bench_game(game: Game, n_players: int, games: int, seed: int, budget: float,
     # Full-game rate without the view() calls and the timer overhead: replay the same games bare, through
     # `apply`, then the way the server plays a move (the listed actions, then `apply_listed` of the chosen one).
     bare = replay_bare(game, players, games, seed, bots, game.apply)
-    listed = replay_bare(game, players, games, seed, bots, lambda s, p, a: apply_listed(game, s, p, a))
+    listed = replay_bare(game, players, games, seed, bots, game.apply_listed)
     mid = mid_game_cost(game, samples, seed)
 
     def mean_us(xs: list[int]) -> float:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol, TypedDict, runtime_checkable
 
-JSON = dict[str, Any]
+from app.games.toolkit import JSON
 
 
 class IllegalAction(Exception):
@@ -97,30 +97,25 @@ class Game(Protocol):
     # seed, level and `playouts` (the hard level's budget, a count so the decision never depends on a clock)
     # give the same action.
 
-    # Optional: `apply_listed(state, player, action)`, the same as `apply` for an action the caller has
-    # found among `actions(state, player)` (compared as JSON text, so 1.0 is not 1), without listing the
-    # options again to check it; the server checks every move against the list anyway.
-    # Optional: `views(state, viewers)`, the views of several viewers at once, equal to
-    # `[view(state, v) for v in viewers]`, for engines that can share the work on the public parts.
-    # Optional: `catalog`, a static JSON document of component faces (card texts …) that a renderer
-    # fetches once from GET /api/games/{id}/catalog instead of receiving it in every view. Views may
-    # share unchanged parts with the state: callers only serialise them and never mutate them.
+    # The optional members below have defaults here: an engine subclasses `Game` to get them and overrides
+    # those it can do better.
 
+    # The platform's texts in other languages (description, option labels), by their English wording.
+    i18n: dict[str, dict[str, str]] = {}
+    # A static JSON document of component faces (card texts …) that a renderer fetches once from
+    # GET /api/games/{id}/catalog instead of receiving it in every view; None when the game has none.
+    catalog: JSON | None = None
 
-def apply_listed(game: Game, state: JSON, player: str, action: JSON) -> Applied:
-    """`apply` of an action known to be listed: the engine's `apply_listed` if it has one, else `apply`."""
-    listed = getattr(game, "apply_listed", None)
-    if listed is not None:
-        return listed(state, player, action)
-    return game.apply(state, player, action)
+    def apply_listed(self, state: JSON, player: str, action: JSON) -> Applied:
+        """`apply` of an action the caller found among `actions(state, player)` (by `toolkit.is_listed`),
+        without listing the options again to check it; the server checks every move against the list anyway."""
+        return self.apply(state, player, action)
 
-
-def views_of(game: Game, state: JSON, viewers: Sequence[str | None]) -> list[JSON]:
-    """The views of several viewers: the engine's `views` if it has one, else one `view` each."""
-    batch = getattr(game, "views", None)
-    if batch is not None:
-        return list(batch(state, viewers))
-    return [game.view(state, viewer) for viewer in viewers]
+    def views(self, state: JSON, viewers: Sequence[str | None]) -> list[JSON]:
+        """`[view(state, v) for v in viewers]`, which an engine may compute at once, sharing the work on the
+        public parts. Views may share unchanged parts with the state: callers only serialise them and never
+        mutate them."""
+        return [self.view(state, viewer) for viewer in viewers]
 
 
 def rank_by(scores: Mapping[str, Sequence[int]], seats: Sequence[str]) -> list[list[str]]:

@@ -16,12 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
-from app.games.base import BotLevel, Game, apply_listed
+from app.games.base import BotLevel, Game
 from app.games.rng import Rng, seed_state
+from app.games.toolkit import JSON
 
-JSON = dict[str, Any]
 Policy = Callable[[JSON, str, Rng], JSON]
 
 
@@ -77,7 +76,7 @@ def search(bot: Bot, view: JSON, seat: str, world: JSON, rng: Rng, playouts: int
         deal = bot.sample(view, seat, rng)
         luck = rng.below(1 << 62)
         for i, action in enumerate(candidates):
-            totals[i] += playout(bot, apply_listed(bot.engine, deal, seat, action).state, seat, luck)
+            totals[i] += playout(bot, bot.engine.apply_listed(deal, seat, action).state, seat, luck)
     worlds = playouts // len(candidates)
     totals[0] += bot.margin * worlds
     # Ties go to the earlier candidate, the greedy choice first.
@@ -96,7 +95,7 @@ def playout(bot: Bot, state: JSON, seat: str, luck: int) -> float:
         if not awaited:
             break
         mover = awaited[0]
-        state = apply_listed(engine, state, mover, bot.normal(state, mover, rng)).state
+        state = engine.apply_listed(state, mover, bot.normal(state, mover, rng)).state
     outcome = engine.outcome(state)
     if outcome is not None:
         if seat not in outcome["winners"]:

@@ -26,7 +26,6 @@ from starlette.websockets import WebSocket
 
 from app.db.models import Move, RevokedSession, User
 from app.games import GAMES
-from app.games.base import views_of
 from app.metrics import SOCKETS_OPEN
 from app.realtime.presence import Presence, Shown, seats_by_user
 from app.realtime.protocol import FRAME_WRITER, text_frame
@@ -520,7 +519,7 @@ class Hub:
                 continue
             groups[(rec.seat_of(conn.user_id), conn.user_id == rec.host_id)].append(conn)
         seats = list({seat for seat, _host in groups})
-        views = dict(zip(seats, views_of(GAMES[rec.game], rec.state, seats), strict=True)) if rec.state else {}
+        views = dict(zip(seats, GAMES[rec.game].views(rec.state, seats), strict=True)) if rec.state else {}
         for seat in seats:
             if rec.live_drafts(seat):  # that seat sees its own drafts
                 views[seat] = GAMES[rec.game].view(rec.state_for(seat), seat)

@@ -13,7 +13,8 @@ from sqlalchemy import select
 
 from app.db.models import Move
 from app.games import GAMES
-from app.games.base import IllegalAction, apply_listed
+from app.games.base import IllegalAction
+from app.games.toolkit import is_listed
 from app.metrics import COMMAND_LATENCY, COMMANDS_APPLIED, COMMANDS_REFUSED
 from app.services import clocks, drafts
 from app.services.errors import ServiceError
@@ -55,17 +56,6 @@ def _check_shape(action: Any, client_id: Any, expected_version: Any) -> None:
         not isinstance(expected_version, int) or isinstance(expected_version, bool)
     ):
         raise ServiceError("bad_version", "expected_version must be a whole number.", 422)
-
-
-def same_json(a: Any, b: Any) -> bool:
-    """Equality of JSON values that also tells booleans, integers and floats apart."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(same_json(a[k], b[k]) for k in a)
-    if isinstance(a, list):
-        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b, strict=True))
-    return bool(a == b)
 
 
 async def _previous_ack(rt: Runtime, table_id: str, seat: str | None, client_id: str | None) -> Ack | None:
@@ -164,11 +154,11 @@ async def _apply_once(
     now = rt.now()
     clocks.check_in_time(rec, seat, now)
     # The contract says an action is legal exactly when it is listed, so every engine is held to the list
-    # (`==`, fast, finds the candidates; `same_json` then tells true and 1.0 from 1), and a listed action is
-    # applied without the engine listing the options again.
+    # (`toolkit.is_listed`: JSON equality, so true and 1.0 are not 1), and a listed action is applied without
+    # the engine listing the options again.
     before = rec.state_for(seat)  # with the seat's own drafts
-    if any(legal == action and same_json(action, legal) for legal in rec.actions_for(seat)):
-        applied = apply_listed(game, before, seat, action)
+    if is_listed(action, rec.actions_for(seat)):
+        applied = game.apply_listed(before, seat, action)
     else:
         try:
             game.apply(before, seat, action)  # for the engine's own words on why it is refused

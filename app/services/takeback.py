@@ -21,9 +21,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Move, MoveDraft, User
 from app.games import GAMES
-from app.games.base import apply_listed
+from app.games.toolkit import is_listed
 from app.services.errors import ServiceError
-from app.services.play import same_json
 from app.services.records import TableRecord, initial_state
 from app.services.tables import Events, _bump
 
@@ -152,8 +151,8 @@ def preview(rec: TableRecord, seat: str | None, action: Any) -> bool:
         raise ServiceError("not_playing", "The game is not running.", 409)
     if seat not in rec.awaiting:
         raise ServiceError("not_your_turn", "It is not your turn.", 409)
-    if not any(legal == action and same_json(action, legal) for legal in rec.actions_for(seat)):
+    if not is_listed(action, rec.actions_for(seat)):
         raise ServiceError("illegal_action", "That is not one of your legal moves.", 422)
     game = GAMES[rec.game]
-    applied = apply_listed(game, rec.state_for(seat), seat, action)
+    applied = game.apply_listed(rec.state_for(seat), seat, action)
     return applied.undoable and game.outcome(applied.state) is None

@@ -8,14 +8,28 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from app.games.base import Game, IllegalAction, apply_listed
-
-JSON = dict[str, Any]
+from app.games.base import Game, IllegalAction
+from app.games.toolkit import JSON
 
 
 def canonical(doc: Any) -> str:
     """Byte-stable JSON text; fails if the document is not pure JSON."""
     return json.dumps(doc, sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+
+def containers(doc: Any) -> set[int]:
+    """The ids of every list and dict inside `doc` (itself included)."""
+    out: set[int] = set()
+    stack = [doc]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, dict):
+            out.add(id(x))
+            stack.extend(x.values())
+        elif isinstance(x, list):
+            out.add(id(x))
+            stack.extend(x)
+    return out
 
 
 def seats(n: int) -> list[str]:
@@ -72,7 +86,7 @@ def play_random(
 def assert_listed_applies_alike(game: Game, state: JSON, player: str, action: JSON, applied: Any) -> None:
     """`apply_listed` of a listed action gives what `apply` gave, and leaves its input alone too."""
     before = canonical(state)
-    again = apply_listed(game, state, player, action)
+    again = game.apply_listed(state, player, action)
     assert canonical(state) == before, "apply_listed mutated its input"
     assert canonical(again.state) == canonical(applied.state)
     assert canonical(again.events) == canonical(applied.events) and again.undoable == applied.undoable

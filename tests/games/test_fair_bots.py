@@ -16,8 +16,8 @@ import pytest
 
 from app.games import GAMES
 from app.games.base import BotLevel, Game
+from app.games.toolkit import JSON
 
-JSON = dict[str, Any]
 HARD_PLAYOUTS = 8  # a small budget: the search runs, and its decision still depends on the seed alone
 
 

@@ -7,7 +7,6 @@ import random
 import pytest
 
 from app.games import GAMES
-from app.games.base import views_of
 from tests.games.contract import canonical, seats
 
 
@@ -22,11 +21,11 @@ def test_views_together_equal_views_alone(game_id: str) -> None:
         if game.outcome(state) is not None:
             break
         if step % 7 == 0:
-            together = [canonical(v) for v in views_of(game, state, viewers)]
+            together = [canonical(v) for v in game.views(state, viewers)]
             assert together == [canonical(game.view(state, v)) for v in viewers], f"step {step}"
             # The order of the viewers changes nothing either.
-            assert [canonical(v) for v in views_of(game, state, viewers[::-1])] == together[::-1]
+            assert [canonical(v) for v in game.views(state, viewers[::-1])] == together[::-1]
         player = rnd.choice(game.awaiting(state))
         state = game.apply(state, player, rnd.choice(game.actions(state, player))).state
-    together = [canonical(v) for v in views_of(game, state, viewers)]
+    together = [canonical(v) for v in game.views(state, viewers)]
     assert together == [canonical(game.view(state, v)) for v in viewers]

@@ -14,11 +14,11 @@ import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from app.games.base import Applied, BotLevel, IllegalAction, Outcome, rank_by
+from app.games.base import Applied, BotLevel, Game, IllegalAction, Outcome, rank_by
 from app.games.rng import Rng
 
 
-class TinyGame:
+class TinyGame(Game):
     id = "tiny"
     title = "Tiny"
     description = "A test game."

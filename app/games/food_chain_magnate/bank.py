@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 from app.games.food_chain_magnate.data import RESERVE_CARDS
 from app.games.food_chain_magnate.milestones import check_cash_milestones
-
-JSON = dict[str, Any]
+from app.games.toolkit import JSON
 
 
 def breaks_to_end(state: JSON) -> int:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from app.games.food_chain_magnate import map as fcm_map
+from app.games.toolkit import JSON
 
-JSON = dict[str, Any]
+# The state's keys that never change after setup (the built map): copies of the state share them.
+STATIC = frozenset({"map"})
 
 
 def occupied(state: JSON, *, ignore_restaurant: int | None = None) -> list[list[int]]:

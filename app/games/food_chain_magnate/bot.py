@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from app.games.base import BotLevel
 from app.games.food_chain_magnate import map as fcm_map
 from app.games.food_chain_magnate.board import entrances_of
@@ -15,8 +13,7 @@ from app.games.food_chain_magnate.players import owned_cards
 from app.games.food_chain_magnate.sample import sample_state
 from app.games.rng import Rng
 from app.games.search import Bot, decide, gentle
-
-JSON = dict[str, Any]
+from app.games.toolkit import JSON
 
 # Order in which cards are put to work: managers first (they open slots), then earners.
 WORK_PRIORITY = [

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from app.games.base import Applied, BotLevel, IllegalAction, OptionSpec, Outcome, rank_by
+from app.games.base import Applied, BotLevel, Game, IllegalAction, OptionSpec, Outcome, rank_by
 from app.games.food_chain_magnate import setup
+from app.games.food_chain_magnate.board import STATIC
 from app.games.food_chain_magnate.flow import advance
-from app.games.food_chain_magnate.jsoncopy import clone
 from app.games.food_chain_magnate.phases import (
     cleanup,
     order_of_business,
@@ -19,8 +18,8 @@ from app.games.food_chain_magnate.phases import (
 )
 from app.games.food_chain_magnate.phases.working import turn
 from app.games.food_chain_magnate.view import redact
+from app.games.toolkit import JSON, copy_state, is_listed
 
-JSON = dict[str, Any]
 ActionsFn = Callable[[JSON, str], list[JSON]]
 ApplyFn = Callable[[JSON, str, JSON, list[JSON]], None]
 
@@ -40,15 +39,10 @@ UNDOABLE = {"restaurant_at", "campaign", "campaign_at", "new_house", "garden", "
             "move_restaurant", "work", "take_back", "fire"}
 
 
-def _canonical(doc: Any) -> str:
-    # Strict comparison: 1.0 and true are not 1, and an extra field makes a different action.
-    return json.dumps(doc, sort_keys=True, separators=(",", ":"))
-
-
 def _refuse_unlisted(apply_step: ApplyFn, state: JSON, player: str, action: JSON) -> None:
     """Raise the step's own refusal (for a precise message), or a generic one for look-alike actions."""
     try:
-        apply_step(clone(state), player, action, [])
+        apply_step(copy_state(state, STATIC), player, action, [])
     except IllegalAction:
         raise
     except (TypeError, KeyError, ValueError, IndexError, AttributeError):
@@ -56,7 +50,7 @@ def _refuse_unlisted(apply_step: ApplyFn, state: JSON, player: str, action: JSON
     raise IllegalAction("not_listed", "That action is not available now.")
 
 
-class FoodChainMagnate:
+class FoodChainMagnate(Game):
     """Food Chain Magnate, base game, 2-5 players."""
 
     id = "food-chain-magnate"
@@ -107,14 +101,14 @@ class FoodChainMagnate:
             raise IllegalAction("bad_action", "An action must be an object with a type.")
         if player not in self.awaiting(state):
             raise IllegalAction("not_your_turn", "It is not your turn to act.")
-        if _canonical(action) not in {_canonical(a) for a in self.actions(state, player)}:
+        if not is_listed(action, self.actions(state, player)):
             _refuse_unlisted(PHASES[state["phase"]][1], state, player, action)
         return self.apply_listed(state, player, action)
 
     def apply_listed(self, state: JSON, player: str, action: JSON) -> Applied:
         """`apply` of an action that `actions` lists, without checking it again."""
         apply_step = PHASES[state["phase"]][1]
-        new = clone(state)
+        new = copy_state(state, STATIC)
         events: list[JSON] = []
         apply_step(new, player, action, events)
         advance(new, events)

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from app.games.food_chain_magnate.bank import game_ending
 from app.games.food_chain_magnate.phases import cleanup, order_of_business, payday, restructuring
 from app.games.food_chain_magnate.phases.dinnertime import dinnertime
 from app.games.food_chain_magnate.phases.marketing_campaigns import marketing_campaigns
 from app.games.food_chain_magnate.phases.working import turn
 from app.games.food_chain_magnate.players import active_seats
-
-JSON = dict[str, Any]
+from app.games.toolkit import JSON
 
 
 def advance(state: JSON, events: list[JSON]) -> None:

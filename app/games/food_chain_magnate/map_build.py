@@ -7,11 +7,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 from app.games.rng import Rng
+from app.games.toolkit import JSON
 
-JSON = dict[str, Any]
 Cell = tuple[int, int]
 TILE = 5
 ROAD = "#"

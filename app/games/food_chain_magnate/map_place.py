@@ -24,8 +24,8 @@ from app.games.food_chain_magnate.map_build import (
     tile_key,
 )
 from app.games.food_chain_magnate.map_roads import _entrance_key, _reach_cost, _road_costs, in_marketing_range
+from app.games.toolkit import JSON
 
-JSON = dict[str, Any]
 EDGES = ("N", "E", "S", "W")
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from functools import lru_cache
-from typing import Any
 
 from app.games.food_chain_magnate.map_build import (
     TILE,
@@ -16,8 +15,7 @@ from app.games.food_chain_magnate.map_build import (
     map_key,
     tile_key,
 )
-
-JSON = dict[str, Any]
+from app.games.toolkit import JSON
 
 
 @lru_cache(maxsize=64)

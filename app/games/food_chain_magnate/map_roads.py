@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
-from typing import Any
 
 from app.games.food_chain_magnate.map_build import (
     BRIDGE,
@@ -21,8 +20,8 @@ from app.games.food_chain_magnate.map_build import (
     map_key,
     tile_key,
 )
+from app.games.toolkit import JSON
 
-JSON = dict[str, Any]
 Entrances = tuple[Cell, ...]
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import Any
 
 from app.games.food_chain_magnate.map_build import (
     TILE,
@@ -20,8 +19,8 @@ from app.games.food_chain_magnate.map_build import (
     tile_key,
 )
 from app.games.food_chain_magnate.map_roads import Entrances, _entrance_key, first_steps, road_moves
+from app.games.toolkit import JSON
 
-JSON = dict[str, Any]
 SourceSet = frozenset[Cell]
 
 

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from app.games.food_chain_magnate.data import GOODS
-
-JSON = dict[str, Any]
+from app.games.toolkit import JSON
 
 
 def new_player() -> JSON:

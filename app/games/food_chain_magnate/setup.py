@@ -17,8 +17,7 @@ from app.games.food_chain_magnate.data import (
 from app.games.food_chain_magnate.employees import initial_supply
 from app.games.food_chain_magnate.players import new_player
 from app.games.rng import Rng, seed_state
-
-JSON = dict[str, Any]
+from app.games.toolkit import JSON
 
 
 def new_game(players: Sequence[str], seed: int, options: Mapping[str, Any] | None = None) -> JSON:

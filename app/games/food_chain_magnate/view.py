@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from app.games.food_chain_magnate.jsoncopy import clone
+from app.games.food_chain_magnate.board import STATIC
 from app.games.food_chain_magnate.milestones import holds
+from app.games.toolkit import JSON, copy_state
 
-JSON = dict[str, Any]
 HIDDEN = "hidden"
 
 
@@ -20,7 +18,7 @@ def may_see_reserves(state: JSON, viewer: str | None) -> bool:
 
 def redact(state: JSON, viewer: str | None) -> JSON:
     """A copy of the state with everything the viewer may not know replaced by placeholders."""
-    out = clone(state)
+    out = copy_state(state, STATIC)
     del out["rng"]
     see_all = may_see_reserves(state, viewer)
     for seat, p in out["p"].items():

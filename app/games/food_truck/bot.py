@@ -13,9 +13,10 @@ from app.games.food_truck.data import is_dessert, meal_type
 from app.games.food_truck.engine import ENGINE
 from app.games.food_truck.rules import legal_actions, moment
 from app.games.food_truck.sample import sample_state
-from app.games.food_truck.table import JSON, is_blocked, showing
+from app.games.food_truck.table import is_blocked, showing
 from app.games.rng import Rng
 from app.games.search import Bot, decide, gentle
+from app.games.toolkit import JSON
 
 
 def others_copies(state: JSON, player: str) -> Counter[str]:

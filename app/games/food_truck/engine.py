@@ -5,19 +5,20 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from app.games.base import Applied, BotLevel, OptionSpec, Outcome, rank_by
+from app.games.base import Applied, BotLevel, Game, OptionSpec, Outcome, rank_by
 from app.games.food_truck import prep, service, setup, trucks
 from app.games.food_truck.data import MAX_PLAYERS, MIN_PLAYERS
 from app.games.food_truck.rules import awaiting, legal_actions, moment, refuse
-from app.games.food_truck.table import JSON, Events, copy_state
+from app.games.food_truck.table import Events
 from app.games.food_truck.view import redact
+from app.games.toolkit import JSON, copy_state, is_listed
 
 #: steps that only rearrange a player's own secret order, so undoing them hides nothing (while the order is still
 #: being built: placing the last card submits it for good, R4)
 _PRIVATE_STEPS = {"place", "take_back", "rearrange"}
 
 
-class FoodTruck:
+class FoodTruck(Game):
     """Food Truck: order your hand, serve meals nobody else has served, be the last truck standing."""
 
     id = "food-truck"
@@ -55,7 +56,7 @@ class FoodTruck:
 
     def apply(self, state: JSON, player: str, action: JSON) -> Applied:
         """Apply a legal action to a copy of the state; raise IllegalAction otherwise."""
-        if state["phase"] == "over" or action not in legal_actions(state, player):
+        if state["phase"] == "over" or not is_listed(action, legal_actions(state, player)):
             raise refuse(state, player, action)
         return self.apply_listed(state, player, action)
 

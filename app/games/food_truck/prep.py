@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from app.games.food_truck.data import in_card_order
 from app.games.food_truck.service import begin_service
-from app.games.food_truck.table import JSON, Events, event
+from app.games.food_truck.table import Events, event
+from app.games.toolkit import JSON
 
 
 def place_card(state: JSON, player: str, card: str, ev: Events) -> None:

@@ -7,8 +7,9 @@ from typing import Any
 from app.games.base import IllegalAction
 from app.games.food_truck.data import EFFECTS, TRUCK_CARDS
 from app.games.food_truck.setup import trucks_left
-from app.games.food_truck.table import JSON, current_effect, singles
+from app.games.food_truck.table import current_effect, singles
 from app.games.food_truck.windows import WINDOW_A, WINDOW_B, share_partner, truck_plays
+from app.games.toolkit import JSON
 
 #: action types allowed at each moment: the phase, or the service step during Service
 ALLOWED: dict[str, tuple[str, ...]] = {

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections import Counter
 
 from app.games.food_truck.data import ALL_CARDS, TRUCK_CARDS
-from app.games.food_truck.table import JSON, copy_state
 from app.games.rng import Rng
+from app.games.toolkit import JSON, copy_state
 
 # What a view adds for drawing the table; the state does not hold it.
 DRAWN_ONLY = ("viewer", "central_deck_count", "trucks_left", "seats", "rearrange", "meal_names",

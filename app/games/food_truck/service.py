@@ -5,7 +5,6 @@ from __future__ import annotations
 from app.games.food_truck.data import is_dessert, meal_type
 from app.games.food_truck.setup import start_round
 from app.games.food_truck.table import (
-    JSON,
     Events,
     add_to_collection,
     event,
@@ -15,6 +14,7 @@ from app.games.food_truck.table import (
     standing,
 )
 from app.games.food_truck.windows import WINDOW_B, truck_plays
+from app.games.toolkit import JSON
 
 
 def begin_service(state: JSON, ev: Events) -> None:

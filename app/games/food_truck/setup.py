@@ -18,8 +18,9 @@ from app.games.food_truck.data import (
     effect_of,
     in_card_order,
 )
-from app.games.food_truck.table import JSON, Events, event, seat_after
+from app.games.food_truck.table import Events, event, seat_after
 from app.games.rng import Rng, seed_state
+from app.games.toolkit import JSON
 
 FIRST_PLAYER_CHOICES = ["random", "1", "2", "3", "4", "5"]
 TRUCK_CHOICES = ["choose", "random"]

@@ -6,8 +6,9 @@ from typing import Any
 
 from app.games.food_truck.data import effect_of, meal_type
 from app.games.food_truck.service import resolve_pending, reveal_card, serve
-from app.games.food_truck.table import JSON, Events, add_to_collection, event, remove_from_collection
+from app.games.food_truck.table import Events, add_to_collection, event, remove_from_collection
 from app.games.food_truck.windows import share_partner
+from app.games.toolkit import JSON
 
 REARRANGE_DEPTH = 5
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from app.games.food_truck.data import EFFECTS, MEAL_BACKGROUNDS, MEAL_NAMES, TRUCK_NAMES, effect_of
 from app.games.food_truck.setup import trucks_left
-from app.games.food_truck.table import JSON, copy_state
+from app.games.toolkit import JSON, copy_json
 
 _PUBLIC = ("game", "players", "options", "phase", "round", "vp_target", "first_player", "round_starter",
            "supply", "box", "turn", "step", "truck_chooser", "eliminated_this_round", "elimination_order",
@@ -45,7 +45,7 @@ def _seat_view(state: JSON, seat: str, viewer: str | None) -> JSON:
 
 def redact(state: JSON, viewer: str | None, outcome: Any) -> JSON:
     """The view of `viewer` (a seat id, or None for a spectator)."""
-    view: JSON = {key: copy_state({"v": state[key]})["v"] for key in _PUBLIC}
+    view: JSON = {key: copy_json(state[key]) for key in _PUBLIC}
     view["viewer"] = viewer
     view["central_deck_count"] = len(state["central_deck"])
     view["trucks_left"] = trucks_left(state) if state["phase"] == "trucks" else []

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from app.games.food_truck.data import EFFECTS, is_dessert, meal_type
-from app.games.food_truck.table import JSON, current_effect, showing, singles
+from app.games.food_truck.table import current_effect, showing, singles
+from app.games.toolkit import JSON
 
 WINDOW_A = "A"
 WINDOW_B = "B"

@@ -12,9 +12,10 @@ from app.games.food_truck_champion.rules import actions as legal_actions
 from app.games.food_truck_champion.sample import sample_state
 from app.games.food_truck_champion.scoring import score_board
 from app.games.food_truck_champion.staff import staff_options
-from app.games.food_truck_champion.zones import JSON, action_of, icons_of, ingredient_of, is_owner_card, need
+from app.games.food_truck_champion.zones import action_of, icons_of, ingredient_of, is_owner_card, need
 from app.games.rng import Rng
 from app.games.search import Bot, decide, gentle
+from app.games.toolkit import JSON
 
 # How much a hired card of each action is worth keeping (cooking actions complete orders).
 STAFF_WORTH = {"Prep Cook": 2.0, "Exec. Chef": 2.0, "Driver": 1.6, "Cashier": 1.0, "Manager": 0.6}

@@ -11,13 +11,13 @@ from app.games.food_truck_champion.round import FOLLOW_EXTRAS, hired_matching
 from app.games.food_truck_champion.staff import MARKET_SECTION, STAFF_TYPE, section_cards
 from app.games.food_truck_champion.tokens import free_gray_sections, lower_choices
 from app.games.food_truck_champion.zones import (
-    JSON,
     action_of,
     capacity,
     ingredient_of,
     is_owner_card,
     need,
 )
+from app.games.toolkit import JSON
 
 TURN_TYPES = {"market_research", "take_charge", "lead"}
 DECIDE_TYPES = {"follow_hand", "follow_staff", "market_research", "take_charge"}

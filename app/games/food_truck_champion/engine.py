@@ -5,17 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from app.games.base import Applied, BotLevel, OptionSpec, Outcome
+from app.games.base import Applied, BotLevel, Game, OptionSpec, Outcome
 from app.games.food_truck_champion import rules
 from app.games.food_truck_champion.data import MAX_PLAYERS, MIN_PLAYERS
 from app.games.food_truck_champion.scoring import final_outcome
-from app.games.food_truck_champion.turn import setup
-from app.games.food_truck_champion.view import CATALOG
-from app.games.food_truck_champion.view import views as redact
-from app.games.food_truck_champion.zones import JSON
+from app.games.food_truck_champion.setup import new_game
+from app.games.food_truck_champion.view import CATALOG, redact, redact_all
+from app.games.toolkit import JSON
 
 
-class FoodTruckChampion:
+class FoodTruckChampion(Game):
     """Food Truck Champion (Daily Magic Games 2017) for 2-5 players, with the 2-player neutral owner."""
 
     id = "food-truck-champion"
@@ -32,7 +31,7 @@ class FoodTruckChampion:
 
     def new_game(self, players: Sequence[str], seed: int, options: Mapping[str, Any] | None = None) -> JSON:
         """Deal a new game; trucks and the first player are drawn at random from the seed."""
-        return setup(players, seed)
+        return new_game(players, seed)
 
     def awaiting(self, state: JSON) -> list[str]:
         """Seats whose input is awaited now."""
@@ -53,11 +52,11 @@ class FoodTruckChampion:
     def view(self, state: JSON, viewer: str | None) -> JSON:
         """What `viewer` may see (None = spectator)."""
         # No deep copy: the view may share unchanged parts with the state (views are only serialised).
-        return redact(state, [viewer], rules.awaiting(state))[0]
+        return redact(state, viewer, rules.awaiting(state))
 
     def views(self, state: JSON, viewers: Sequence[str | None]) -> list[JSON]:
         """`view` for several viewers at once, sharing the work on the public parts."""
-        return redact(state, viewers, rules.awaiting(state))
+        return redact_all(state, viewers, rules.awaiting(state))
 
     def outcome(self, state: JSON) -> Outcome | None:
         """None while running; the final scores, ranking and breakdown once over."""

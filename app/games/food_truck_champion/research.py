@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from app.games.food_truck_champion.data import CARDS, HAND_LIMIT, TRUCKS
 from app.games.food_truck_champion.zones import (
-    JSON,
     Events,
     draw_card,
     event,
     hand_limit_excess,
     is_owner_card,
 )
+from app.games.toolkit import JSON
 
 DRAW_COUNT = 2
 

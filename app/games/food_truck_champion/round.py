@@ -5,7 +5,6 @@ from __future__ import annotations
 from app.games.food_truck_champion.research import can_take_charge, market_research, take_charge
 from app.games.food_truck_champion.staff import STAFF_TYPE, can_perform, cook, hire_from_market, staff_options
 from app.games.food_truck_champion.zones import (
-    JSON,
     Events,
     action_of,
     board_to_read,
@@ -13,6 +12,7 @@ from app.games.food_truck_champion.zones import (
     event,
     is_owner_card,
 )
+from app.games.toolkit import JSON
 
 FOLLOW_EXTRAS = ("none", "market_research", "take_charge")
 

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
-
-import orjson
 
 from app.games.base import Applied, IllegalAction
 from app.games.food_truck_champion.diagnose import diagnose
@@ -24,7 +21,8 @@ from app.games.food_truck_champion.round import (
 from app.games.food_truck_champion.staff import choose_lower_token
 from app.games.food_truck_champion.tokens import free_gray_sections, lower_choices, place_token
 from app.games.food_truck_champion.turn import active_seat, advance, take_turn, turn_options
-from app.games.food_truck_champion.zones import JSON, Events
+from app.games.food_truck_champion.zones import Events
+from app.games.toolkit import JSON, is_listed
 
 
 def working_copy(state: JSON) -> JSON:
@@ -99,26 +97,6 @@ def copy_board(board: JSON) -> JSON:
     new["plating"] = [{**slot, "on": list(slot["on"])} for slot in board["plating"]]
     new["gray"] = dict(board["gray"])
     return new
-
-
-def canonical(doc: Any) -> bytes:
-    """Byte-stable JSON text, used to compare an action with the legal ones."""
-    return orjson.dumps(doc, option=orjson.OPT_SORT_KEYS)
-
-
-def _listed(action: JSON, legal: list[JSON]) -> bool:
-    """Whether the action has the JSON text of one of the legal ones (so 1.0 or true is not 1; anything that
-    is not JSON is not listed)."""
-    try:
-        text = canonical(action)
-    except (TypeError, ValueError):
-        return False
-    # Equal texts of plain JSON are equal dicts, so the legal action equal to it is the one to compare. The
-    # full comparison only runs for refused actions: it keeps the rule exact for values orjson writes as JSON
-    # although they are not (enums ...).
-    if action in legal and canonical(legal[legal.index(action)]) == text:
-        return True
-    return text in {canonical(a) for a in legal}
 
 
 def awaiting(state: JSON) -> list[str]:
@@ -213,7 +191,7 @@ def apply(state: JSON, player: str, action: JSON) -> Applied:
         raise IllegalAction("no_such_seat", "You are not playing at this table.")
     if player not in awaiting(state):
         raise IllegalAction("not_your_turn", "It is not your turn to act.")
-    if not isinstance(action, dict) or not _listed(action, step_options(state, player)):
+    if not isinstance(action, dict) or not is_listed(action, step_options(state, player)):
         raise diagnose(state, player, action)
     return apply_listed(state, player, action)
 

@@ -11,8 +11,8 @@ from collections import Counter
 from typing import Any
 
 from app.games.food_truck_champion.data import CARD_IDS, TOKEN_VALUES, TRUCKS, stack_shape
-from app.games.food_truck_champion.zones import JSON
 from app.games.rng import Rng
+from app.games.toolkit import JSON
 
 CARDS = frozenset(CARD_IDS)
 # What a view adds to a board for drawing it; the state does not hold it.

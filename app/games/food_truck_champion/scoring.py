@@ -6,7 +6,8 @@ from collections import Counter
 
 from app.games.base import Outcome, rank_by
 from app.games.food_truck_champion.data import LOGO_POINTS, SET_POINTS, TICKETS, TRUCKS
-from app.games.food_truck_champion.zones import JSON, icons_of
+from app.games.food_truck_champion.zones import icons_of
+from app.games.toolkit import JSON
 
 
 def profile_sets(awards: list[str], profile: list[str]) -> int:

@@ -11,7 +11,6 @@ from app.games.food_truck_champion.tokens import (
     token_on_top,
 )
 from app.games.food_truck_champion.zones import (
-    JSON,
     Events,
     accessible,
     board_to_read,
@@ -23,6 +22,7 @@ from app.games.food_truck_champion.zones import (
     need,
     take_from_market,
 )
+from app.games.toolkit import JSON
 
 # Action type of each staff action, and the board section a market-taking action fills.
 STAFF_TYPE: dict[str, str] = {

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from app.games.food_truck_champion.data import END_TRIGGER_STACKS, GRAY_ICONS, SECTIONS, TOKEN_VALUES
-from app.games.food_truck_champion.zones import JSON, Events, event
+from app.games.food_truck_champion.zones import Events, event
+from app.games.toolkit import JSON
 
 
 def token_on_top(state: JSON, value: int) -> bool:

@@ -6,7 +6,8 @@ from collections.abc import Sequence
 
 from app.games.food_truck_champion.data import CARDS, TICKETS, TRUCKS
 from app.games.food_truck_champion.scoring import final_outcome
-from app.games.food_truck_champion.zones import JSON, capacities, need
+from app.games.food_truck_champion.zones import capacities, need
+from app.games.toolkit import JSON
 
 # The printed faces of the cards, so a renderer can draw ids without its own copy of the data. It is
 # static, so it is served once (the engine's `catalog`, GET /api/games/{id}/catalog), not in every view.
@@ -39,7 +40,12 @@ def own_board(public: JSON, board: JSON) -> JSON:
     return {**public, "hand": list(board["hand"]), "completed": board["completed"], "tokens": board["tokens"]}
 
 
-def views(state: JSON, viewers: Sequence[str | None], awaiting: list[str]) -> list[JSON]:
+def redact(state: JSON, viewer: str | None, awaiting: list[str]) -> JSON:
+    """The state redacted for `viewer` (None = spectator), `awaiting` being the seats awaited now."""
+    return redact_all(state, [viewer], awaiting)[0]
+
+
+def redact_all(state: JSON, viewers: Sequence[str | None], awaiting: list[str]) -> list[JSON]:
     """The state redacted for each viewer (None = spectator); everything is revealed once the game is over.
 
     The public parts are built once and shared by all the views."""

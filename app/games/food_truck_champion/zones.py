@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.food_truck_champion.data import CARDS, SECTIONS, START_CAPACITY, TICKETS
+from app.games.toolkit import JSON
 
-JSON = dict[str, Any]
 Events = list[JSON]
 
 

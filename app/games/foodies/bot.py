@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from app.games.base import BotLevel
 from app.games.foodies.chefs import meets_requirement
 from app.games.foodies.data import SPACES
 from app.games.foodies.engine import ENGINE
-from app.games.foodies.jsoncopy import clone
 from app.games.foodies.market import price_of
 from app.games.foodies.sample import sample_state
 from app.games.foodies.visit import collect
 from app.games.rng import Rng
 from app.games.search import Bot, decide, gentle
-
-JSON = dict[str, Any]
+from app.games.toolkit import JSON, copy_json
 
 COIN = 1.0
 POPULARITY = 3.0  # one popularity is worth about three coins to a stall-buying player
@@ -33,7 +29,7 @@ def worth(gains: JSON) -> float:
 
 def collection_value(player: JSON, seat: str, space: int) -> float:
     """What collecting from `space` would pay this player now, in coins, without changing anything."""
-    sandbox = {"players": {seat: clone(player)}, "end_triggered": True, "threshold": 0}
+    sandbox = {"players": {seat: copy_json(player)}, "end_triggered": True, "threshold": 0}
     return worth(collect(sandbox, seat, space, False, []))
 
 

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from app.games.base import IllegalAction
 from app.games.foodies.court import Court, culture_counts, full_stars
 from app.games.foodies.data import CHEF_FOR_HIRE, SPECIAL_CHEF_POPULARITY, SPECIAL_CHEFS
 from app.games.foodies.rewards import gain
-
-JSON = dict[str, Any]
+from app.games.toolkit import JSON
 
 
 def stalls_of_one_culture(court: Court, check: JSON) -> bool:

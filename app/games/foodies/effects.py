@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from app.games.foodies.court import adjacent_stalls, culture_counts, stall_at, stars_of
 from app.games.foodies.data import SPACES, Stall
+from app.games.toolkit import JSON
 
-JSON = dict[str, Any]
 # An effect reads the visited player's area (it may add tokens to it) and returns what it pays.
 Effect = Callable[[JSON, int, Stall], JSON]
 

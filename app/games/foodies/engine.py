@@ -5,13 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from app.games.base import Applied, BotLevel, IllegalAction, OptionSpec, Outcome
+from app.games.base import Applied, BotLevel, Game, IllegalAction, OptionSpec, Outcome
 from app.games.foodies import chefs, market, setup, turn, visit
 from app.games.foodies.data import MAX_PLAYERS, MIN_PLAYERS, SPACES, SPECIAL_CHEFS
-from app.games.foodies.jsoncopy import clone
-from app.games.foodies.view import view_for
-
-JSON = dict[str, Any]
+from app.games.foodies.view import redact
+from app.games.toolkit import JSON, copy_json
 
 # Each action type: its fields and their JSON types, and the phase that accepts it.
 SCHEMAS: dict[str, dict[str, type]] = {
@@ -63,7 +61,7 @@ CHEF_CHOICE_LABELS_ES = setup.special_chef_choice_labels({
 }, "Una pareja al azar")
 
 
-class Foodies:
+class Foodies(Game):
     """Foodies (CMON, 2019): build a 3x3 food court; every roll pays every player."""
 
     id = "foodies"
@@ -127,7 +125,7 @@ class Foodies:
         """Apply a legal action to a copy of the state, or raise IllegalAction."""
         kind = check_shape(action)
         self._check_turn(state, player, kind)
-        new = clone(state)
+        new = copy_json(state)
         events: list[JSON] = []
         undoable = HANDLERS[kind](new, player, action, events)
         return Applied(new, events, undoable)
@@ -152,7 +150,7 @@ class Foodies:
 
     def view(self, state: JSON, viewer: str | None) -> JSON:
         """What `viewer` may see (None = spectator)."""
-        return view_for(state, viewer)
+        return redact(state, viewer)
 
     def outcome(self, state: JSON) -> Outcome | None:
         """None while the game runs; the final result once it is over."""

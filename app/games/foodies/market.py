@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from app.games.base import IllegalAction
 from app.games.foodies.data import SLOT_PRICES, SPACES
+from app.games.toolkit import JSON
 
-JSON = dict[str, Any]
 SLOTS = list(range(1, len(SLOT_PRICES) + 1))
 
 

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-JSON = dict[str, Any]
+from app.games.toolkit import JSON
 
 
 def gain(state: JSON, seat: str, events: list[JSON], *, coins: int = 0, popularity: int = 0,

@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 from app.games.foodies.data import CULTURE_CARDS
-from app.games.foodies.jsoncopy import clone
 from app.games.rng import Rng
-
-JSON = dict[str, Any]
+from app.games.toolkit import JSON, copy_json
 
 # What a view adds to a player's area for drawing it; the state does not hold it.
 DRAWN_ONLY = ("full_stars", "star_edges")
@@ -38,7 +35,7 @@ def sample_state(view: JSON, seat: str, rng: Rng) -> JSON:
     del deck[view["deck_count"]:]
     players = {}
     for s, player in view["players"].items():
-        players[s] = {k: clone(v) for k, v in player.items() if k not in DRAWN_ONLY}
+        players[s] = {k: copy_json(v) for k, v in player.items() if k not in DRAWN_ONLY}
     # Another seat's flyer choice is secret until all are in: guess it stays put.
     flyer_choices = {s: {"decided": c["decided"], "space": c.get("space") if s == seat else None}
                      for s, c in view["flyer_choices"].items()}
@@ -59,7 +56,7 @@ def sample_state(view: JSON, seat: str, rng: Rng) -> JSON:
         "die": view["die"],
         "visited": view["visited"],
         "flyer_choices": flyer_choices,
-        "last_visit": clone(view["last_visit"]),
+        "last_visit": copy_json(view["last_visit"]),
         "hired_chef_this_turn": view["hired_chef_this_turn"],
         "end_triggered": view["end_triggered"],
         "rng": rng.below(1 << 62),

@@ -20,8 +20,8 @@ from app.games.foodies.data import (
     THRESHOLDS,
 )
 from app.games.rng import Rng, seed_state
+from app.games.toolkit import JSON
 
-JSON = dict[str, Any]
 FIRST_PLAYER_CHOICES = ["random", "listed"]
 # "random", or the host's pick of two special chefs written "a+b"
 SPECIAL_CHEF_CHOICES = ["random"] + [

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from app.games.base import Outcome, rank_by
 from app.games.foodies.court import full_stars
-
-JSON = dict[str, Any]
+from app.games.toolkit import JSON
 
 
 def end_turn(state: JSON, seat: str, events: list[JSON]) -> None:

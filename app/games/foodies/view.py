@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from app.games.foodies.court import full_stars, star_edges
 from app.games.foodies.data import CHEF_FOR_HIRE, SLOT_PRICES, SPACES, SPECIAL_CHEF_POPULARITY, STALLS
-from app.games.foodies.jsoncopy import clone
-
-JSON = dict[str, Any]
+from app.games.toolkit import JSON, copy_json
 
 
 def card_facts(card: str) -> JSON:
@@ -46,7 +42,7 @@ def flyer_choices_view(state: JSON, viewer: str | None) -> JSON:
     return out
 
 
-def view_for(state: JSON, viewer: str | None) -> JSON:
+def redact(state: JSON, viewer: str | None) -> JSON:
     """Everything public, plus the viewer's own pending flyer choice; never the deck order or rng."""
     from app.games.foodies.turn import final_outcome
 
@@ -77,7 +73,7 @@ def view_for(state: JSON, viewer: str | None) -> JSON:
         "die": state["die"],
         "visited": state["visited"],
         "flyer_choices": flyer_choices_view(state, viewer),
-        "last_visit": clone(state["last_visit"]),
+        "last_visit": copy_json(state["last_visit"]),
         "hired_chef_this_turn": state["hired_chef_this_turn"],
         "end_triggered": state["end_triggered"],
         "cards": {c: card_facts(c) for c in sorted(set(visible_cards))},

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from app.games.base import IllegalAction
 from app.games.foodies.court import stall_at, stars_of
 from app.games.foodies.data import DIE_FACES, SPACES
 from app.games.foodies.effects import EFFECTS
 from app.games.foodies.rewards import gain
 from app.games.rng import Rng
+from app.games.toolkit import JSON
 
-JSON = dict[str, Any]
 CHOOSABLE_FACES = [face for face in DIE_FACES if face in SPACES]
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from app.games.food_chain_magnate import ENGINE
 from app.games.food_chain_magnate import map as fcm_map
@@ -12,8 +11,8 @@ from app.games.food_chain_magnate.employees import initial_supply, salaried, str
 from app.games.food_chain_magnate.phases import payday
 from app.games.food_chain_magnate.phases.payday import salary_due
 from app.games.food_chain_magnate.players import owned_cards
+from app.games.toolkit import JSON
 
-JSON = dict[str, Any]
 MAP_ALPHA = [[("A", 0), ("I", 0)]]
 MAP_BETA = [[("N", 0), ("S", 0), ("T", 0)]]
 MAP_GAMMA = [[("Q", 0), ("C", 0)]]

@@ -8,15 +8,14 @@ first restaurant that the map cannot promise a sale (the browser test deals a ne
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
 
 from app.games.food_chain_magnate import ENGINE
+from app.games.toolkit import JSON
 from app.services.bots import bot_seed, choose
 from tests.e2e import fcm_plan
 
-JSON = dict[str, Any]
 ANA, BOT = "0", "1"
 # Maps that are hard for the plan in a simulation like this one (a plan can make no sale in eight rounds there, or
 # crash the spot picker), and a dozen others.

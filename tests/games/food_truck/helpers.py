@@ -17,8 +17,8 @@ from app.games.food_truck.data import (
     VP_TARGET,
     in_card_order,
 )
+from app.games.toolkit import JSON
 
-JSON = dict[str, Any]
 TRUCKS = list(TRUCK_CARDS)
 
 

@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 from app.games.base import Applied
 from app.games.food_truck_champion import ENGINE
 from app.games.food_truck_champion.data import CARD_IDS, GRAY_ICONS, SECTIONS, TRUCKS
-from app.games.food_truck_champion.turn import new_board
+from app.games.food_truck_champion.setup import new_board
 from app.games.food_truck_champion.zones import capacity, need
+from app.games.toolkit import JSON
 from tests.games.contract import canonical, seats
-
-JSON = dict[str, Any]
 
 
 def make_state(

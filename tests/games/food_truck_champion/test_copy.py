@@ -8,22 +8,7 @@ from typing import Any
 from app.games.food_truck_champion import ENGINE
 from app.games.food_truck_champion.rules import working_copy
 from app.games.food_truck_champion.zones import board_to_read
-from tests.games.contract import canonical, seats
-
-
-def containers(doc: Any) -> set[int]:
-    """The ids of every list and dict inside `doc` (itself included)."""
-    out: set[int] = set()
-    stack = [doc]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, dict):
-            out.add(id(x))
-            stack.extend(x.values())
-        elif isinstance(x, list):
-            out.add(id(x))
-            stack.extend(x)
-    return out
+from tests.games.contract import canonical, containers, seats
 
 
 def test_a_working_copy_shares_nothing_but_the_boards_until_they_are_looked_up() -> None:

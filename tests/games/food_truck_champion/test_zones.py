@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from app.games.food_truck_champion.data import SECTIONS
-from app.games.food_truck_champion.turn import new_board
+from app.games.food_truck_champion.setup import new_board
 from app.games.food_truck_champion.zones import capacities, capacity, need
 
 

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from app.games.base import Applied
 from app.games.foodies import ENGINE
 from app.games.rng import below
+from app.games.toolkit import JSON
 from tests.games.contract import seats
 
-JSON = dict[str, Any]
 G = ENGINE
 
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any
 
 import pytest
 
 from app.games.base import IllegalAction
 from app.games.foodies.data import CULTURE_CARDS, SLOT_PRICES
+from app.games.toolkit import JSON
 from tests.games.contract import (
     assert_unlisted_refused,
     canonical,
@@ -21,7 +21,6 @@ from tests.games.contract import (
 )
 from tests.games.foodies.helpers import G
 
-JSON = dict[str, Any]
 SEEDS = range(30)
 
 

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from app.games.base import IllegalAction
 from app.games.food_chain_magnate.data import GOODS, MILESTONES
 from app.games.food_chain_magnate.milestones import award, held_before_this_round, retire_claimed
 from app.games.food_chain_magnate.players import active_seats, stock_total
+from app.games.toolkit import JSON
 
-JSON = dict[str, Any]
 FREEZER = int(MILESTONES["first_to_throw_away"]["params"]["freezer_capacity"])
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 from app.games.food_chain_magnate import map as fcm_map
 from app.games.food_chain_magnate.bank import pay_out
@@ -12,8 +11,8 @@ from app.games.food_chain_magnate.data import DRINKS, MILESTONES
 from app.games.food_chain_magnate.employees import ability, cards_of_kind, kind_at_work
 from app.games.food_chain_magnate.milestones import award, held_before_this_round, holds
 from app.games.food_chain_magnate.players import active_seats
+from app.games.toolkit import JSON
 
-JSON = dict[str, Any]
 BASE_PRICE = 10
 WAITRESS = cards_of_kind("waitress")[0]
 SALE_BONUS = {"burger": "first_burger_marketed", "pizza": "first_pizza_marketed",

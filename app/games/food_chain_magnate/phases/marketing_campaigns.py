@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from app.games.food_chain_magnate import map as fcm_map
 from app.games.food_chain_magnate.board import demand_cap
 from app.games.food_chain_magnate.data import MILESTONES
 from app.games.food_chain_magnate.milestones import holds
+from app.games.toolkit import JSON
 
-JSON = dict[str, Any]
 RADIO_TOKENS = int(MILESTONES["first_radio_campaign"]["params"]["radio_tokens_per_house"])
 
 

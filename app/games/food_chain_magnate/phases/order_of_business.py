@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from app.games.base import IllegalAction
 from app.games.food_chain_magnate.employees import structure_capacity
 from app.games.food_chain_magnate.milestones import held_before_this_round
 from app.games.food_chain_magnate.players import active_seats
-
-JSON = dict[str, Any]
+from app.games.toolkit import JSON
 
 
 def open_slots(state: JSON, seat: str) -> int:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from app.games.base import IllegalAction
 from app.games.food_chain_magnate.bank import pay_in
 from app.games.food_chain_magnate.data import MILESTONES, SALARY
@@ -11,8 +9,8 @@ from app.games.food_chain_magnate.employees import salaried
 from app.games.food_chain_magnate.milestones import award, holds
 from app.games.food_chain_magnate.phases.working.recruit import discount_actions
 from app.games.food_chain_magnate.players import active_seats
+from app.games.toolkit import JSON
 
-JSON = dict[str, Any]
 FORBIDDEN_WITH_100 = MILESTONES["first_to_have_100"]["params"]["forbid_cards"]
 EXEMPT_WITH_BILLBOARD = MILESTONES["first_billboard_placed"]["params"]["salary_exempt"]
 

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from app.games.base import IllegalAction
 from app.games.food_chain_magnate.data import MILESTONE_ORDER, MILESTONES
 from app.games.food_chain_magnate.employees import gives_drive_in, structure_capacity
 from app.games.food_chain_magnate.milestones import award
 from app.games.food_chain_magnate.players import active_seats, at_work, new_round_book
+from app.games.toolkit import JSON
 
-JSON = dict[str, Any]
 # The "played" milestones, read from their trigger codes "at_work_on_reveal:<card>|<card>".
 PLAYED_MILESTONES: dict[str, list[str]] = {
     m: MILESTONES[m]["trigger"]["event"].split(":", 1)[1].split("|")

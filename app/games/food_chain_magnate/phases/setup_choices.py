@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from app.games.base import IllegalAction
 from app.games.food_chain_magnate.data import RESERVE_CARDS
 from app.games.food_chain_magnate.phases.working.restaurants import choose_spot, put_restaurant, spot_actions
-
-JSON = dict[str, Any]
+from app.games.toolkit import JSON
 
 
 def first_restaurant_actions(state: JSON, seat: str) -> list[JSON]:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from app.games.base import IllegalAction
 from app.games.food_chain_magnate import map as fcm_map
 from app.games.food_chain_magnate.board import entrances_of
@@ -11,8 +9,8 @@ from app.games.food_chain_magnate.data import DRINKS
 from app.games.food_chain_magnate.employees import ability, card, cards_of_kind
 from app.games.food_chain_magnate.milestones import holds
 from app.games.food_chain_magnate.players import unused_at_work, use
+from app.games.toolkit import JSON
 
-JSON = dict[str, Any]
 ROUTE_BUYERS = cards_of_kind("drinks_road_route", "drinks_air_route")
 ANY_DRINK_BUYERS = cards_of_kind("drinks_any")
 

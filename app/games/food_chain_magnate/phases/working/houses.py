@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from app.games.base import IllegalAction
 from app.games.food_chain_magnate import map as fcm_map
 from app.games.food_chain_magnate.board import house, occupied
 from app.games.food_chain_magnate.employees import cards_of_kind
 from app.games.food_chain_magnate.players import unused_at_work, use
+from app.games.toolkit import JSON
 
-JSON = dict[str, Any]
 NBD = cards_of_kind("place_house_or_garden")[0]
 
 

@@ -10,8 +10,7 @@ from app.games.food_chain_magnate.board import entrances_of, occupied
 from app.games.food_chain_magnate.data import CAMPAIGNS, DRINKS, GOODS
 from app.games.food_chain_magnate.employees import MARKETEERS, ability, card
 from app.games.food_chain_magnate.milestones import award, holds
-
-JSON = dict[str, Any]
+from app.games.toolkit import JSON
 
 
 def _placements(state: JSON, seat: str, marketeer: str, number: int) -> list[JSON]:

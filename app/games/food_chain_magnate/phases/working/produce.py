@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from app.games.base import IllegalAction
 from app.games.food_chain_magnate.employees import ability, cards_of_kind
 from app.games.food_chain_magnate.milestones import award
 from app.games.food_chain_magnate.players import unused_at_work, use
+from app.games.toolkit import JSON
 
-JSON = dict[str, Any]
 KITCHEN = cards_of_kind("produce")
 
 

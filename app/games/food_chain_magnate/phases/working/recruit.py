@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from app.games.base import IllegalAction
 from app.games.food_chain_magnate.employees import (
     ENTRY_CARDS,
@@ -17,8 +15,7 @@ from app.games.food_chain_magnate.phases.working.train import (
     steps_for_one_card,
     target_allowed,
 )
-
-JSON = dict[str, Any]
+from app.games.toolkit import JSON
 
 
 def open_recruit_book(p: JSON) -> None:

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from app.games.base import IllegalAction
 from app.games.food_chain_magnate import map as fcm_map
 from app.games.food_chain_magnate.board import entrances_of, occupied, restaurants_of
 from app.games.food_chain_magnate.data import RESTAURANTS_PER_PLAYER
 from app.games.food_chain_magnate.employees import cards_of_kind
 from app.games.food_chain_magnate.players import unused_at_work, use
+from app.games.toolkit import JSON
 
-JSON = dict[str, Any]
 LOCAL = cards_of_kind("place_restaurant")[0]
 REGIONAL = cards_of_kind("place_or_move_restaurant")[0]
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from app.games.base import IllegalAction
 from app.games.food_chain_magnate.data import MILESTONES
 from app.games.food_chain_magnate.employees import (
@@ -15,8 +13,7 @@ from app.games.food_chain_magnate.employees import (
 )
 from app.games.food_chain_magnate.milestones import award, held_before_this_round, holds, supply_left
 from app.games.food_chain_magnate.players import owns
-
-JSON = dict[str, Any]
+from app.games.toolkit import JSON
 
 
 def open_training_book(p: JSON) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from app.games.base import IllegalAction
 from app.games.food_chain_magnate.phases.working.drinks import buy, drink_actions
@@ -19,8 +18,8 @@ from app.games.food_chain_magnate.phases.working.train import (
     train_actions,
 )
 from app.games.food_chain_magnate.players import active_seats
+from app.games.toolkit import JSON
 
-JSON = dict[str, Any]
 STEPS = ["recruit", "train", "marketing", "food_and_drinks", "houses", "restaurants"]
 
 
