@@ -70,6 +70,15 @@ class PasswordIn(BaseModel):
     new: str = Field(max_length=1000)
 
 
+class ForgotIn(BaseModel):
+    who: str = Field(max_length=300)  # a username, or the account's confirmed email address
+
+
+class ResetIn(BaseModel):
+    token: str = Field(max_length=200)
+    password: str = Field(max_length=1000)
+
+
 class LoginIn(BaseModel):
     username: str = Field(max_length=200)
     password: str = Field(max_length=1000)
