@@ -364,6 +364,31 @@ class NotificationsIn(BaseModel):
     invite: Any = None
 
 
+class PushKeysIn(BaseModel):
+    # Any JSON here: the service refuses a wrong one with its own code (bad_subscription).
+    p256dh: Any = None
+    auth: Any = None
+
+
+class PushSubscriptionIn(BaseModel):
+    """A browser's PushSubscription as its toJSON() gives it."""
+
+    endpoint: Any = None
+    keys: PushKeysIn = PushKeysIn()
+
+
+class PushEndpointIn(BaseModel):
+    endpoint: Any = None
+
+
+class PushKeyOut(BaseModel):
+    public_key: str  # the VAPID public key (applicationServerKey), base64url
+
+
+class PushStatusOut(BaseModel):
+    subscriptions: int  # the browsers I get pushes on
+
+
 class NotificationsOut(BaseModel):
     enabled: bool  # the server sends mail (SMTP is set up)
     email: str | None

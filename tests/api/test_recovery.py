@@ -12,14 +12,26 @@ from pathlib import Path
 
 import httpx
 import pytest
+from aiosmtpd.controller import Controller
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from tests.api.test_email import Inbox, body, confirmed, smtp  # noqa: F401 - the SMTP server fixture
-from tests.conftest import Database, Server
+from tests.api.test_email import Inbox, body, confirmed
+from tests.conftest import Database, Server, free_port
 from tests.platform.client import Player
 
 PASSWORD = "correct horse"  # Player.account's
+
+
+@pytest.fixture
+def smtp() -> Iterator[tuple[Inbox, int]]:
+    inbox, port = Inbox(), free_port()
+    controller = Controller(inbox, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        yield inbox, port
+    finally:
+        controller.stop()
 
 
 @pytest.fixture
