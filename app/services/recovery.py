@@ -50,7 +50,7 @@ async def request_reset(rt: Runtime, who: object) -> None:
     """Mail a reset link to the account named by `who` (a username, or a confirmed address) if there is one with a
     confirmed address; nothing is said either way."""
     if not notify.enabled(rt.settings):
-        raise ServiceError("email_off", "This server sends no email, so a password cannot be reset by mail.", 503)
+        raise ServiceError("email_off", "This server sends no email, so a password cannot be reset by mail.", 403)
     name = asked_about(who)
     if not name:
         raise ServiceError("bad_request", "Give your username or your confirmed email address.", 422)

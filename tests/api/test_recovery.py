@@ -173,6 +173,6 @@ async def test_without_mail_there_is_no_reset(fresh_db: Database, tmp_path: Path
     try:
         async with httpx.AsyncClient(base_url=srv.url, timeout=30) as client:
             r = await client.post("/api/auth/forgot", json={"who": "ana"})
-            assert r.status_code == 503 and r.json()["error"]["code"] == "email_off"
+            assert r.status_code == 403 and r.json()["error"]["code"] == "email_off"
     finally:
         srv.stop()
