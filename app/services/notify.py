@@ -10,6 +10,9 @@ A notice is a row of `email_outbox` with a `key` naming what it is about, writte
 change is committed and published (`Runtime.after_change`), never on the move path. Every process sends what the
 outbox holds every `EMAIL_SWEEP_SECONDS`: on Postgres each row is claimed `FOR UPDATE SKIP LOCKED` for its sending and
 marked sent in that transaction, so two processes never send one mail; SQLite has one process.
+
+Whose turn deserves a notice (`turns_started`) is decided here for the Web Push notices too (services/push.py), which
+go whether or not the server sends mail.
 """
 
 from __future__ import annotations
