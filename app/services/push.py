@@ -138,6 +138,13 @@ async def notify(rt: Runtime, notices: list[tuple[str, str, dict[str, str]]]) ->
     pushes the push services took."""
     if not notices:
         return 0
+    async with rt.reads() as session:
+        subscribed = set(await session.scalars(
+            select(PushSubscription.user_id).where(PushSubscription.user_id.in_({n[1] for n in notices})).distinct()
+        ))
+    notices = [n for n in notices if n[1] in subscribed]  # most people have no browser subscribed: nothing to write
+    if not notices:
+        return 0
     now = datetime.now(UTC)
     targets: list[tuple[PushSubscription, bytes]] = []
     async with rt.single_writer(), rt.sessions() as session:
