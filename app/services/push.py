@@ -105,15 +105,19 @@ async def subscribe(rt: Runtime, session: AsyncSession, user: User, endpoint: An
     if not user.username:
         raise ServiceError("not_registered", "Create an account first: guests get no push notifications.", 403)
     endpoint, p256dh, auth = _check(rt.settings, endpoint, p256dh, auth)
-    await session.execute(delete(PushSubscription).where(PushSubscription.endpoint == endpoint))
+    insert = pg_insert if rt.is_postgres else sqlite_insert
+    values = {"user_id": user.id, "p256dh": p256dh, "auth": auth, "created_at": datetime.now(UTC)}
+    # One statement whoever held the endpoint, so the same browser subscribing twice at once cannot collide.
+    await session.execute(
+        insert(PushSubscription).values(endpoint=endpoint, **values)
+        .on_conflict_do_update(index_elements=["endpoint"], set_=values)
+    )
     held = list(await session.scalars(
         select(PushSubscription.endpoint).where(PushSubscription.user_id == user.id)
         .order_by(PushSubscription.created_at.desc())
     ))
-    if len(held) >= MAX_PER_USER:
-        await session.execute(delete(PushSubscription).where(PushSubscription.endpoint.in_(held[MAX_PER_USER - 1:])))
-    session.add(PushSubscription(endpoint=endpoint, user_id=user.id, p256dh=p256dh, auth=auth,
-                                 created_at=datetime.now(UTC)))
+    if len(held) > MAX_PER_USER:
+        await session.execute(delete(PushSubscription).where(PushSubscription.endpoint.in_(held[MAX_PER_USER:])))
     await session.commit()
 
 

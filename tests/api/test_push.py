@@ -200,4 +200,14 @@ async def test_only_https_endpoints_by_default(server: Server) -> None:
     assert r.status_code == 422 and r.json()["error"]["code"] == "bad_subscription"
     r = await ana.http.post("/api/me/push", json=Browser().subscription("https://push.example.test/abc"))
     assert r.status_code == 200
+    # The same browser subscribing again under another account moves to it.
+    bo = await Player.account(server.url, "Bo")
+    assert (await bo.http.post("/api/me/push", json=Browser().subscription("https://push.example.test/abc"))).is_success
+    assert [(await p.http.get("/api/me/push")).json()["subscriptions"] for p in (ana, bo)] == [0, 1]
+    # A person keeps their ten newest browsers.
+    for i in range(12):
+        sub = Browser().subscription(f"https://push.example.test/ana{i}")
+        assert (await ana.http.post("/api/me/push", json=sub)).is_success
+    assert (await ana.http.get("/api/me/push")).json() == {"subscriptions": 10}
     await ana.close()
+    await bo.close()
