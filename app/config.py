@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
@@ -70,6 +71,16 @@ class Settings(BaseSettings):
     smtp_from: str = "Food Truck Games <noreply@localhost>"
     public_url: str = ""
     email_sweep_seconds: float = 5.0  # how often a process sends the mails waiting in the outbox
+    # Seconds a password reset link works (services/recovery.py); each link works once.
+    password_reset_max_age: int = 3600
+    # Web Push (services/push.py): the VAPID private key, its raw 32 bytes as base64url (the public key is derived).
+    # Empty: one generated once and kept beside the database, like the secret key. VAPID_SUBJECT is the contact push
+    # services are given (mailto: or https:); empty: the site's address (PUBLIC_URL).
+    vapid_private_key: str = ""
+    vapid_subject: str = ""
+    # Accept push endpoints over plain http:// (a push service is always https://): for tests and local development
+    # only, since the server posts to whatever endpoint a browser gives.
+    push_insecure_endpoints: bool = False
     ws_max_message: int = 64 * 1024
     ws_idle_timeout: float = 120.0  # a socket silent this long (no message, no ping) is closed
     # uvicorn's websocket implementation: framed (ours, app.realtime.protocol) | websockets-sansio | websockets
@@ -83,6 +94,7 @@ class Settings(BaseSettings):
     limit_registrations: str = "10/hour"
     limit_guests: str = "30/hour"
     limit_tables: str = "30/hour"  # new tables, per person and per address
+    limit_password_resets: str = "5/hour"  # reset links asked for, per address and per username or email asked about
     max_open_tables: int = 5  # tables one person may host at once while they wait for players
     # Ratings count an account's games once it is this old, or has played this many finished games; and the same
     # two people's rated games within this many hours count less and less (services/ratings.py).
@@ -149,21 +161,32 @@ class Settings(BaseSettings):
 
     def effective_secret_key(self) -> str:
         """The signing key: from the environment, else generated once and kept beside the database."""
-        if self.secret_key:
-            return self.secret_key
-        path = _secret_path(self)
-        if not path.exists():
-            private_dir(path.parent)
-            # Written aside and linked into place, which fails if it is there already: processes starting
-            # together on one data folder all end up with the key the first of them wrote.
-            draft = path.with_name(f".{path.name}.{os.getpid()}")
-            fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            with os.fdopen(fd, "w") as out:
-                out.write(secrets.token_urlsafe(48))
-            with contextlib.suppress(FileExistsError):
-                os.link(draft, path)
-            draft.unlink()
-        return path.read_text().strip()
+        return self.secret_key or _kept(_secret_path(self), lambda: secrets.token_urlsafe(48))
+
+    def effective_vapid_private_key(self) -> str:
+        """The Web Push (VAPID) private key, raw as base64url: from the environment, else generated once and kept
+        beside the database."""
+        if self.vapid_private_key:
+            return self.vapid_private_key
+        from app.services.push import new_private_key  # the key's format is the push module's business
+
+        return _kept(_secret_path(self).with_name("vapid_key"), new_private_key)
+
+
+def _kept(path: Path, make: Callable[[], str]) -> str:
+    """A secret kept in a file readable by its owner only, made by `make` the first time."""
+    if not path.exists():
+        private_dir(path.parent)
+        # Written aside and linked into place, which fails if it is there already: processes starting
+        # together on one data folder all end up with the value the first of them wrote.
+        draft = path.with_name(f".{path.name}.{os.getpid()}")
+        fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as out:
+            out.write(make())
+        with contextlib.suppress(FileExistsError):
+            os.link(draft, path)
+        draft.unlink()
+    return path.read_text().strip()
 
 
 def private_dir(path: Path) -> None:

@@ -24,6 +24,7 @@ from app.realtime.presence import NAME_CHARS, Presence
 from app.services import notify
 from app.services.auth import TokenSigner
 from app.services.bots import BotRunner
+from app.services.push import VapidKeys
 from app.services.ratelimits import make_rate_limits
 from app.services.ratings import settle as settle_rating
 from app.services.ratings import sweep as sweep_ratings
@@ -46,6 +47,7 @@ class Runtime:
         self.now: Callable[[], datetime] = lambda: datetime.now(UTC)
         self.secret_key = settings.effective_secret_key()
         self.signer = TokenSigner(self.secret_key, settings.token_max_age)
+        self.vapid = VapidKeys.load(settings)  # Web Push's signing key (services/push.py)
         self.engine = make_engine(settings)
         self.sessions = make_sessionmaker(self.engine)
         self.reads = make_sessionmaker(self.engine, autocommit=True)
@@ -296,7 +298,7 @@ class Runtime:
             if rec.status == "finished" and rec.rated is None:
                 # Once per game, after its end is published: the final move waits for none of it.
                 self.spawn(self._settle_rating(rec.id))
-            if notify.enabled(self.settings) and (rec.time_control is not None or rec.status == "finished"):
+            if notify.concerns(self, rec):
                 self.spawn(self._notify(rec))
 
     async def _notify(self, rec: TableRecord) -> None:

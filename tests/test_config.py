@@ -1,4 +1,4 @@
-"""Settings: the signing key generated when none is configured."""
+"""Settings: the signing key and the Web Push (VAPID) key, generated when none is configured."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import pytest
 
 from app import config
 from app.config import Settings
+from app.services.push import VapidKeys
 
 
 def _key_in(folder: str) -> str:
@@ -40,3 +41,20 @@ def test_a_configured_key_wins(tmp_path: Path) -> None:
     settings = Settings(database_url=f"sqlite+aiosqlite:///{tmp_path}/db.sqlite3", secret_key="s" * 40)
     assert settings.effective_secret_key() == "s" * 40
     assert not (tmp_path / "secret_key").exists()
+
+
+def test_a_vapid_key_is_generated_once_beside_the_database_unless_configured(tmp_path: Path) -> None:
+    settings = Settings(database_url=f"sqlite+aiosqlite:///{tmp_path}/db.sqlite3", vapid_private_key="")
+    first = VapidKeys.load(settings)
+    assert (tmp_path / "vapid_key").stat().st_mode & 0o777 == 0o600
+    again = VapidKeys.load(settings)
+    assert again.public_key == first.public_key and len(first.public_key) == 87  # 65 bytes, base64url
+    assert first.subject == settings.effective_public_url
+    # A configured key wins, and its public half is derived from it.
+    raw = (tmp_path / "vapid_key").read_text()
+    other = tmp_path / "other"
+    configured = Settings(database_url=f"sqlite+aiosqlite:///{other}/db.sqlite3", vapid_private_key=raw,
+                          vapid_subject="mailto:ops@example.test")
+    keys = VapidKeys.load(configured)
+    assert keys.public_key == first.public_key and keys.subject == "mailto:ops@example.test"
+    assert not other.exists()

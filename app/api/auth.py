@@ -19,6 +19,7 @@ from app.api.deps import (
 )
 from app.api.schemas import (
     AuthOut,
+    ForgotIn,
     GuestIn,
     LoginIn,
     MeOut,
@@ -27,12 +28,13 @@ from app.api.schemas import (
     RefusalOut,
     RegisterIn,
     RenameIn,
+    ResetIn,
     SessionOut,
     UserOut,
 )
 from app.db.models import User
 from app.runtime import Runtime
-from app.services import account, auth
+from app.services import account, auth, recovery
 from app.services.auth import new_session_id
 from app.services.errors import ServiceError
 
@@ -105,6 +107,32 @@ async def login(body: LoginIn, request: Request, response: Response, rt: Runtime
             await rt.limits.note(rt.limits.login_failures, *keys)
         raise
     return _signed_in(rt, request, response, user)
+
+
+@router.post("/auth/forgot", response_model=OkOut)
+async def forgot_password(body: ForgotIn, request: Request, rt: Runtime = Depends(get_rt)) -> OkOut:
+    """Ask for a password reset link, mailed to the account's confirmed address. The answer is `ok` whether or not an
+    account by that username or confirmed address exists: only its mailbox learns. Limited per client address and
+    per name asked about."""
+    keys = (*client_keys(request, None), f"who:{recovery.asked_about(body.who)}")
+    await rt.limits.hit(rt.limits.password_resets, *keys)
+    await recovery.request_reset(rt, body.who)
+    return OkOut(ok=True)
+
+
+@router.post("/auth/reset", response_model=OkOut)
+async def reset_password(body: ResetIn, request: Request, rt: Runtime = Depends(get_rt)) -> OkOut:
+    """Set a new password with a reset link's token: the link is used up and every session of the account ends (sign
+    in with the new password). A wrong token counts as a wrong sign-in."""
+    keys = client_keys(request, None)
+    await rt.limits.check(rt.limits.login_failures, *keys)
+    try:
+        await recovery.reset(rt, body.token, body.password)
+    except ServiceError as exc:
+        if exc.code == "bad_link":
+            await rt.limits.note(rt.limits.login_failures, *keys)
+        raise
+    return OkOut(ok=True)
 
 
 @router.post("/auth/logout", response_model=OkOut)

@@ -1,4 +1,5 @@
-"""Email notifications: my address and preferences, the links mails carry (confirm, unsubscribe), invitations."""
+"""Notifications: email (my address and preferences, the links mails carry: confirm, unsubscribe; invitations) and Web
+Push (the server's VAPID key, my browsers' subscriptions)."""
 
 from __future__ import annotations
 
@@ -11,10 +12,19 @@ from fastapi.responses import HTMLResponse
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.deps import current_user, get_rt, get_session
-from app.api.schemas import InviteEmailIn, NotificationsIn, NotificationsOut, OkOut
+from app.api.schemas import (
+    InviteEmailIn,
+    NotificationsIn,
+    NotificationsOut,
+    OkOut,
+    PushEndpointIn,
+    PushKeyOut,
+    PushStatusOut,
+    PushSubscriptionIn,
+)
 from app.db.models import User
 from app.runtime import Runtime
-from app.services import notify
+from app.services import notify, push
 from app.services.errors import ServiceError, not_found
 from app.services.records import load_record
 
@@ -96,4 +106,42 @@ async def invite_email(
     if not rec.can_see(user.id, None):
         raise not_found()  # a private table is not there for those who may not see it
     await notify.invite(rt, rec, user, body.username)
+    return OkOut(ok=True)
+
+
+@router.get("/push/key", response_model=PushKeyOut)
+async def push_key(rt: Runtime = Depends(get_rt)) -> PushKeyOut:
+    """The server's VAPID public key, which a browser subscribes with (`applicationServerKey`)."""
+    return PushKeyOut(public_key=rt.vapid.public_key)
+
+
+@router.get("/me/push", response_model=PushStatusOut)
+async def my_push(session: AsyncSession = Depends(get_session), user: User = Depends(current_user)) -> PushStatusOut:
+    """How many browsers I get Web Push notifications on."""
+    return PushStatusOut(subscriptions=await push.count(session, user))
+
+
+@router.post("/me/push", response_model=OkOut)
+async def push_subscribe(
+    body: PushSubscriptionIn,
+    rt: Runtime = Depends(get_rt),
+    session: AsyncSession = Depends(get_session),
+    user: User = Depends(current_user),
+) -> OkOut:
+    """Get "your turn" pushes on this browser: its PushSubscription (endpoint, keys.p256dh, keys.auth)."""
+    async with rt.single_writer():
+        await push.subscribe(rt, session, user, body.endpoint, body.keys.p256dh, body.keys.auth)
+    return OkOut(ok=True)
+
+
+@router.delete("/me/push", response_model=OkOut)
+async def push_unsubscribe(
+    body: PushEndpointIn,
+    rt: Runtime = Depends(get_rt),
+    session: AsyncSession = Depends(get_session),
+    user: User = Depends(current_user),
+) -> OkOut:
+    """Get no more pushes on the browser of this endpoint."""
+    async with rt.single_writer():
+        await push.unsubscribe(session, user, body.endpoint)
     return OkOut(ok=True)

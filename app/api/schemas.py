@@ -70,6 +70,15 @@ class PasswordIn(BaseModel):
     new: str = Field(max_length=1000)
 
 
+class ForgotIn(BaseModel):
+    who: str = Field(max_length=300)  # a username, or the account's confirmed email address
+
+
+class ResetIn(BaseModel):
+    token: str = Field(max_length=200)
+    password: str = Field(max_length=1000)
+
+
 class LoginIn(BaseModel):
     username: str = Field(max_length=200)
     password: str = Field(max_length=1000)
@@ -353,6 +362,31 @@ class NotificationsIn(BaseModel):
     turn: Any = None
     finished: Any = None
     invite: Any = None
+
+
+class PushKeysIn(BaseModel):
+    # Any JSON here: the service refuses a wrong one with its own code (bad_subscription).
+    p256dh: Any = None
+    auth: Any = None
+
+
+class PushSubscriptionIn(BaseModel):
+    """A browser's PushSubscription as its toJSON() gives it."""
+
+    endpoint: Any = None
+    keys: PushKeysIn = PushKeysIn()
+
+
+class PushEndpointIn(BaseModel):
+    endpoint: Any = None
+
+
+class PushKeyOut(BaseModel):
+    public_key: str  # the VAPID public key (applicationServerKey), base64url
+
+
+class PushStatusOut(BaseModel):
+    subscriptions: int  # the browsers I get pushes on
 
 
 class NotificationsOut(BaseModel):

@@ -367,3 +367,40 @@ class EmailOut(Base):
     sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     last_error: Mapped[str | None] = mapped_column(Text, nullable=True)
+
+
+class PasswordReset(Base):
+    """A password reset link mailed to a confirmed address (services/recovery.py; migration 0028): only the SHA-256 of
+    its token is kept, so the table read by someone else resets nothing. The row goes when the link is used (single
+    use) or another reset of the account succeeds; an expired one is refused and cleared with the next request."""
+
+    __tablename__ = "password_resets"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PushSubscription(Base):
+    """A browser a person gets Web Push notifications on (services/push.py; migration 0028): the push service's
+    endpoint and the browser's P-256 key and auth secret (base64url), which encrypt what is sent (RFC 8291)."""
+
+    __tablename__ = "push_subscriptions"
+
+    endpoint: Mapped[str] = mapped_column(String(1000), primary_key=True)
+    user_id: Mapped[str] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    p256dh: Mapped[str] = mapped_column(String(200))
+    auth: Mapped[str] = mapped_column(String(100))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class PushNotice(Base):
+    """A Web Push notice made (services/push.py; migration 0028), by the key naming what it is about (as the email
+    outbox's: `turn:{table}:{seat}:{turn start}`): whoever inserts it sends it, so it goes once. Rows older than a
+    week go as new ones come."""
+
+    __tablename__ = "push_notices"
+
+    key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)

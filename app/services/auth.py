@@ -47,6 +47,11 @@ async def _hash(password: str) -> str:
         return await asyncio.get_running_loop().run_in_executor(_HASHER_THREAD, _hasher.hash, password)
 
 
+async def hash_password(password: str) -> str:
+    """Hash a password (checked by `check_password`) on the hashing thread."""
+    return await _hash(password)
+
+
 async def _verify(password_hash: str, password: str) -> None:
     """Raises VerificationError or InvalidHashError for a wrong password."""
     async with _HASHING:

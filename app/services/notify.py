@@ -10,6 +10,9 @@ A notice is a row of `email_outbox` with a `key` naming what it is about, writte
 change is committed and published (`Runtime.after_change`), never on the move path. Every process sends what the
 outbox holds every `EMAIL_SWEEP_SECONDS`: on Postgres each row is claimed `FOR UPDATE SKIP LOCKED` for its sending and
 marked sent in that transaction, so two processes never send one mail; SQLite has one process.
+
+Whose turn deserves a notice (`turns_started`) is decided here for the Web Push notices too (services/push.py), which
+go whether or not the server sends mail.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.config import Settings
 from app.db.models import EmailOut, User
 from app.games import GAMES
+from app.services import push
 from app.services.clocks import ClockKind
 from app.services.errors import ServiceError
 from app.services.records import TableRecord
@@ -180,19 +184,40 @@ def _title(rec: TableRecord) -> str:
     return f"{rec.name} ({game.title if game is not None else rec.game})"
 
 
-async def after_change(rt: Runtime, rec: TableRecord) -> None:
-    """The notices a committed change makes: a turn starting in a turn-based game, the end of a game."""
-    wanted: list[tuple[str, str, Notice, str, str]] = []  # key, user id, kind, subject, body
-    url = link(rt, f"/t/{rec.id}")
-    people = {s.seat: s.user_id for s in rec.seats if s.user_id is not None and not s.bot}
+def turns_started(rt: Runtime, rec: TableRecord) -> list[tuple[str, str]]:
+    """The turns this change started in a turn-based game for people away from the table: (the turn's key, user id).
+    Someone at the table now sees it is their turn: a mail or a push is for a person who is away."""
     tc, clock = rec.time_control, rec.clock
-    if rec.status == "playing" and tc is not None and tc["kind"] == ClockKind.TURN and clock is not None:
-        for seat, since in clock["since"].items():
-            # Someone at the table now sees it is their turn: a mail is for a person who is away.
-            if seat in people and (rt.presence is None or not rt.presence.connected(rec.id, people[seat])):
-                wanted.append((f"turn:{rec.id}:{seat}:{since}", people[seat], Notice.TURN,
-                               f"Your turn: {_title(rec)}",
-                               f"It is your turn at {_title(rec)}.\n\nPlay: {url}\n"))
+    if rec.status != "playing" or tc is None or tc["kind"] != ClockKind.TURN or clock is None:
+        return []
+    people = {s.seat: s.user_id for s in rec.seats if s.user_id is not None and not s.bot}
+    return [(f"turn:{rec.id}:{seat}:{since}", people[seat]) for seat, since in clock["since"].items()
+            if seat in people and (rt.presence is None or not rt.presence.connected(rec.id, people[seat]))]
+
+
+def concerns(rt: Runtime, rec: TableRecord) -> bool:
+    """Whether a committed change may make a notice (a mail, a push): `after_change` is spawned only for these."""
+    turn_based = rec.time_control is not None and rec.time_control["kind"] == ClockKind.TURN
+    return turn_based or (enabled(rt.settings) and (rec.time_control is not None or rec.status == "finished"))
+
+
+async def after_change(rt: Runtime, rec: TableRecord) -> None:
+    """The notices a committed change makes: a turn starting in a turn-based game (a mail, a push), the end of a game
+    (a mail)."""
+    turns = turns_started(rt, rec)
+    if enabled(rt.settings):
+        await _mail(rt, rec, turns)
+    if turns:
+        message = {"title": "Your turn", "body": f"Your turn at {_title(rec)}", "url": f"/t/{rec.id}"}
+        await push.notify(rt, [(key, user_id, message) for key, user_id in turns])
+
+
+async def _mail(rt: Runtime, rec: TableRecord, turns: list[tuple[str, str]]) -> None:
+    url = link(rt, f"/t/{rec.id}")
+    wanted: list[tuple[str, str, Notice, str, str]] = []  # key, user id, kind, subject, body
+    for key, user_id in turns:
+        wanted.append((key, user_id, Notice.TURN, f"Your turn: {_title(rec)}",
+                       f"It is your turn at {_title(rec)}.\n\nPlay: {url}\n"))
     if rec.status == "finished" and rec.outcome is not None:
         names = {s.seat: s.user_name or f"Bot {int(s.seat) + 1}" for s in rec.seats}
         winners = ", ".join(names.get(seat, seat) for seat in rec.outcome.get("winners") or []) or "nobody"

@@ -121,6 +121,8 @@ class RateLimits:
                                   "Too many new accounts from here; wait a while.")
         self.guests = Rule("guest", parse(settings.limit_guests), "Too many new guests from here; wait a while.")
         self.tables = Rule("table", parse(settings.limit_tables), "Too many new tables; wait a while.")
+        self.password_resets = Rule("reset", parse(settings.limit_password_resets),
+                                    "Too many password resets asked for; wait a while.")
         self.invite_failures = Rule("invite", parse(per_minute), "Too many wrong invite codes; wait a minute.")
 
     async def _refusal(self, rule: Rule, keys: tuple[str, ...]) -> ServiceError:

@@ -4,6 +4,7 @@ import { h, mount } from "../lib/dom.js";
 import { api, query, ApiError } from "./api.js";
 import { t, getLang, onLangChange } from "./i18n.js";
 import { me, loadMe, rename, changePassword, signOutEverywhere, onSignedOut } from "./session.js";
+import { disablePush, enablePush, pushSubscription, pushSupported } from "./notifications.js";
 import {
   errorMessage, renderHeader, personLink, listParts, toast, openAccountDialog, confirmDialog, signedOutText, ratingBadge, ratingValue,
   signedChange, leadersUrl,
@@ -19,6 +20,7 @@ const S = {
   error: null, // {notFound} or {message} when the profile could not be loaded
   nameDraft: null, // what I typed in the account's name field, kept across redraws (a language switch)
   notify: null, // my email notifications (GET /api/me/notifications), on my own page with an account
+  push: false, // whether this browser gets my Web Push notifications (it holds a subscription)
 };
 
 const els = {};
@@ -236,6 +238,35 @@ function notifyBox() {
       h("button", { type: "submit", class: "primary" }, t("account.notify_submit"))));
 }
 
+/** Web Push on this browser: subscribing asks the browser's permission, on the click. */
+function pushBox() {
+  const errorLine = h("p", { class: "form-error", role: "alert", "data-testid": "account-push-error" });
+  const supported = pushSupported();
+  const button = supported ? h("button", {
+    type: "button", class: "secondary", "data-testid": "account-push-switch",
+    onclick: async () => {
+      button.disabled = true;
+      errorLine.textContent = "";
+      try {
+        if (S.push) await disablePush();
+        else if (!(await enablePush())) throw new ApiError(0, "push_denied", t("notify.denied"));
+        S.push = Boolean(await pushSubscription());
+        drawPage();
+      } catch (error) {
+        errorLine.textContent = errorMessage(error);
+        button.disabled = false;
+      }
+    },
+  }, S.push ? t("push.disable") : t("push.enable")) : null;
+  return h("div", { class: "account-push", "data-testid": "account-push" },
+    h("h3", null, t("push.title")),
+    h("p", { class: "muted small" }, t("push.hint")),
+    h("p", { class: "small", "data-testid": "account-push-status" },
+      !supported ? t("push.unsupported") : S.push ? t("push.on") : t("push.off")),
+    button,
+    errorLine);
+}
+
 /** "Sign out everywhere", after a confirmation: every session of the account ends, this one too (docs/api.md says
  * why), so the page is then drawn as a visitor sees it. */
 function everywhereBox() {
@@ -306,6 +337,7 @@ function drawAccount() {
     nameForm,
     second,
     user.username ? notifyBox() : null,
+    user.username ? pushBox() : null,
     user.username ? everywhereBox() : null);
 }
 
@@ -362,6 +394,7 @@ async function start() {
     S.recent = profile.recent;
     S.nextBefore = profile.next_before;
     S.notify = isMe() && me()?.username ? await api("GET", "/api/me/notifications").catch(() => null) : null;
+    S.push = isMe() && me()?.username ? Boolean(await pushSubscription().catch(() => null)) : false;
   } catch (error) {
     S.error = error instanceof ApiError && error.status === 404 ? { notFound: true } : { message: errorMessage(error) };
   }

@@ -16,6 +16,7 @@ import { confirmSwitch, mayMove, takebackBanner, takebackOffer } from "./takebac
 import { ChatPanel } from "./chat.js";
 import { armChime, chimeOn, chimesRung, lookingElsewhere, ring, setChimeOn } from "./chime.js";
 import { ClockBoard, describeTimeControl } from "./clock.js";
+import { notificationsShown, notificationsSupported, notifyTurn, setTurnNotifications, turnNotificationsOn } from "./notifications.js";
 
 const params = new URLSearchParams(location.search);
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || params.get("id") || "");
@@ -401,6 +402,26 @@ function chimeSwitch() {
   return els.chime;
 }
 
+/** "Notify me": a notification when it becomes my turn while this tab is hidden; the browser's permission is asked
+ * on this click, never on load. */
+function notifySwitch() {
+  const user = me();
+  if (!user || !notificationsSupported() || isSpectator() || S.table.status !== "playing") return null;
+  els.notify ??= h("button", {
+    type: "button", class: "ghost small-btn notify-switch", "data-testid": "notify-switch",
+    onclick: async () => {
+      const on = await setTurnNotifications(user.id, !turnNotificationsOn(user.id));
+      if (!on && Notification.permission === "denied") toast(t("notify.denied"), "error");
+      drawHead();
+    },
+  });
+  const on = turnNotificationsOn(user.id);
+  els.notify.setAttribute("aria-pressed", String(on));
+  els.notify.title = t("notify.hint");
+  els.notify.textContent = on ? t("notify.on") : t("notify.off");
+  return els.notify;
+}
+
 function drawHead() {
   const table = S.table;
   const title = table.name || S.gameTitle || table.game;
@@ -413,7 +434,7 @@ function drawHead() {
       table.name && S.gameTitle ? h("span", { class: "muted" }, S.gameTitle) : null,
       rulesLink(table.game),
       statusBadge(table, { "data-testid": "table-status" })),
-    h("div", { class: "table-head-side" }, chimeSwitch(), els.conn),
+    h("div", { class: "table-head-side" }, chimeSwitch(), notifySwitch(), els.conn),
     S.game && optionsText(S.game, table.options)
       ? h("p", { class: "table-options muted", "data-testid": "table-options" }, optionsText(S.game, table.options)) : null,
     table.time_control ? h("p", { class: "table-clock muted", "data-testid": "time-control" },
@@ -1020,7 +1041,10 @@ function onMessage(message) {
   } else if (message.type === "update") {
     const myTurnBefore = isMyTurn();
     applyMessage(message);
-    if (!myTurnBefore && isMyTurn() && lookingElsewhere()) ring();
+    if (!myTurnBefore && isMyTurn()) {
+      if (lookingElsewhere()) ring();
+      notifyTurn(me()?.id, S.table.name || S.gameTitle || S.table.game, `turn:${tableId}`);
+    }
     const undone = S.events.find((event) => event && (event.type === "undone" || event.type === "taken_back"));
     if (undone) {
       // The step is gone from the game: the log is read again without it.
@@ -1207,7 +1231,7 @@ async function openTable() {
   // A handle for the console and the browser tests: the same path a renderer's clicks take.
   /** @type {any} */ (window).foodGames = {
     send, state: () => S, pending: () => socket.pending.size, connected: () => socket.ws?.readyState === WebSocket.OPEN,
-    chimes: chimesRung,
+    chimes: chimesRung, notifications: notificationsShown,
   };
   armChime();
 }

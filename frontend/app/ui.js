@@ -120,7 +120,8 @@ export function signInForm(onDone, { upgrade = false } = {}) {
       return h("form", { class: "stack", onsubmit: submitter((d) => logIn(String(d.get("username")).trim(), String(d.get("password")))) },
         field(t("auth.username"), h("input", { name: "username", required: true, autocomplete: "username" })),
         field(t("auth.password"), h("input", { name: "password", type: "password", required: true, autocomplete: "current-password" })),
-        h("button", { type: "submit", class: "primary" }, t("auth.login_submit")));
+        h("button", { type: "submit", class: "primary" }, t("auth.login_submit")),
+        h("a", { href: "/reset.html", class: "small", "data-testid": "forgot-password" }, t("auth.forgot")));
     }
     return h("form", {
       class: "stack",
