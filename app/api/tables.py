@@ -257,7 +257,7 @@ async def moves(v: Viewing = Depends(viewing)) -> dict[str, Any]:
 
 @router.get("/tables/{table_id}/replay", response_model=ReplayOut)
 async def replay(
-    step: int = Query(default=0, ge=0),
+    step: int = Query(default=0, ge=0, le=2**31 - 1),  # a move number: beyond any game, and any SQL integer
     seat: str | None = Query(default=None, max_length=8),
     v: Viewing = Depends(viewing),
 ) -> dict[str, Any]:

@@ -126,3 +126,16 @@ async def test_a_replay_of_a_table_not_started_names_why(server: Server) -> None
     r = await _replay(ana.http, tid, 0, "0")
     assert r.status_code == 409 and r.json()["error"]["code"] == "not_started"
     await close_all(ana)
+
+
+async def test_a_step_beyond_any_game_is_refused_in_the_servers_own_words(server: Server) -> None:
+    """A step past any SQL integer is refused before it reaches the database, which would overflow on it."""
+    ana, ben = await guests(server, "Ana", "Ben")
+    t = await ana.table(seats=2)
+    await ben.post(f"/api/tables/{t['id']}/join", {})
+    await ana.post(f"/api/tables/{t['id']}/start")
+    for step in (2**31, 2**63, 10**30):
+        r = await ana.http.get(f"/api/tables/{t['id']}/replay", params={"step": step})
+        assert r.status_code == 422 and r.json()["error"]["code"] and r.json()["error"]["message"], r.text
+    assert (await ana.http.get(f"/api/tables/{t['id']}/replay", params={"step": 0})).status_code == 200
+    await close_all(ana, ben)
