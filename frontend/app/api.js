@@ -41,6 +41,15 @@ export function setSessionId(id) {
 // Refusals that say the session itself is over (a password change, a sign-out everywhere, an expired or bad token).
 export const SESSION_REFUSALS = new Set(["session_revoked", "bad_token", "token_expired"]);
 let sessionRefused = null;
+// The requests under way: signing out stops them, since an answer to one sent with the old session would be a refusal
+// of that session, which the person just ended themselves.
+const inFlight = new Set();
+
+/** Stop every request under way (each rejects with the code "aborted", which callers need not report). */
+export function abortInFlight() {
+  for (const controller of inFlight) controller.abort();
+  inFlight.clear();
+}
 
 /** Call `handler(session, refusal)` whenever the server refuses the session a request was sent with (`session`: the
  * id this page knew it by, or null; `refusal`: {code, message}); session.js decides whether it ended. */
@@ -55,17 +64,23 @@ export async function api(method, path, body, { sessionCheck = true } = {}) {
   const session = getSessionId(); // the cookie goes with the request; this only names it
   if (body !== undefined) headers["Content-Type"] = "application/json";
   let response;
+  let text;
+  const controller = new AbortController();
+  inFlight.add(controller);
   try {
     response = await fetch(path, {
       method,
       headers,
       credentials: "same-origin",
       body: body === undefined ? undefined : JSON.stringify(body),
+      signal: controller.signal,
     });
+    text = await response.text();
   } catch {
-    throw new ApiError(0, "network", "");
+    throw new ApiError(0, controller.signal.aborted ? "aborted" : "network", "");
+  } finally {
+    inFlight.delete(controller);
   }
-  const text = await response.text();
   let data = null;
   if (text) {
     try {

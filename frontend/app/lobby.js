@@ -522,6 +522,8 @@ async function refreshLists() {
       }
       else failure = result.reason;
     }
+    // A list stopped by signing out is read again at once, as the visitor's.
+    if (failure && failure.code === "aborted") failure = null;
     state.listError = failure ? `${t("lobby.load_failed")} ${errorMessage(failure)}` : null;
   } finally {
     refreshing = false;
