@@ -9,6 +9,7 @@ A refusal is `too_many_requests` 429 with the seconds to wait (the API sends the
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import itertools
 import math
 import time
@@ -37,6 +38,17 @@ _INCR = text(
 )
 
 
+KEY_LENGTH = 200  # rate_counters.key
+
+
+def stored_key(key: str) -> str:
+    """The key as the table holds it: a key too long for the column (one made from a long name someone typed) keeps
+    its start, for reading, and a hash of the whole, for telling keys apart."""
+    if len(key) <= KEY_LENGTH:
+        return key
+    return f"{key[:KEY_LENGTH - 65]}#{hashlib.sha256(key.encode()).hexdigest()}"
+
+
 class DatabaseStorage(Storage):
     """A `limits` storage on the `rate_counters` table (migration 0016): one row a key, its count and when its window
     ends. Expired rows are deleted now and then as counts are taken."""
@@ -63,7 +75,7 @@ class DatabaseStorage(Storage):
             if next(self._counted) % 500 == 0:
                 await session.execute(delete(RateCounter).where(RateCounter.expires_at <= now))
             count = (await session.execute(
-                _INCR, {"key": key, "amount": amount, "expires": now + expiry, "now": now}
+                _INCR, {"key": stored_key(key), "amount": amount, "expires": now + expiry, "now": now}
             )).scalar_one()
             await session.commit()
         return int(count)
@@ -71,7 +83,7 @@ class DatabaseStorage(Storage):
     async def _row(self, key: str) -> tuple[int, float] | None:
         async with self._sessions() as session:
             row = (await session.execute(
-                select(RateCounter.count, RateCounter.expires_at).where(RateCounter.key == key)
+                select(RateCounter.count, RateCounter.expires_at).where(RateCounter.key == stored_key(key))
             )).first()
         if row is None or row[1] <= time.time():
             return None
@@ -96,7 +108,7 @@ class DatabaseStorage(Storage):
 
     async def clear(self, key: str) -> None:
         async with self._single_writer(), self._sessions() as session:
-            await session.execute(delete(RateCounter).where(RateCounter.key == key))
+            await session.execute(delete(RateCounter).where(RateCounter.key == stored_key(key)))
             await session.commit()
 
 

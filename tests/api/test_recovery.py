@@ -16,6 +16,7 @@ from aiosmtpd.controller import Controller
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
+from app.services.ratelimits import KEY_LENGTH, stored_key
 from tests.api.test_email import Inbox, body, confirmed
 from tests.conftest import Database, Server, free_port
 from tests.platform.client import Player
@@ -176,3 +177,26 @@ async def test_without_mail_there_is_no_reset(fresh_db: Database, tmp_path: Path
             assert r.status_code == 403 and r.json()["error"]["code"] == "email_off"
     finally:
         srv.stop()
+
+
+async def test_a_name_longer_than_any_key_is_counted_like_any_other(
+    fresh_db: Database, tmp_path: Path, smtp: tuple[Inbox, int]
+) -> None:
+    """The longest name the form takes (300 characters) makes a rate-limit key longer than the counters' column
+    (Postgres): it is stored by its hash, and the asking is answered and counted as any other."""
+    srv = Server(fresh_db, tmp_path, SMTP_HOST="127.0.0.1", SMTP_PORT=str(smtp[1]), SMTP_STARTTLS="false",
+                 LIMIT_PASSWORD_RESETS="2/minute").start()
+    try:
+        async with httpx.AsyncClient(base_url=srv.url, timeout=30) as client:
+            codes = [(await client.post("/api/auth/forgot", json={"who": "0" * 299 + str(i)})).status_code
+                     for i in range(3)]
+            assert codes == [200, 200, 429]
+    finally:
+        srv.stop()
+
+
+def test_a_long_rate_limit_key_keeps_its_start_and_is_told_apart_by_its_hash() -> None:
+    short = "LIMITER/reset/who:ana"
+    assert stored_key(short) == short
+    one, two = stored_key("x" * 300 + "1"), stored_key("x" * 300 + "2")
+    assert len(one) == len(two) == KEY_LENGTH and one != two and one.startswith("x" * 100)
