@@ -6,54 +6,18 @@ from __future__ import annotations
 
 import asyncio
 import re
-import time
 from collections.abc import AsyncIterator, Iterator
-from email import message_from_bytes
 from email.message import EmailMessage
-from email.policy import default
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
-from aiosmtpd.controller import Controller
 
-from tests.conftest import Database, Server, free_port
+from tests.conftest import Database, Server
+from tests.mail import Inbox
 from tests.platform.client import Player, Socket
 
 TURN_BASED = {"kind": "turn", "per_move": 3600, "bank": 0, "timeout": "bot_move"}
-
-
-class Inbox:
-    """What the SMTP server received, as parsed messages."""
-
-    def __init__(self) -> None:
-        self.mails: list[EmailMessage] = []
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802 - aiosmtpd's name
-        self.mails.append(message_from_bytes(envelope.content, policy=default))  # type: ignore[arg-type]
-        return "250 OK"
-
-    def to(self, address: str, subject: str = "") -> list[EmailMessage]:
-        return [m for m in self.mails if m["To"] == address and subject in str(m["Subject"])]
-
-    async def wait(self, address: str, subject: str, count: int = 1, timeout: float = 10) -> list[EmailMessage]:
-        deadline = time.monotonic() + timeout
-        while len(self.to(address, subject)) < count:
-            assert time.monotonic() < deadline, f"no mail {subject!r} to {address}: {[m['Subject'] for m in self.mails]}"
-            await asyncio.sleep(0.05)
-        return self.to(address, subject)
-
-
-@pytest.fixture
-def smtp() -> Iterator[tuple[Inbox, int]]:
-    inbox, port = Inbox(), free_port()
-    controller = Controller(inbox, hostname="127.0.0.1", port=port)
-    controller.start()
-    try:
-        yield inbox, port
-    finally:
-        controller.stop()
 
 
 @pytest.fixture

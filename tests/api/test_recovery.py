@@ -12,27 +12,16 @@ from pathlib import Path
 
 import httpx
 import pytest
-from aiosmtpd.controller import Controller
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from app.services.ratelimits import KEY_LENGTH, stored_key
-from tests.api.test_email import Inbox, body, confirmed
-from tests.conftest import Database, Server, free_port
+from tests.api.test_email import body, confirmed
+from tests.conftest import Database, Server
+from tests.mail import Inbox
 from tests.platform.client import Player
 
 PASSWORD = "correct horse"  # Player.account's
-
-
-@pytest.fixture
-def smtp() -> Iterator[tuple[Inbox, int]]:
-    inbox, port = Inbox(), free_port()
-    controller = Controller(inbox, hostname="127.0.0.1", port=port)
-    controller.start()
-    try:
-        yield inbox, port
-    finally:
-        controller.stop()
 
 
 @pytest.fixture

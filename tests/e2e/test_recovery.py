@@ -8,30 +8,20 @@ import re
 import time
 import uuid
 from collections.abc import Iterator
-from email import message_from_bytes
-from email.message import EmailMessage
-from email.policy import default
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
-from aiosmtpd.controller import Controller
 from playwright.sync_api import Browser, expect
 
-from tests.e2e.conftest import AppServer, free_port, people
+from tests.e2e.conftest import AppServer, people
+from tests.mail import Inbox as Mailbox
+from tests.mail import smtp_server
 
 pytestmark = pytest.mark.e2e
 
 
-class Inbox:
-    def __init__(self) -> None:
-        self.mails: list[EmailMessage] = []
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802 - aiosmtpd's name
-        self.mails.append(message_from_bytes(envelope.content, policy=default))  # type: ignore[arg-type]
-        return "250 OK"
-
+class Inbox(Mailbox):
     def link(self, subject: str, path: str) -> str:
         deadline = time.monotonic() + 10
         while True:
@@ -46,17 +36,16 @@ class Inbox:
 
 @pytest.fixture
 def mailing(tmp_path: Path) -> Iterator[tuple[AppServer, Inbox]]:
-    inbox, port = Inbox(), free_port()
-    controller = Controller(inbox, hostname="127.0.0.1", port=port)
-    controller.start()
-    server = AppServer(tmp_path)
-    server.env.update(SMTP_HOST="127.0.0.1", SMTP_PORT=str(port), SMTP_STARTTLS="false", EMAIL_SWEEP_SECONDS="0.05")
-    server.start()
-    try:
-        yield server, inbox
-    finally:
-        server.stop()
-        controller.stop()
+    inbox = Inbox()
+    with smtp_server(inbox) as port:
+        server = AppServer(tmp_path)
+        server.env.update(SMTP_HOST="127.0.0.1", SMTP_PORT=str(port), SMTP_STARTTLS="false",
+                          EMAIL_SWEEP_SECONDS="0.05")
+        server.start()
+        try:
+            yield server, inbox
+        finally:
+            server.stop()
 
 
 def test_a_forgotten_password_is_reset_by_the_mailed_link(browser: Browser, mailing: tuple[AppServer, Inbox]) -> None:

@@ -9,7 +9,6 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import pytest
-from aiosmtpd.controller import Controller
 from sqlalchemy import select
 
 from app.config import Settings
@@ -17,7 +16,8 @@ from app.db.models import EmailOut, User
 from app.main import run_migrations
 from app.runtime import Runtime
 from app.services.notify import MAX_ATTEMPTS, enqueue, send_due
-from tests.conftest import IS_POSTGRES, SECRET, Database, free_port
+from tests.conftest import IS_POSTGRES, SECRET, Database
+from tests.mail import smtp_server
 
 
 class Inbox:
@@ -38,13 +38,9 @@ class Inbox:
 
 @pytest.fixture
 def smtp() -> Iterator[tuple[Inbox, int]]:
-    inbox, port = Inbox(), free_port()
-    controller = Controller(inbox, hostname="127.0.0.1", port=port)
-    controller.start()
-    try:
+    inbox = Inbox()
+    with smtp_server(inbox) as port:
         yield inbox, port
-    finally:
-        controller.stop()
 
 
 @pytest.fixture
