@@ -155,33 +155,6 @@ class TakebackOut(BaseModel):
 # ---- table socket messages (app/api/ws.py) beyond act, undo, resync, ping and chat ----
 
 
-class TakebackMessage(BaseModel):
-    """`{"type": "takeback", "say", "proposal"?, "client_id"}`: my say on taking back moves (docs/api.md)."""
-
-    model_config = ConfigDict(extra="forbid")
-    type: Literal["takeback"]
-    say: Literal["ask", "yes", "no"]
-    proposal: int | None = Field(default=None, strict=True)
-    client_id: str = Field(min_length=1, max_length=64)
-
-
-class PreviewMessage(BaseModel):
-    """`{"type": "preview", "action", "client_id"}`: whether this move of mine could be taken back at once."""
-
-    model_config = ConfigDict(extra="forbid")
-    type: Literal["preview"]
-    action: Any
-    client_id: str = Field(min_length=1, max_length=64)
-
-
-class PreviewAnswer(BaseModel):
-    """The answer to a preview: `undoable` false for a move that reveals, draws or ends a decision for good."""
-
-    type: Literal["preview"] = "preview"
-    client_id: str
-    undoable: bool
-
-
 class AbandonOut(BaseModel):
     id: int  # the table version that opened it
     by: str  # the seat that proposed it

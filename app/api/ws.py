@@ -7,7 +7,7 @@ import contextlib
 import logging
 import re
 import time
-from typing import Any, TypeVar
+from typing import Any
 from urllib.parse import urlparse
 
 import orjson
@@ -16,8 +16,8 @@ from pydantic import ValidationError
 from sqlalchemy.exc import DBAPIError
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from app import messages
 from app.api.deps import signed_in, token_from
-from app.api.schemas import PreviewAnswer, PreviewMessage, TakebackMessage
 from app.db.models import User
 from app.logs import log_table_id, log_user_id
 from app.realtime.hub import SESSION_ENDED, SESSION_ENDED_ERROR, Connection, lose_access
@@ -30,7 +30,6 @@ from app.services.play import Ack, apply_action
 from app.services.undo import take_back
 
 log = logging.getLogger("app.ws")
-Message = TypeVar("Message", TakebackMessage, PreviewMessage)
 TABLE_SOCKET = re.compile(r"/ws/tables/([^/]*)")
 
 
@@ -198,87 +197,49 @@ def _error(conn: Connection, code: str, message: str, client_id: Any = None) -> 
 
 
 async def handle_message(rt: Runtime, conn: Connection, raw: str) -> None:
-    """One client message: act, undo, resync, ping, chat, takeback or preview. Every problem becomes an error
-    message."""
+    """One client message, parsed into its model and handled by its type. Every problem becomes an error message."""
     if len(raw.encode()) > rt.settings.ws_max_message:
         _error(conn, "too_large", f"Messages are limited to {rt.settings.ws_max_message} bytes.")
         return
     try:
-        msg = orjson.loads(raw)
+        doc = orjson.loads(raw)
     except orjson.JSONDecodeError:
         _error(conn, "bad_json", "That message is not valid JSON.")
         return
-    if not isinstance(msg, dict):
+    if not isinstance(doc, dict):
         _error(conn, "bad_message", "A message must be a JSON object.")
         return
-    kind = msg.get("type")
-    client_id = msg.get("client_id")
+    client_id = doc.get("client_id")
     try:
-        if kind == "ping":
-            # The newest version this process knows: a client that is behind it (an update lost somewhere)
-            # resyncs, so no client can stay stale for longer than its ping interval.
-            known = rt.cache.known_version(conn.table_id)
-            conn.send_json({"type": "pong", "version": known} if known is not None else {"type": "pong"})
-        elif kind == "resync":
-            rec = await rt.reload(conn.table_id)
-            if not conn.may_see(rec):
-                lose_access(conn)
-                return
-            rt.hub.snapshot(rec, conn)
-        elif kind == "act":
-            rec = await rt.record_at_least(conn.table_id, 0)
-            seat = rec.seat_of(conn.user_id)
-            if seat is not None and seat in rec.bot_seats():
-                raise bot_playing()
-            acked: list[Ack] = []
-
-            def send_ack(ack: Ack) -> None:
-                acked.append(ack)
-                conn.cork()  # the ack and the update that follows at once leave in one write
-                conn.send_json(ack_message(ack))
-
-            try:
-                ack = await apply_action(
-                    rt, conn.table_id, seat, msg.get("action"), client_id, msg.get("expected_version"), send_ack
+        msg = parse(doc)
+        match msg:
+            case messages.Ping():
+                # The newest version this process knows: a client that is behind it (an update lost somewhere)
+                # resyncs, so no client can stay stale for longer than its ping interval.
+                known = rt.cache.known_version(conn.table_id)
+                conn.send_json({"type": "pong", "version": known} if known is not None else {"type": "pong"})
+            case messages.Resync():
+                rec = await rt.reload(conn.table_id)
+                if not conn.may_see(rec):
+                    lose_access(conn)
+                    return
+                rt.hub.snapshot(rec, conn)
+            case messages.Act():
+                await act(rt, conn, msg)
+            case messages.Undo():
+                await undo(rt, conn, msg)
+            case messages.Takeback():
+                user = await _user(rt, conn)
+                rec = await tables_svc.lobby_change(
+                    rt, conn.table_id, user, None, lambda s, r: takeback.say(s, r, user, msg.say, msg.proposal)
                 )
-            finally:
-                conn.uncork()
-            if not acked:  # a repeated client_id: answered with the original move's ack
-                conn.send_json(ack_message(ack))
-        elif kind == "undo":
-            rec = await rt.record_at_least(conn.table_id, 0)
-            seat = rec.seat_of(conn.user_id)
-            if seat is not None and seat in rec.bot_seats():
-                raise bot_playing()
-            conn.cork()  # the ack and the update that follows leave in one write
-            try:
-                await take_back(rt, conn.table_id, seat, client_id, msg.get("expected_version"),
-                                lambda ack: conn.send_json(ack_message(ack)))
-            finally:
-                conn.uncork()
-        elif kind == "takeback":
-            said = _parse(TakebackMessage, msg)
-            user = await _user(rt, conn)
-            rec = await tables_svc.lobby_change(
-                rt, conn.table_id, user, None, lambda s, r: takeback.say(s, r, user, said.say, said.proposal)
-            )
-            conn.send_json(ack_message(Ack(said.client_id, rec.version)))
-        elif kind == "preview":
-            asked = _parse(PreviewMessage, msg)
-            rec = await rt.record_at_least(conn.table_id, 0)
-            undoable = takeback.preview(rec, rec.seat_of(conn.user_id), asked.action)
-            conn.send_json(PreviewAnswer(client_id=asked.client_id, undoable=undoable).model_dump())
-        elif kind == "chat":
-            if conn.user_id is None:
-                raise ServiceError("not_signed_in", "Sign in to chat (as a guest or with an account).", 401)
-            rec = await rt.record_at_least(conn.table_id, 0)
-            if not conn.may_see(rec):  # a change this socket's room has not been told of yet
-                lose_access(conn, client_id)
-                return
-            await chat.post(rt, rec, conn.user_id, msg.get("text"), client_id,
-                            lambda line: conn.send_json({"type": "ack", "client_id": client_id, "message": line}))
-        else:
-            _error(conn, "unknown_type", f"Unknown message type {str(kind)[:40]!r}.", client_id)
+                conn.send_json(ack_message(Ack(msg.client_id, rec.version)))
+            case messages.Preview():
+                rec = await rt.record_at_least(conn.table_id, 0)
+                undoable = takeback.preview(rec, rec.seat_of(conn.user_id), msg.action)
+                conn.send_json(messages.PreviewAnswer(client_id=msg.client_id, undoable=undoable).model_dump())
+            case messages.Chat():
+                await post_chat(rt, conn, msg)
     except ServiceError as exc:
         _error(conn, exc.code, exc.message, client_id)
     except Exception as exc:  # noqa: BLE001 - the client gets a message, the log gets the trace
@@ -290,14 +251,67 @@ async def handle_message(rt: Runtime, conn: Connection, raw: str) -> None:
         _error(conn, "server_error", "Something went wrong on our side; your move was not applied.", client_id)
 
 
-def _parse(model: type[Message], msg: dict[str, Any]) -> Message:
-    """A socket message as its pydantic model; a malformed one is refused with `bad_message`, saying what is wrong."""
+def parse(doc: dict[str, Any]) -> messages.ClientMessage:
+    """A client message as its model. An unknown type is `unknown_type`; a malformed field is refused with the code
+    its use case gives for it (`Act.field_errors`), else `bad_message` saying which field is wrong."""
+    kind = doc.get("type")
+    model = messages.CLIENT_MESSAGES.get(kind) if isinstance(kind, str) else None
+    if model is None:
+        raise ServiceError("unknown_type", f"Unknown message type {str(kind)[:40]!r}.", 422)
     try:
-        return model.model_validate(msg)
+        return model.model_validate(doc)
     except ValidationError as exc:
         first = exc.errors()[0]
-        where = ".".join(str(part) for part in first["loc"]) or "message"
+        loc = first["loc"]
+        if loc and str(loc[0]) in model.field_errors:
+            code, message = model.field_errors[str(loc[0])]
+            raise ServiceError(code, message, 422) from None
+        where = ".".join(str(part) for part in loc) or "message"
         raise ServiceError("bad_message", f"{where}: {first['msg']}", 422) from None
+
+
+async def act(rt: Runtime, conn: Connection, msg: messages.Act) -> None:
+    rec = await rt.record_at_least(conn.table_id, 0)
+    seat = rec.seat_of(conn.user_id)
+    if seat is not None and seat in rec.bot_seats():
+        raise bot_playing()
+    acked: list[Ack] = []
+
+    def send_ack(ack: Ack) -> None:
+        acked.append(ack)
+        conn.cork()  # the ack and the update that follows at once leave in one write
+        conn.send_json(ack_message(ack))
+
+    try:
+        ack = await apply_action(rt, conn.table_id, seat, msg.action, msg.client_id, msg.expected_version, send_ack)
+    finally:
+        conn.uncork()
+    if not acked:  # a repeated client_id: answered with the original move's ack
+        conn.send_json(ack_message(ack))
+
+
+async def undo(rt: Runtime, conn: Connection, msg: messages.Undo) -> None:
+    rec = await rt.record_at_least(conn.table_id, 0)
+    seat = rec.seat_of(conn.user_id)
+    if seat is not None and seat in rec.bot_seats():
+        raise bot_playing()
+    conn.cork()  # the ack and the update that follows leave in one write
+    try:
+        await take_back(rt, conn.table_id, seat, msg.client_id, msg.expected_version,
+                        lambda ack: conn.send_json(ack_message(ack)))
+    finally:
+        conn.uncork()
+
+
+async def post_chat(rt: Runtime, conn: Connection, msg: messages.Chat) -> None:
+    if conn.user_id is None:
+        raise ServiceError("not_signed_in", "Sign in to chat (as a guest or with an account).", 401)
+    rec = await rt.record_at_least(conn.table_id, 0)
+    if not conn.may_see(rec):  # a change this socket's room has not been told of yet
+        lose_access(conn, msg.client_id)
+        return
+    await chat.post(rt, rec, conn.user_id, msg.text, msg.client_id,
+                    lambda line: conn.send_json({"type": "ack", "client_id": msg.client_id, "message": line}))
 
 
 async def _user(rt: Runtime, conn: Connection) -> User:

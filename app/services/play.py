@@ -15,6 +15,7 @@ from app.db.models import Move
 from app.games import GAMES
 from app.games.base import IllegalAction
 from app.games.toolkit import is_listed
+from app.messages import BAD_CLIENT_ID, CLIENT_ID_PATTERN
 from app.metrics import COMMAND_LATENCY, COMMANDS_APPLIED, COMMANDS_REFUSED
 from app.services import clocks, drafts
 from app.services.errors import ServiceError
@@ -25,8 +26,7 @@ if TYPE_CHECKING:
     from app.runtime import Runtime
 
 log = logging.getLogger("app.play")
-MAX_CLIENT_ID = 64
-CLIENT_ID = re.compile(rf"[A-Za-z0-9._:-]{{1,{MAX_CLIENT_ID}}}")
+CLIENT_ID = re.compile(CLIENT_ID_PATTERN)
 CONFLICT_RETRIES = 3
 
 
@@ -43,7 +43,7 @@ def check_client_id(client_id: Any) -> None:
     if client_id is not None and (not isinstance(client_id, str) or CLIENT_ID.fullmatch(client_id) is None):
         raise ServiceError(
             "bad_client_id",
-            f"client_id must be 1 to {MAX_CLIENT_ID} letters, digits or '.', '_', ':', '-'.",
+            BAD_CLIENT_ID[1],
             422,
         )
 

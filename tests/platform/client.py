@@ -9,7 +9,10 @@ from typing import Any
 
 import httpx
 import websockets
+from pydantic import ValidationError
 from websockets.exceptions import ConnectionClosed
+
+from app.messages import SERVER_MESSAGE
 
 
 class Player:
@@ -64,6 +67,13 @@ class Socket:
         self.pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self.reader = asyncio.get_running_loop().create_task(self._read())
         self.changed = asyncio.Event()
+        # Server messages that do not match app/messages.py's models (the protocol's reference): every test using
+        # this client fails on one, at its next read or at close.
+        self.invalid: list[str] = []
+
+    def check(self) -> None:
+        if self.invalid:
+            raise AssertionError(f"server messages not matching app/messages.py: {self.invalid}")
 
     @classmethod
     async def open(cls, ws_base: str, table_id: str, token: str | None = None, invite: str | None = None,
@@ -78,6 +88,10 @@ class Socket:
         try:
             async for raw in self.ws:
                 msg: dict[str, Any] = json.loads(raw)
+                try:
+                    SERVER_MESSAGE.validate_python(msg)
+                except ValidationError as exc:
+                    self.invalid.append(f"{str(raw)[:300]} -> {exc}")
                 if msg.get("type") in ("snapshot", "update", "draft"):
                     # Like the browser: an update without `table` keeps the last one (`latest` has it;
                     # the queue gets the message as it came). A draft comes at the version it was made in.
@@ -96,6 +110,7 @@ class Socket:
             self.queue.put_nowait({"type": "closed"})
 
     async def recv(self, timeout: float = 10) -> dict[str, Any]:
+        self.check()
         return await asyncio.wait_for(self.queue.get(), timeout)
 
     async def expect(self, kind: str, timeout: float = 10, **match: Any) -> dict[str, Any]:
@@ -145,7 +160,7 @@ class Socket:
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self.pending[cid] = fut
         await self.ws.send(json.dumps(msg))
-        return await asyncio.wait_for(fut, timeout)
+        return await self.answer(fut, timeout)
 
     async def undo(self, expected_version: Any, client_id: str | None = None, timeout: float = 10) -> dict[str, Any]:
         """Ask to take back our last step; return the ack or error answering it."""
@@ -153,7 +168,7 @@ class Socket:
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self.pending[cid] = fut
         await self.ws.send(json.dumps({"type": "undo", "client_id": cid, "expected_version": expected_version}))
-        return await asyncio.wait_for(fut, timeout)
+        return await self.answer(fut, timeout)
 
     async def chat(self, text: Any, client_id: str | None = None, timeout: float = 10) -> dict[str, Any]:
         """Post a chat line over the socket; return the ack or error answering it."""
@@ -161,7 +176,12 @@ class Socket:
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self.pending[cid] = fut
         await self.ws.send(json.dumps({"type": "chat", "text": text, "client_id": cid}))
-        return await asyncio.wait_for(fut, timeout)
+        return await self.answer(fut, timeout)
+
+    async def answer(self, fut: asyncio.Future[dict[str, Any]], timeout: float) -> dict[str, Any]:
+        reply = await asyncio.wait_for(fut, timeout)
+        self.check()
+        return reply
 
     async def send_raw(self, data: str | bytes) -> None:
         await self.ws.send(data)
@@ -169,3 +189,4 @@ class Socket:
     async def close(self) -> None:
         await self.ws.close()
         self.reader.cancel()
+        self.check()
