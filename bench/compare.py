@@ -1,6 +1,7 @@
 """Side by side with the boardgame.io peer: our figures as ratios of its figures at 50 and 200 tables.
 
 Usage: .venv/bin/python bench/compare.py [--levels 50,200] [--reps 3] [--duration 15] [--pad 2000] [--servers 1]
+                                         [--against peer|IMPL]
 
 Interleaves, for each repetition and level, one run of the peer (bench/peers/boardgameio: one Node
 process, N 2-player matches of a one-move game, its state padded by --pad bytes) and one run of ours
@@ -10,6 +11,10 @@ machine; our server CPU is then the sum over the processes. Prints the median of
 round-trip (act -> ack for us, move -> own update for the peer) p50/p99, moves per second of server CPU
 (robust to a busy shared machine), and how much of the time each server was waiting for a CPU.
 Needs node/npm for the peer (run.sh installs its pinned packages on first use).
+
+`--against IMPL` (a `WS_IMPL` value, e.g. `websockets-sansio`) compares our server with itself instead: the
+same runs of ours, interleaved, one with the default websocket implementation and one with IMPL; the ratio
+row is then default / IMPL. It decides whether app/realtime/protocol.py earns its place (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -53,11 +58,14 @@ def run_peer(matches: int, duration: int, pad: int) -> dict[str, Any]:
     }
 
 
-def run_ours(tables: int, duration: int, servers: int = 1) -> dict[str, Any]:
+def run_ours(tables: int, duration: int, servers: int = 1, ws_impl: str | None = None) -> dict[str, Any]:
+    env = dict(os.environ)
+    if ws_impl is not None:
+        env["WS_IMPL"] = ws_impl
     out = subprocess.run(
         [sys.executable, str(HERE / "load.py"), "--tables", str(tables), "--players", "2", "--spectators", "0",
          "--duration", str(duration), "--warmup", "3", "--servers", str(servers), "--spread", "tables"],
-        cwd=ROOT, capture_output=True, text=True, timeout=duration + 900,
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=duration + 900,
     )
     if out.returncode != 0:
         raise RuntimeError(f"load.py failed: {out.stderr[-2000:]}")
@@ -81,13 +89,19 @@ def main() -> None:
     ap.add_argument("--pad", type=int, default=2000, help="PAD_BYTES for the peer's state")
     ap.add_argument("--servers", type=int, default=1,
                     help="our server processes, each table's sockets all on one of them (load.py --spread tables)")
+    ap.add_argument("--against", default="peer",
+                    help="peer (boardgame.io), or a WS_IMPL to compare our default websocket implementation with")
     args = ap.parse_args()
+    other = "peer" if args.against == "peer" else "other"
     levels = [int(x) for x in args.levels.split(",")]
     rows: dict[tuple[str, int], list[dict[str, Any]]] = {}
     for rep in range(1, args.reps + 1):
         for level in levels:
-            for who, fn in (("peer", lambda n=level: run_peer(n, args.duration, args.pad)),
-                            ("ours", lambda n=level: run_ours(n, args.duration, args.servers))):
+            if args.against == "peer":
+                baseline = lambda n=level: run_peer(n, args.duration, args.pad)  # noqa: E731
+            else:
+                baseline = lambda n=level: run_ours(n, args.duration, args.servers, args.against)  # noqa: E731
+            for who, fn in ((other, baseline), ("ours", lambda n=level: run_ours(n, args.duration, args.servers))):
                 try:
                     r = fn()
                     if "postgres_restarted_during_window" in r.get("errors", {}):
@@ -99,17 +113,19 @@ def main() -> None:
                 rows.setdefault((who, level), []).append(r)
                 print(json.dumps({"rep": rep, "who": who, "tables": level, **r}), flush=True)
     keys = ["moves_per_s", "p50_ms", "p99_ms", "per_cpu_s", "server_cpu_pct", "server_wait_pct"]
-    print(f"\nmedian of {args.reps} interleaved runs, {args.duration} s each; peer boardgame.io PAD_BYTES={args.pad}; "
-          f"ours Food Truck Champion, 2 players/table, Postgres, {args.servers} process(es) on {interpreter()}; "
+    against = (f"peer boardgame.io PAD_BYTES={args.pad}" if other == "peer"
+               else f"other: ours with WS_IMPL={args.against}")
+    print(f"\nmedian of {args.reps} interleaved runs, {args.duration} s each; {against}; "
+          f"ours (WS_IMPL={os.environ.get('WS_IMPL', 'default')}) Food Truck Champion, 2 players/table, Postgres, {args.servers} process(es) on {interpreter()}; "
           f"{os.cpu_count()} cores")
     print(f"{'tables':>6} {'who':<5}" + "".join(f"{k:>16}" for k in keys))
     for level in levels:
         med = {}
-        for who in ("peer", "ours"):
+        for who in (other, "ours"):
             med[who] = {k: statistics.median(r[k] for r in rows[(who, level)]) for k in keys}
             print(f"{level:>6} {who:<5}" + "".join(f"{med[who][k]:>16.1f}" for k in keys))
-        ratio = {k: med["ours"][k] / med["peer"][k] if med["peer"][k] else float("nan") for k in keys}
-        print(f"{level:>6} {'ratio':<5}" + "".join(f"{ratio[k]:>16.2f}" for k in keys) + "   (ours / peer)")
+        ratio = {k: med["ours"][k] / med[other][k] if med[other][k] else float("nan") for k in keys}
+        print(f"{level:>6} {'ratio':<5}" + "".join(f"{ratio[k]:>16.2f}" for k in keys) + f"   (ours / {other})")
 
 
 if __name__ == "__main__":
