@@ -198,7 +198,14 @@ WS_IMPLS = {"framed": "app.realtime.protocol:FramedWebSocketProtocol"}
 
 
 def uvicorn_options(settings: Settings) -> dict[str, Any]:
-    """How uvicorn serves this app (shared by `main` and the test servers)."""
+    """How uvicorn serves this app (shared by `main`, `foodgames serve` and the test servers). The framed websocket
+    implementation refuses a uvicorn it was not tested with, before anything starts."""
+    if settings.ws_impl == "framed":
+        import uvicorn
+
+        from app.realtime.protocol import check_uvicorn
+
+        check_uvicorn(uvicorn.__version__)
     return {
         "ws": WS_IMPLS.get(settings.ws_impl, settings.ws_impl),
         "ws_max_size": 1024 * 1024,

@@ -31,6 +31,11 @@ from websockets.http11 import Request
 from websockets.protocol import State
 from websockets.speedups import apply_mask
 
+# The uvicorn releases this module was written and tested against: the oldest by scripts/check-floors.sh, the newest
+# by the lock. It overrides internals of uvicorn's sans-I/O protocol, which another release may change silently, so
+# the server refuses to start on one outside them (`check_uvicorn`); pyproject.toml bounds uvicorn the same way.
+UVICORN_TESTED = ((0, 36), (0, 55))
+
 FRAME_WRITER = "foodgames.frame_writer"
 FRAME_READER = "foodgames.frame_reader"
 # A client this far behind (bytes written but not yet taken by the kernel) is dropped; it reconnects
@@ -45,6 +50,21 @@ READ_AHEAD = 4
 # The client frames read here: FIN with a text, ping or pong opcode and no RSV bits (no extension is
 # negotiated), of a 7- or 16-bit length (a longer message is over the app's limit anyway).
 _FIN_TEXT, _FIN_PING, _FIN_PONG = 0x81, 0x89, 0x8A
+
+
+def check_uvicorn(version: str) -> None:
+    """Refuse to serve with this module on a uvicorn release it was not tested against."""
+    try:
+        release = tuple(int(part) for part in version.split(".")[:2])
+    except ValueError:
+        release = ()
+    low, high = UVICORN_TESTED
+    if not low <= release <= high:
+        raise RuntimeError(
+            f"WS_IMPL=framed (app/realtime/protocol.py) is tested with uvicorn {'.'.join(map(str, low))} to "
+            f"{'.'.join(map(str, high))}.x, and this is uvicorn {version}: install a tested one, or set "
+            "WS_IMPL=websockets-sansio to serve with uvicorn's own implementation."
+        )
 
 
 class Inbox:

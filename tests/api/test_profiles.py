@@ -9,7 +9,7 @@ import httpx
 
 from tests.conftest import Server
 from tests.hardening.helpers import guests, table_state, wait_for
-from tests.platform.client import Player, Socket
+from tests.platform.client import Player, Socket, play_picks
 
 
 async def _tiny(host: Player, other: Player, picks: tuple[int, int], server: Server,
@@ -21,16 +21,7 @@ async def _tiny(host: Player, other: Player, picks: tuple[int, int], server: Ser
     await other.post(f"/api/tables/{tid}/join", {"invite_code": t.get("invite_code")})
     await host.post(f"/api/tables/{tid}/start")
     socks = {"0": await Socket.open(server.ws_url, tid, host.token), "1": await Socket.open(server.ws_url, tid, other.token)}
-    latest = await socks["0"].expect("snapshot")
-    while latest["table"]["status"] != "finished":
-        for seat in latest["awaiting"]:
-            now = await socks[seat].until_version(latest["version"])
-            if seat not in now["awaiting"]:
-                continue
-            pick = {"type": "pick", "n": picks[int(seat)]}
-            reply = await socks[seat].act(pick if pick in now["actions"] else now["actions"][0])
-            assert reply["type"] == "ack", reply
-        latest = await socks["0"].until_version(latest["version"] + 1)
+    await play_picks(socks, picks)
     for sock in socks.values():
         await sock.close()
     return await table_state(server, tid, host.token)

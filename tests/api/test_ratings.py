@@ -12,7 +12,7 @@ from app.services import glicko2
 from tests.api.test_profiles import _profile, _tiny
 from tests.conftest import IS_POSTGRES, Database, Server
 from tests.hardening.helpers import accounts, close_all, db_rows, guests, table_state, wait_for
-from tests.platform.client import Player, Socket
+from tests.platform.client import Player, Socket, play_picks
 
 
 async def rated_table(server: Server, tid: str, token: str | None = None) -> dict[str, Any]:
@@ -178,14 +178,7 @@ async def _played(players: list[Player], picks: list[int], server: Server, tid: 
     number, so the higher pick places better."""
     tid = tid or await _started(players)
     socks = {str(i): await Socket.open(server.ws_url, tid, who.token) for i, who in enumerate(players)}
-    latest = await socks["0"].expect("snapshot")
-    while latest["table"]["status"] != "finished":
-        for seat in latest["awaiting"]:
-            now = await socks[seat].until_version(latest["version"])
-            if seat in now["awaiting"]:
-                pick = {"type": "pick", "n": picks[int(seat)]}
-                assert (await socks[seat].act(pick if pick in now["actions"] else now["actions"][0]))["type"] == "ack"
-        latest = await socks["0"].until_version(latest["version"] + 1)
+    await play_picks(socks, picks)
     for sock in socks.values():
         await sock.close()
     return await table_state(server, tid)

@@ -190,3 +190,20 @@ class Socket:
         await self.ws.close()
         self.reader.cancel()
         self.check()
+
+
+async def play_picks(socks: dict[str, Socket], picks: list[int] | tuple[int, ...]) -> None:
+    """Play a started tiny game to its end: each seat picks its number from `picks` when it is awaited (its first
+    listed action when that pick is not listed). Each move's update is awaited before the next look at who is
+    awaited, since its ack may arrive before it."""
+    latest = await socks["0"].expect("snapshot")
+    while latest["table"]["status"] != "finished":
+        for seat in latest["awaiting"]:
+            now = await socks[seat].until_version(latest["version"])
+            if seat not in now["awaiting"]:
+                continue
+            pick = {"type": "pick", "n": picks[int(seat)]}
+            reply = await socks[seat].act(pick if pick in now["actions"] else now["actions"][0])
+            assert reply["type"] == "ack", reply
+            await socks[seat].until_acked(reply)
+        latest = await socks["0"].until_version(latest["version"] + 1)

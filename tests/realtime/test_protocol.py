@@ -10,18 +10,22 @@ import os
 from typing import Any
 
 import pytest
+import uvicorn
 from uvicorn.config import Config
 from uvicorn.server import ServerState
 from websockets.frames import Frame, Opcode
 from websockets.protocol import CLIENT
 from websockets.protocol import Protocol as SansIO
 
+from app.config import Settings
+from app.main import uvicorn_options
 from app.realtime.protocol import (
     FRAME_READER,
     FRAME_WRITER,
     READ_AHEAD,
     WRITE_BUFFER_LIMIT,
     FramedWebSocketProtocol,
+    check_uvicorn,
     text_frame,
 )
 
@@ -294,3 +298,19 @@ async def test_a_client_close_is_answered_by_websockets() -> None:
                    {"type": "websocket.disconnect", "code": 1000, "reason": "bye"}]
     (reply,) = parse_server_frames(bytes(transport.written[start:]))
     assert reply.opcode == Opcode.CLOSE and transport.closing
+
+
+@pytest.mark.parametrize("version", ["0.36.0", "0.42.1", "0.55.0"])
+def test_the_framed_protocol_serves_on_the_uvicorn_releases_it_was_tested_with(version: str) -> None:
+    check_uvicorn(version)
+
+
+@pytest.mark.parametrize("version", ["0.35.9", "0.56.0", "1.0.0", "dev"])
+def test_the_framed_protocol_refuses_to_start_on_another_uvicorn(version: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(RuntimeError, match="WS_IMPL=websockets-sansio"):
+        check_uvicorn(version)
+    monkeypatch.setattr(uvicorn, "__version__", version)
+    with pytest.raises(RuntimeError, match=f"this is uvicorn {version}"):
+        uvicorn_options(Settings(ws_impl="framed"))
+    # uvicorn's own implementation has no such bound.
+    assert uvicorn_options(Settings(ws_impl="websockets-sansio"))["ws"] == "websockets-sansio"
