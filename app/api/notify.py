@@ -111,7 +111,10 @@ async def invite_email(
 
 @router.get("/push/key", response_model=PushKeyOut)
 async def push_key(rt: Runtime = Depends(get_rt)) -> PushKeyOut:
-    """The server's VAPID public key, which a browser subscribes with (`applicationServerKey`)."""
+    """The server's VAPID public key, which a browser subscribes with (`applicationServerKey`); 503
+    `push_unavailable` when the server runs without Web Push."""
+    if rt.vapid is None:
+        raise push.unavailable()
     return PushKeyOut(public_key=rt.vapid.public_key)
 
 
@@ -128,7 +131,8 @@ async def push_subscribe(
     session: AsyncSession = Depends(get_session),
     user: User = Depends(current_user),
 ) -> OkOut:
-    """Get "your turn" pushes on this browser: its PushSubscription (endpoint, keys.p256dh, keys.auth)."""
+    """Get "your turn" pushes on this browser: its PushSubscription (endpoint, keys.p256dh, keys.auth); 503
+    `push_unavailable` when the server runs without Web Push."""
     async with rt.single_writer():
         await push.subscribe(rt, session, user, body.endpoint, body.keys.p256dh, body.keys.auth)
     return OkOut(ok=True)

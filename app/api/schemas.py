@@ -391,6 +391,7 @@ class PushStatusOut(BaseModel):
 
 class NotificationsOut(BaseModel):
     enabled: bool  # the server sends mail (SMTP is set up)
+    push: bool  # the server sends Web Push (it runs with the `push` extra)
     email: str | None
     email_verified: bool  # confirmed by the link mailed to it: mails go only to a confirmed address
     turn: bool  # your turn in a turn-based game

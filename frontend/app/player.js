@@ -337,7 +337,7 @@ function drawAccount() {
     nameForm,
     second,
     user.username ? notifyBox() : null,
-    user.username ? pushBox() : null,
+    user.username && S.notify?.push ? pushBox() : null,
     user.username ? everywhereBox() : null);
 }
 
