@@ -11,7 +11,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.api.deps import current_user, get_rt, get_session
+from app.api.deps import current_user, get_reads, get_rt, get_session
 from app.api.schemas import (
     InviteEmailIn,
     NotificationsIn,
@@ -119,7 +119,7 @@ async def push_key(rt: Runtime = Depends(get_rt)) -> PushKeyOut:
 
 
 @router.get("/me/push", response_model=PushStatusOut)
-async def my_push(session: AsyncSession = Depends(get_session), user: User = Depends(current_user)) -> PushStatusOut:
+async def my_push(session: AsyncSession = Depends(get_reads), user: User = Depends(current_user)) -> PushStatusOut:
     """How many browsers I get Web Push notifications on."""
     return PushStatusOut(subscriptions=await push.count(session, user))
 

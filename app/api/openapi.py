@@ -64,10 +64,7 @@ NO_DATABASE = {("/api/health/live", "get"), ("/api/games", "get"), ("/api/games/
 
 Refusals = dict[int, list[str]]
 _CURSOR: Refusals = {422: ["bad_cursor"]}
-# A change to a table's lobby (services/tables.lobby_change): the table is named in the path, and a change that
-# raced another is refused.
-_LOBBY: Refusals = {409: ["conflict"]}
-_HOST_BEFORE_START: Refusals = {403: ["not_host"], 409: ["already_started", "conflict"]}
+_HOST_BEFORE_START: Refusals = {403: ["not_host"], 409: ["already_started"]}
 _HOST_CHAT: Refusals = {403: ["not_host"], 429: ["too_many_attempts"]}
 _INVITE_LIMIT: Refusals = {429: ["too_many_attempts"]}
 # Each operation's own refusals, beyond those `describe` adds by rule. Every operation must be listed
@@ -92,7 +89,7 @@ REFUSALS: dict[tuple[str, str], Refusals] = {
     ("post", "/api/auth/logout_all"): {},
     ("get", "/api/auth/session"): {},  # a refused token is said in the answer's `refused`
     ("get", "/api/me"): {},
-    ("patch", "/api/me"): {422: ["bad_name"], 429: ["too_many_renames"]},
+    ("patch", "/api/me"): {409: ["name_confusable"], 422: ["bad_name"], 429: ["too_many_renames"]},
     ("post", "/api/me/password"): {403: ["wrong_password"], 409: ["not_registered"], 422: ["weak_password"]},
     ("get", "/api/games"): {},
     ("get", "/api/games/{game_id}/catalog"): {404: ["unknown_game"]},
@@ -107,36 +104,36 @@ REFUSALS: dict[tuple[str, str], Refusals] = {
     ("get", "/api/tables/{table_id}"): _INVITE_LIMIT,
     ("post", "/api/tables/{table_id}/join"): {
         403: ["bad_invite"],
-        409: ["already_seated", "already_started", "table_full", "seat_taken", "conflict"],
-        422: ["no_such_seat", "bad_name"],
+        409: ["already_seated", "already_started", "table_full", "seat_taken", "name_confusable"],
+        422: ["no_such_seat"],
         429: ["too_many_attempts"],
     },
-    ("post", "/api/tables/{table_id}/leave"): {409: ["not_seated", "already_started", "conflict"]},
+    ("post", "/api/tables/{table_id}/leave"): {409: ["not_seated", "already_started"]},
     ("post", "/api/tables/{table_id}/start"): {
-        **_HOST_BEFORE_START, 409: ["already_started", "not_enough_players", "option_seat_empty", "conflict"]
+        **_HOST_BEFORE_START, 409: ["already_started", "not_enough_players", "option_seat_empty"]
     },
     ("post", "/api/tables/{table_id}/bots"): {
-        **_HOST_BEFORE_START, 409: ["already_started", "seat_taken", "conflict"], 422: ["no_such_seat"]
+        **_HOST_BEFORE_START, 409: ["already_started", "seat_taken"], 422: ["no_such_seat"]
     },
     ("post", "/api/tables/{table_id}/kick"): {
-        **_HOST_BEFORE_START, 409: ["already_started", "seat_empty", "conflict"], 422: ["no_such_seat"]
+        **_HOST_BEFORE_START, 409: ["already_started", "seat_empty"], 422: ["no_such_seat"]
     },
     ("post", "/api/tables/{table_id}/stand_in"): {
         403: ["not_seated"],
-        409: ["not_playing", "not_a_player", "already_standing_in", "not_awaited", "not_idle_yet", "conflict"],
+        409: ["not_playing", "not_a_player", "already_standing_in", "not_awaited", "not_idle_yet"],
         422: ["no_such_seat"],
     },
-    ("post", "/api/tables/{table_id}/invite"): {403: ["not_host"], 409: ["not_private", "conflict"]},
+    ("post", "/api/tables/{table_id}/invite"): {403: ["not_host"], 409: ["not_private"]},
     ("post", "/api/tables/{table_id}/reclaim"): {
-        409: ["not_playing", "not_seated", "not_standing_in", "timed_out", "conflict"]
+        409: ["not_playing", "not_seated", "not_standing_in", "timed_out"]
     },
     ("post", "/api/tables/{table_id}/abandon"): {
-        409: ["not_playing", "not_seated", "no_proposal", "already_voted", "conflict"],
+        409: ["not_playing", "not_seated", "no_proposal", "already_voted"],
         422: ["bad_vote", "bad_proposal"],
     },
     ("post", "/api/tables/{table_id}/takeback"): {
         409: ["not_playing", "not_seated", "bot_playing", "takeback_open", "nothing_to_take_back", "no_takeback",
-              "own_takeback", "already_voted", "conflict"],
+              "own_takeback", "already_voted"],
         422: ["bad_say", "bad_proposal"],
     },
     ("post", "/api/tables/{table_id}/rematch"): {
@@ -160,7 +157,7 @@ REFUSALS: dict[tuple[str, str], Refusals] = {
         **_HOST_CHAT, 403: ["not_host", "cannot_mute_host"], 404: ["not_at_table"]
     },
     ("delete", "/api/tables/{table_id}/chat/mutes/{user_id}"): _HOST_CHAT,
-    ("put", "/api/tables/{table_id}/chat/mode"): {403: ["not_host"], 409: ["no_change", "conflict"],
+    ("put", "/api/tables/{table_id}/chat/mode"): {403: ["not_host"], 409: ["no_change"],
                                                   422: ["bad_chat_mode"]},
     ("get", "/api/players/{user_id}"): _CURSOR,
     ("get", "/api/games/{game_id}/leaderboard"): {**_CURSOR, 404: ["unknown_game"]},
