@@ -102,10 +102,6 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
 _METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE")
 
 
-def _catch_all(app: FastAPI) -> Any:
-    return next(r for r in app.router.routes if getattr(r, "path", None) == "/api/{rest:path}")
-
-
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the application for these settings."""
     settings = settings or get_settings()
@@ -194,7 +190,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """An /api/ address no route takes is the API's refusal (the site's files would answer a 405 to any method
         but GET): 405 where another method has a route there, else 404."""
         for route in app.router.routes:
-            if route is not _catch_all(app) and route.matches(request.scope)[0] == Match.PARTIAL:
+            if getattr(route, "endpoint", None) is not no_such_operation and route.matches(request.scope)[0] == Match.PARTIAL:
                 return _error(405, "method_not_allowed", "Method Not Allowed")
         return _error(404, "not_found", "Not Found")
 
