@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # The game server's image. Build: docker build -t foodgames .  Run: see docker-compose.yml.
-# Two stages: the first installs the locked runtime set (requirements/runtime.txt, hash-checked) into a venv and
+# Two stages: the first installs the locked runtime set with Web Push (requirements/push.txt, hash-checked) into a venv and
 # builds and installs the project's wheel into it; the second is the slim base with only that venv, run as a user
 # without privileges. Dependencies are installed before the code is copied, so a code change rebuilds only the
 # wheel's layers.
@@ -18,9 +18,9 @@
 FROM python:3.13-slim@sha256:6771159cd4fa5d9bba1258caf0b82e6b73458c694d178ad97c5e925c2d0e1a91 AS build
 ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1 PYTHONDONTWRITEBYTECODE=1
 WORKDIR /src
-COPY requirements/runtime.txt requirements/runtime.txt
+COPY requirements/push.txt requirements/push.txt
 RUN python -m venv /opt/venv \
-    && /opt/venv/bin/pip install --require-hashes --no-deps -r requirements/runtime.txt
+    && /opt/venv/bin/pip install --require-hashes --no-deps -r requirements/push.txt
 COPY pyproject.toml README.md alembic.ini ./
 COPY migrations ./migrations
 COPY frontend ./frontend

@@ -18,6 +18,7 @@ from prometheus_client import start_http_server
 from sqlalchemy.exc import DBAPIError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
+from starlette.routing import Match
 from starlette.types import ASGIApp, Scope
 
 from app.api import auth, chat, notify, ops, players, tables, ws
@@ -98,6 +99,9 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
+_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE")
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the application for these settings."""
     settings = settings or get_settings()
@@ -146,6 +150,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_req: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 400:  # FastAPI's word for a body it could not parse: a malformed request, like any other
+            return _error(422, "invalid_request", f"body: {exc.detail}")
         codes = {404: "not_found", 405: "method_not_allowed"}
         return _error(exc.status_code, codes.get(exc.status_code, "http_error"), str(exc.detail))
 
@@ -178,6 +184,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def leaders_page(game_id: str | None = None) -> FileResponse:
         page = FRONTEND / "leaders.html"
         return FileResponse(page if page.exists() else FRONTEND / "index.html", headers={"Cache-Control": "no-cache"})
+
+    @app.api_route("/api/{rest:path}", methods=list(_METHODS), include_in_schema=False)
+    async def no_such_operation(request: Request, rest: str) -> JSONResponse:
+        """An /api/ address no route takes is the API's refusal (the site's files would answer a 405 to any method
+        but GET): 405 where another method has a route there, else 404."""
+        for route in app.router.routes:
+            if getattr(route, "endpoint", None) is not no_such_operation and route.matches(request.scope)[0] == Match.PARTIAL:
+                return _error(405, "method_not_allowed", "Method Not Allowed")
+        return _error(404, "not_found", "Not Found")
 
     if FRONTEND.exists():
         app.mount("/", Revalidated(directory=FRONTEND, html=True), name="frontend")

@@ -94,7 +94,7 @@ async def main_async(args: argparse.Namespace, url: str) -> None:
     await asyncio.sleep(2)  # the bots are under way
     report(f"{args.tables} tables of hard {args.game} bots", await timed_moves(url, args.moves))
     async with httpx.AsyncClient(base_url=url) as c:
-        tables = (await c.get("/api/tables", params={"status": "playing"})).json()
+        tables = (await c.get("/api/tables", params={"status": "playing"})).json()["tables"]
     moved = sum(t.get("move_count", 0) for t in tables if t["game"] == args.game)
     print(f"bot tables' moves meanwhile: {moved}", flush=True)
 

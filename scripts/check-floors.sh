@@ -12,7 +12,7 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 pyver=$("$PY" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
 "$UV" pip compile --quiet --no-config --index-url https://pypi.org/simple --resolution lowest-direct \
-  --python-version "$pyver" pyproject.toml -o "$dir/lowest.txt"
+  --python-version "$pyver" pyproject.toml --extra push -o "$dir/lowest.txt"
 echo "lowest allowed versions (Python $pyver):" $(grep -oE '^[a-z0-9_.-]+==[^ ]+' "$dir/lowest.txt" | tr '\n' ' ')
 "$UV" venv --quiet --no-config --python "$PY" "$dir/venv"
 "$UV" pip install --quiet --no-config --index-url https://pypi.org/simple --python "$dir/venv/bin/python" \

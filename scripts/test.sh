@@ -24,7 +24,7 @@ fi
 "$VENV/bin/mypy" app
 # The whole run (no arguments) also checks pyproject.toml's lower bounds: the lowest allowed versions resolve and
 # serve (scripts/check-floors.sh; seconds once uv's cache holds them), and that the serve command's venv stays
-# within 175 MB (scripts/venv-size.sh). On the oldest supported Python only: the oldest releases of some
+# within 150 MB (scripts/venv-size.sh). On the oldest supported Python only: the oldest releases of some
 # dependencies have no wheels for newer ones, and one venv size is enough.
 if [ $# = 0 ] && "$VENV/bin/python" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))'; then
   PYTHON="$VENV/bin/python" ./scripts/check-floors.sh

@@ -8,6 +8,7 @@ from typing import Any
 from fastapi import APIRouter, Depends, Path, Query, Request
 
 from app.api.deps import current_user, get_rt
+from app.api.paging import PageIn, paged
 from app.api.schemas import (
     ChatIn,
     ChatMessageOut,
@@ -29,12 +30,16 @@ router = APIRouter(prefix="/api", tags=["chat"])
 MAX_ID = 2**63 - 1  # the largest line id a database holds: a larger one names no line
 
 
+CHAT_PAGES = paged(chat.HISTORY, chat.HISTORY)
+
+
 @router.get("/tables/{table_id}/chat", response_model=ChatOut)
-async def chat_history(v: Viewing = Depends(viewing)) -> dict[str, Any]:
-    """The table's last 100 chat lines, oldest first (a private table needs a seat, the host, or ?invite=), and
-    whether the reader is muted."""
-    messages = await chat.history(v.session, v.rec.id, host_id=v.rec.host_id)
-    return {"messages": messages, "muted": await chat.is_muted(v.session, v.rec.id, v.user_id)}
+async def chat_history(v: Viewing = Depends(viewing), page: PageIn = Depends(CHAT_PAGES)) -> dict[str, Any]:
+    """A page of the table's chat going back in time, shown oldest first: up to `limit` lines of the players (and
+    host) and as many of everyone else, so watchers cannot push the players' words out (a private table needs a
+    seat, the host, or ?invite=); and whether the reader is muted."""
+    messages, after = await chat.history_page(v.session, v.rec.id, v.rec.host_id, page.cursor, page.limit)
+    return {"messages": messages, "muted": await chat.is_muted(v.session, v.rec.id, v.user_id), "next": after}
 
 
 async def _seen(request: Request, rt: Runtime, table_id: str, user: User, invite: str | None) -> TableRecord:

@@ -11,7 +11,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.api.deps import current_user, get_rt, get_session
+from app.api.deps import current_user, get_reads, get_rt, get_session
 from app.api.schemas import (
     InviteEmailIn,
     NotificationsIn,
@@ -111,12 +111,15 @@ async def invite_email(
 
 @router.get("/push/key", response_model=PushKeyOut)
 async def push_key(rt: Runtime = Depends(get_rt)) -> PushKeyOut:
-    """The server's VAPID public key, which a browser subscribes with (`applicationServerKey`)."""
+    """The server's VAPID public key, which a browser subscribes with (`applicationServerKey`); 503
+    `push_unavailable` when the server runs without Web Push."""
+    if rt.vapid is None:
+        raise push.unavailable()
     return PushKeyOut(public_key=rt.vapid.public_key)
 
 
 @router.get("/me/push", response_model=PushStatusOut)
-async def my_push(session: AsyncSession = Depends(get_session), user: User = Depends(current_user)) -> PushStatusOut:
+async def my_push(session: AsyncSession = Depends(get_reads), user: User = Depends(current_user)) -> PushStatusOut:
     """How many browsers I get Web Push notifications on."""
     return PushStatusOut(subscriptions=await push.count(session, user))
 
@@ -128,7 +131,8 @@ async def push_subscribe(
     session: AsyncSession = Depends(get_session),
     user: User = Depends(current_user),
 ) -> OkOut:
-    """Get "your turn" pushes on this browser: its PushSubscription (endpoint, keys.p256dh, keys.auth)."""
+    """Get "your turn" pushes on this browser: its PushSubscription (endpoint, keys.p256dh, keys.auth); 503
+    `push_unavailable` when the server runs without Web Push."""
     async with rt.single_writer():
         await push.subscribe(rt, session, user, body.endpoint, body.keys.p256dh, body.keys.auth)
     return OkOut(ok=True)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Depends
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.deps import get_reads, optional_user
+from app.api.paging import PageIn, paged
 from app.api.schemas import LeaderboardOut, ProfileOut
 from app.db.models import User
 from app.services import leaderboard, profiles
@@ -15,25 +16,28 @@ from app.services import leaderboard, profiles
 router = APIRouter(prefix="/api", tags=["players"])
 
 
+GAME_PAGES = paged(profiles.PAGE, profiles.MAX_PAGE)
+BOARD_PAGES = paged(leaderboard.PAGE, leaderboard.MAX_PAGE)
+
+
 @router.get("/players/{user_id}", response_model=ProfileOut)
 async def player(
     user_id: str,
-    before: str | None = Query(default=None, max_length=100),
-    limit: int = Query(default=profiles.PAGE, ge=1, le=profiles.MAX_PAGE),
+    page: PageIn = Depends(GAME_PAGES),
     session: AsyncSession = Depends(get_reads),
     viewer: User | None = Depends(optional_user),
 ) -> dict[str, Any]:
-    """A player's profile: per-game counts and recent finished games, as far as the viewer may see them."""
-    return await profiles.profile(session, user_id, viewer.id if viewer else None, before, limit)
+    """A player's profile: per-game counts and a page of their finished games, newest first, as far as the viewer
+    may see them."""
+    return await profiles.profile(session, user_id, viewer.id if viewer else None, page.cursor, page.limit)
 
 
 @router.get("/games/{game_id}/leaderboard", response_model=LeaderboardOut)
 async def game_leaderboard(
     game_id: str,
-    offset: int = Query(default=0, ge=0, le=leaderboard.MAX_OFFSET),
-    limit: int = Query(default=leaderboard.PAGE, ge=1, le=leaderboard.MAX_PAGE),
+    page: PageIn = Depends(BOARD_PAGES),
     session: AsyncSession = Depends(get_reads),
     viewer: User | None = Depends(optional_user),
 ) -> dict[str, Any]:
     """A page of the game's leaderboard, best first, and the viewer's own place in it."""
-    return await leaderboard.leaderboard(session, game_id, viewer, offset, limit)
+    return await leaderboard.leaderboard(session, game_id, viewer, page.cursor, page.limit)

@@ -238,6 +238,11 @@ class TableOut(BaseModel):
     now: int | None = None  # the server's time (epoch ms) when `clock` was read
 
 
+
+class TablesOut(BaseModel):
+    tables: list[TableOut]
+    next: str | None  # the cursor of the next page (docs/api.md, Pagination); null on the last one
+
 class MoveOut(BaseModel):
     seq: int
     version: int  # the table version the move made, for interleaving with the lobby log
@@ -274,8 +279,9 @@ class ChatMessageOut(BaseModel):
 
 
 class ChatOut(BaseModel):
-    messages: list[ChatMessageOut]
+    messages: list[ChatMessageOut]  # oldest first
     muted: bool  # the reader is muted in this chat
+    next: str | None  # the cursor of the page of older lines (docs/api.md, Pagination); null on the last one
 
 
 class ChatMuteOut(BaseModel):
@@ -364,6 +370,7 @@ class PushStatusOut(BaseModel):
 
 class NotificationsOut(BaseModel):
     enabled: bool  # the server sends mail (SMTP is set up)
+    push: bool  # the server sends Web Push (it runs with the `push` extra)
     email: str | None
     email_verified: bool  # confirmed by the link mailed to it: mails go only to a confirmed address
     turn: bool  # your turn in a turn-based game
@@ -437,7 +444,7 @@ class ProfileOut(BaseModel):
     totals: ProfileTotalsOut
     ratings: list[ProfileRatingOut]  # one per game, in the order of GET /api/games
     recent: list[ProfileEntryOut]
-    next_before: str | None  # pass as ?before= for the next page; null on the last one
+    next: str | None  # the cursor of the next page of `recent` (docs/api.md, Pagination); null on the last one
 
 
 class LeaderboardRowOut(BaseModel):
@@ -455,14 +462,14 @@ class LeaderboardMeOut(BaseModel):
     provisional: bool
     games: int
     guest: bool  # a guest is never listed, whatever their rating
+    page: str | None  # the cursor of the page (of this `limit`) that shows the viewer; null: the first page
 
 
 class LeaderboardOut(BaseModel):
     game: str
     title: str
     min_games: int  # rated games a person needs to be listed
-    offset: int
     limit: int
     rows: list[LeaderboardRowOut]
-    next_offset: int | None  # pass as ?offset= for the next page; null on the last one
+    next: str | None  # the cursor of the next page (docs/api.md, Pagination); null on the last one
     me: LeaderboardMeOut | None  # the viewer's own row (null: not signed in, or never rated in this game)

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.deps import client_keys, current_user, get_reads, get_rt, get_session, optional_user
+from app.api.paging import PageIn, paged
 from app.api.schemas import (
     AbandonIn,
     BotIn,
@@ -19,18 +20,20 @@ from app.api.schemas import (
     ReplayOut,
     SeatIn,
     TableOut,
+    TablesOut,
     TakebackIn,
     VerifyOut,
 )
 from app.db.models import User
 from app.games import GAMES
 from app.runtime import Runtime
-from app.services import history, takeback
+from app.services import history, listings, takeback
 from app.services import tables as svc
 from app.services.errors import ServiceError, not_found
 from app.services.records import TableRecord
 
 router = APIRouter(prefix="/api", tags=["lobby"])
+TABLE_PAGES = paged(listings.PAGE, listings.MAX_PAGE)
 
 
 @router.get("/games", response_model=list[GameOut])
@@ -61,25 +64,30 @@ async def create_table(
     return svc.table_json(rt, rec, user.id)
 
 
-@router.get("/tables", response_model=list[TableOut])
+@router.get("/tables", response_model=TablesOut)
 async def public_tables(
     status: Literal["open", "playing", "finished"] | None = None,
     game: str | None = Query(default=None, max_length=100),
+    page: PageIn = Depends(TABLE_PAGES),
     rt: Runtime = Depends(get_rt),
     session: AsyncSession = Depends(get_reads),
     user: User | None = Depends(optional_user),
-) -> list[dict[str, Any]]:
-    """Public tables, filtered by status and game."""
-    recs = await svc.list_tables(rt, session, status, game)
-    return [svc.table_json(rt, r, user.id if user else None) for r in recs]
+) -> dict[str, Any]:
+    """A page of the public tables, newest activity first, filtered by status and game."""
+    recs, after = await listings.public_tables(rt, session, status, game, page.cursor, page.limit)
+    return {"tables": [svc.table_json(rt, r, user.id if user else None) for r in recs], "next": after}
 
 
-@router.get("/me/tables", response_model=list[TableOut])
+@router.get("/me/tables", response_model=TablesOut)
 async def mine(
-    rt: Runtime = Depends(get_rt), session: AsyncSession = Depends(get_reads), user: User = Depends(current_user)
-) -> list[dict[str, Any]]:
-    """Tables where I sit or host."""
-    return [svc.table_json(rt, r, user.id) for r in await svc.my_tables(rt, session, user)]
+    page: PageIn = Depends(TABLE_PAGES),
+    rt: Runtime = Depends(get_rt),
+    session: AsyncSession = Depends(get_reads),
+    user: User = Depends(current_user),
+) -> dict[str, Any]:
+    """A page of the tables where I sit or host, newest activity first."""
+    recs, after = await listings.my_tables(rt, session, user, page.cursor, page.limit)
+    return {"tables": [svc.table_json(rt, r, user.id) for r in recs], "next": after}
 
 
 async def visible_table(

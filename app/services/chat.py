@@ -25,6 +25,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import ChatMessage, ChatMute, User
+from app.services import pagination
 from app.services.errors import ServiceError
 from app.services.play import check_client_id
 from app.services.records import TableRecord
@@ -124,6 +125,36 @@ async def history(
     players = (await session.scalars(query.where(at_table).order_by(ChatMessage.id.desc()).limit(HISTORY))).all()
     others = (await session.scalars(query.where(~at_table).order_by(ChatMessage.id.desc()).limit(HISTORY))).all()
     return [message_json(row) for row in sorted([*players, *others], key=lambda row: row.id)]
+
+
+async def history_page(
+    session: AsyncSession, table_id: str, host_id: str | None, cursor: str | None, limit: int = HISTORY
+) -> tuple[list[dict[str, Any]], str | None]:
+    """A page of the table's chat going back in time, oldest first, and the cursor of the page of older lines.
+
+    As in `history`, the players' (and host's) lines and everyone else's are two lists, each paged by its own
+    keyset: a page holds up to `limit` of each, so the first page is what `history` gives a reader on load. The
+    cursor holds where each list stopped (0 once it has no more)."""
+    name = f"chat:{table_id}"
+    after = pagination.decode(name, cursor, ["int", "int"]) or (None, None)
+    query = select(ChatMessage).where(ChatMessage.table_id == table_id, ChatMessage.removed_at.is_(None))
+    at_table: ColumnElement[bool] = ChatMessage.seat.is_not(None)
+    if host_id is not None:
+        at_table = or_(at_table, ChatMessage.user_id == host_id)
+    rows: list[ChatMessage] = []
+    stops: list[int] = []
+    for side, below in zip((at_table, ~at_table), after, strict=True):
+        if below == 0:  # this list is over
+            stops.append(0)
+            continue
+        part = query.where(side) if below is None else query.where(side, ChatMessage.id < below)
+        got = (await session.scalars(part.order_by(ChatMessage.id.desc()).limit(limit + 1))).all()
+        rows += got[:limit]
+        stops.append(got[limit - 1].id if len(got) > limit else 0)
+    more = any(stops)
+    return [message_json(row) for row in sorted(rows, key=lambda row: row.id)], (
+        pagination.encode(name, stops) if more else None
+    )
 
 
 async def _stored(session: AsyncSession, table_id: str, user_id: str, client_id: str) -> dict[str, Any] | None:

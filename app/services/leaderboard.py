@@ -10,10 +10,11 @@ always come in the same order and a page boundary never skips or repeats anyone.
 (1, 2, 3 for equal ratings too), which keeps "rank" and "row" the same thing on every page. A row says whether its
 rating is still provisional (Glicko-2 deviation over 110).
 
-Cost: a page is one query, read in order off `ix_player_ratings_board` (migration 0012_leaderboard) and stopped
-after the page (one row more tells whether another page follows); an offset reads the rows before it, fine for
-pages a person steps through. The viewer's own row, when they are not on the page, is one more query that counts
-those ahead of them along the same index.
+Pages: the one cursor pagination (services/pagination.py), on that order's key. A page is one query, read in order
+off `ix_player_ratings_board` (migration 0012_leaderboard) from the cursor's key and stopped after the page (one row
+more tells whether another page follows); a page after the first counts the rows up to its cursor for its ranks.
+The viewer's own row, when they are not on the page, is one more query that counts those ahead of them along the
+same index.
 """
 
 from __future__ import annotations
@@ -24,13 +25,15 @@ from sqlalchemy import and_, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import PlayerRating, User
-from app.services import glicko2
+from app.services import glicko2, pagination
+from app.services.pagination import PageRequest
 from app.services.tables import get_game
 
 MIN_GAMES = 3  # rated games a person needs in a game to be listed on its leaderboard
 PAGE = 50  # rows per page, unless asked for fewer or more
 MAX_PAGE = 100
-MAX_OFFSET = 1_000_000  # a bound for a clear refusal rather than a database's error on a huge number
+_ORDER = [(PlayerRating.rating, True), (PlayerRating.games, True), (PlayerRating.user_id, False)]
+KEY: list[pagination.Kind] = ["int", "int", "str"]
 
 
 def _listed(game: str) -> Any:
@@ -48,30 +51,57 @@ def _row(rank: int, user_id: str, name: str, rating: int, games: int, deviation:
 
 
 async def leaderboard(
-    session: AsyncSession, game_id: str, viewer: User | None, offset: int = 0, limit: int = PAGE
+    session: AsyncSession, game_id: str, viewer: User | None, cursor: str | None = None, limit: int = PAGE
 ) -> dict[str, Any]:
-    """One page of `game_id`'s leaderboard, and the viewer's own place in it (or why they are not listed)."""
+    """One page of `game_id`'s leaderboard (`cursor`: the `next` of the page before), and the viewer's own place in
+    it (or why they are not listed)."""
     game = get_game(game_id)
+    asked = PageRequest(limit, pagination.decode(f"leaderboard:{game.id}", cursor, KEY))
     rows = (
         await session.execute(
             _listed(game.id)
+            .where(pagination.after(_ORDER, asked.after))
             .order_by(PlayerRating.rating.desc(), PlayerRating.games.desc(), PlayerRating.user_id)
-            .offset(offset)
             .limit(limit + 1)
         )
     ).all()
-    more = len(rows) > limit
-    page = [_row(offset + i + 1, *r) for i, r in enumerate(rows[:limit])]
+    items, after = pagination.split(rows, asked, f"leaderboard:{game.id}", lambda r: (r.rating, r.games, r.user_id))
+    before = 0
+    if asked.after is not None and items:
+        before = int(await session.scalar(
+            select(func.count()).select_from(_listed(game.id).where(~pagination.after(_ORDER, asked.after)).subquery())
+        ) or 0)
+    page = [_row(before + i + 1, *r) for i, r in enumerate(items)]
     return {
         "game": game.id,
         "title": game.title,
         "min_games": MIN_GAMES,
-        "offset": offset,
         "limit": limit,
         "rows": page,
-        "next_offset": offset + limit if more else None,
-        "me": await _mine(session, game.id, viewer, page),
+        "next": after,
+        "me": await _with_page(session, game.id, limit, await _mine(session, game.id, viewer, page)),
     }
+
+
+async def _with_page(session: AsyncSession, game: str, limit: int, mine: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The viewer's row with `page`, the cursor of the page of `limit` rows that shows them (null: the first page, or
+    not listed): pages are counted from the top, so it starts after the row just above that page."""
+    if mine is None:
+        return None
+    start = ((mine["rank"] - 1) // limit) * limit if mine["rank"] is not None else 0
+    cursor = None
+    if start:
+        above = (
+            await session.execute(
+                _listed(game)
+                .order_by(PlayerRating.rating.desc(), PlayerRating.games.desc(), PlayerRating.user_id)
+                .offset(start - 1)
+                .limit(1)
+            )
+        ).first()
+        if above is not None:
+            cursor = pagination.encode(f"leaderboard:{game}", (above.rating, above.games, above.user_id))
+    return {**mine, "page": cursor}
 
 
 async def _mine(

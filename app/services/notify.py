@@ -70,7 +70,8 @@ def wants(user: User, kind: Notice) -> bool:
 
 def preferences(rt: Runtime, user: User) -> dict[str, Any]:
     prefs = user.notify or {}
-    return {"enabled": enabled(rt.settings), "email": user.email, "email_verified": bool(user.email_verified),
+    return {"enabled": enabled(rt.settings), "push": rt.vapid is not None,
+            "email": user.email, "email_verified": bool(user.email_verified),
             **{kind.value: bool(prefs.get(kind.value, True)) for kind in Notice}}
 
 

@@ -21,9 +21,10 @@ from sqlalchemy.orm import aliased
 
 from app.db.models import GameTable, Move, PlayerRating, RatingChange, Seat, User
 from app.games import GAMES
-from app.services import glicko2
+from app.services import glicko2, pagination
 from app.services.auth import is_guest
-from app.services.errors import ServiceError, not_found
+from app.services.errors import not_found
+from app.services.pagination import PageRequest
 from app.services.records import valid_id
 
 PAGE = 20  # recent games per page, unless asked for fewer or more
@@ -83,9 +84,11 @@ def _played(user_id: str, viewer_id: str | None) -> Any:
 
 
 async def profile(
-    session: AsyncSession, user_id: str, viewer_id: str | None, before: str | None = None, limit: int = PAGE
+    session: AsyncSession, user_id: str, viewer_id: str | None, cursor: str | None = None, limit: int = PAGE
 ) -> dict[str, Any]:
-    """A player's profile as `viewer_id` may see it; `before` names the table after which the page starts."""
+    """A player's profile as `viewer_id` may see it, with a page of their finished games (`cursor`: the `next` of the
+    page before, services/pagination.py)."""
+    page = PageRequest(limit, pagination.decode("recent-games", cursor, ["time", "str"]))
     if not valid_id(user_id):
         raise not_found("player")
     user = await session.get(User, user_id)
@@ -115,7 +118,7 @@ async def profile(
         ),
         key=lambda g: (order.get(g["game"], len(order)), g["game"]),
     )
-    recent, next_before = await _recent(session, user_id, viewer_id, before, limit)
+    recent, after = await _recent(session, user_id, viewer_id, page)
     guest = is_guest(user)
     # A guest is not rated: no ratings, not even the rows a guest earned before that rule (they show again once the
     # guest registers, as the games that made them are theirs).
@@ -134,7 +137,7 @@ async def profile(
         # Every rated game is public, so a rating tells every viewer nothing they may not see in `recent`.
         "ratings": [] if guest else ratings_json(rated),
         "recent": recent,
-        "next_before": next_before,
+        "next": after,
     }
 
 
@@ -162,7 +165,7 @@ def _title(game_id: str) -> str:
 
 
 async def _recent(
-    session: AsyncSession, user_id: str, viewer_id: str | None, before: str | None, limit: int
+    session: AsyncSession, user_id: str, viewer_id: str | None, page: PageRequest
 ) -> tuple[list[dict[str, Any]], str | None]:
     """One page of the player's finished games, newest first, and the cursor of the next page (or None)."""
     finished_at = _finished_at().label("finished_at")
@@ -172,40 +175,20 @@ async def _recent(
         .add_columns(GameTable.id, GameTable.game, GameTable.name, GameTable.visibility, GameTable.outcome,
                      GameTable.abandoned, Seat.seat, finished_at)
     )
-    if before is not None:
-        cursor = await _cursor(session, user_id, viewer_id, before)
-        # Ties on the time are broken by the id, so a page boundary never skips or repeats a table.
-        query = query.where(
-            or_(_finished_at() < cursor[0], and_(_finished_at() == cursor[0], GameTable.id < cursor[1]))
-        )
-    rows = (await session.execute(query.order_by(_finished_at().desc(), GameTable.id.desc()).limit(limit + 1))).all()
-    more = len(rows) > limit
-    rows = rows[:limit]
+    # Ties on the time are broken by the id, so a page boundary never skips or repeats a table.
+    query = query.where(pagination.after([(_finished_at(), True), (GameTable.id, True)], page.after))
+    fetched = (
+        await session.execute(query.order_by(_finished_at().desc(), GameTable.id.desc()).limit(page.limit + 1))
+    ).all()
+    rows, after = pagination.split(fetched, page, "recent-games", lambda r: (r.finished_at, r.id))
     seats = await _seats(session, [r.id for r in rows])
     rated = await _rating_changes(session, [r.id for r in rows])
-    page = [
+    entries = [
         _entry(r.id, r.game, r.name, r.visibility, r.outcome or {}, r.seat, r.finished_at, seats.get(r.id, []),
                bool(r.abandoned), rated.get(r.id, {}))
         for r in rows
     ]
-    return page, (rows[-1].id if more else None)
-
-
-async def _cursor(session: AsyncSession, user_id: str, viewer_id: str | None, before: str) -> tuple[datetime, str]:
-    """Where the page after table `before` starts; it must be one of the games this viewer is shown."""
-    row = None
-    if valid_id(before):
-        row = (
-            await session.execute(
-                _played(user_id, viewer_id)
-                .outerjoin(Move, and_(Move.table_id == GameTable.id, Move.seq == GameTable.move_count))
-                .add_columns(_finished_at())
-                .where(GameTable.id == before)
-            )
-        ).one_or_none()
-    if row is None:
-        raise ServiceError("bad_cursor", "`before` must name one of this player's finished games shown to you.", 422)
-    return row[0], before
+    return entries, after
 
 
 async def _seats(session: AsyncSession, table_ids: Sequence[str]) -> dict[str, list[dict[str, Any]]]:

@@ -12,6 +12,10 @@ same key the email outbox uses; whichever process inserts it sends it, so it goe
 says is gone (404, 410) is deleted.
 
 The VAPID key comes from VAPID_PRIVATE_KEY, else it is generated once and kept beside the database (app/config.py).
+
+Web Push is the optional `push` extra (pywebpush, py-vapid, cryptography: about 30 MB the serve venv does without).
+Without it the server has no VAPID key (`Runtime.vapid` is None): nothing is pushed, and subscribing or asking for the
+key answers 503 `push_unavailable`. Its libraries are therefore imported where they are used, never at import time.
 """
 
 from __future__ import annotations
@@ -24,10 +28,6 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 import orjson
-from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
-from py_vapid import Vapid
-from pywebpush import WebPushException, webpush_async
 from sqlalchemy import delete, func, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
@@ -38,6 +38,8 @@ from app.db.models import PushNotice, PushSubscription, User
 from app.services.errors import ServiceError
 
 if TYPE_CHECKING:
+    from py_vapid import Vapid
+
     from app.runtime import Runtime
 
 log = logging.getLogger("app.push")
@@ -55,8 +57,27 @@ def _unb64(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
+def available() -> bool:
+    """Whether the `push` extra is installed."""
+    try:
+        import cryptography  # noqa: F401
+        import py_vapid  # noqa: F401
+        import pywebpush  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def unavailable() -> ServiceError:
+    return ServiceError(
+        "push_unavailable", "This server sends no Web Push notifications (it runs without the push extra).", 503
+    )
+
+
 def new_private_key() -> str:
     """A new VAPID private key: its raw 32 bytes as base64url."""
+    from cryptography.hazmat.primitives.asymmetric import ec
+
     number = ec.generate_private_key(ec.SECP256R1()).private_numbers().private_value
     return _b64(number.to_bytes(32, "big"))
 
@@ -71,7 +92,14 @@ class VapidKeys:
     subject: str
 
     @classmethod
-    def load(cls, settings: Settings) -> VapidKeys:
+    def load(cls, settings: Settings) -> VapidKeys | None:
+        """The server's keys; None without the `push` extra (then no key is generated either)."""
+        if not available():
+            log.info("Web Push is off: the push extra (pywebpush) is not installed")
+            return None
+        from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+        from py_vapid import Vapid
+
         signer = Vapid.from_raw(settings.effective_vapid_private_key().encode())
         public = signer.public_key.public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)
         subject = settings.vapid_subject or settings.effective_public_url
@@ -79,6 +107,8 @@ class VapidKeys:
 
 
 def _check(settings: Settings, endpoint: Any, p256dh: Any, auth: Any) -> tuple[str, str, str]:
+    from cryptography.hazmat.primitives.asymmetric import ec
+
     if not isinstance(endpoint, str) or len(endpoint) > 1000:
         raise ServiceError("bad_subscription", "The push endpoint must be an address of at most 1000 characters.", 422)
     parts = urlsplit(endpoint)
@@ -102,6 +132,8 @@ def _check(settings: Settings, endpoint: Any, p256dh: Any, auth: Any) -> tuple[s
 
 async def subscribe(rt: Runtime, session: AsyncSession, user: User, endpoint: Any, p256dh: Any, auth: Any) -> None:
     """Keep this browser's subscription for the person (the one before under this endpoint goes)."""
+    if rt.vapid is None:
+        raise unavailable()
     if not user.username:
         raise ServiceError("not_registered", "Create an account first: guests get no push notifications.", 403)
     endpoint, p256dh, auth = _check(rt.settings, endpoint, p256dh, auth)
@@ -139,8 +171,9 @@ async def count(session: AsyncSession, user: User) -> int:
 
 async def notify(rt: Runtime, notices: list[tuple[str, str, dict[str, str]]]) -> int:
     """Send each notice (key, user id, message: title, body, url) not sent before to the person's browsers; how many
-    pushes the push services took."""
-    if not notices:
+    pushes the push services took (none without the `push` extra)."""
+    keys = rt.vapid
+    if not notices or keys is None:
         return 0
     async with rt.reads() as session:
         subscribed = set(await session.scalars(
@@ -166,8 +199,9 @@ async def notify(rt: Runtime, notices: list[tuple[str, str, dict[str, str]]]) ->
                 targets.append((sub, data))
         await session.commit()
         session.expunge_all()
+    from pywebpush import WebPushException, webpush_async
+
     sent, gone = 0, []
-    keys = rt.vapid
     for sub, data in targets:
         try:
             await webpush_async(

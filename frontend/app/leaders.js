@@ -1,4 +1,6 @@
-// The leaderboards (/leaders/{game}?page=N): each game's rated people, best first, a page at a time.
+// The leaderboards (/leaders/{game}?page=N&cursor=C): each game's rated people, best first, a page at a time. The
+// cursor (docs/api.md, Pagination) says where the page starts; the page number is for people, and the ranks come
+// from the server.
 
 import { h, mount } from "../lib/dom.js";
 import { api, query, ApiError } from "./api.js";
@@ -11,36 +13,44 @@ const PAGE = 50; // rows per page (the server's default)
 const S = {
   games: [], // GET /api/games: the tabs, in the lobby's order
   board: null, // the answer of GET /api/games/{id}/leaderboard for the page shown
+  cursors: new Map(), // "game page" -> the cursor of that page, as learnt on the way, for the "previous" link
   loading: false,
   error: null, // {message} when the games or the page could not be loaded
 };
 
 const els = {};
 
-/** The game and page the address names (the first game, page 1, when it names none). */
+/** The game, page and cursor the address names (the first game's first page when it names none). */
 function fromUrl() {
   const game = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
-  const page = Number.parseInt(new URLSearchParams(location.search).get("page") || "1", 10);
-  return { game: game || (S.games[0] && S.games[0].id) || "", page: Number.isInteger(page) && page > 0 ? page : 1 };
+  const params = new URLSearchParams(location.search);
+  const cursor = params.get("cursor") || null;
+  const page = Number.parseInt(params.get("page") || "1", 10);
+  return {
+    game: game || (S.games[0] && S.games[0].id) || "",
+    page: cursor && Number.isInteger(page) && page > 1 ? page : 1,
+    cursor,
+  };
 }
 
-function pageUrl(game, page) {
-  return `${leadersUrl(game)}${query({ page: page > 1 ? page : null })}`;
+function pageUrl(game, page, cursor) {
+  return `${leadersUrl(game)}${query({ page: page > 1 && cursor ? page : null, cursor: page > 1 ? cursor : null })}`;
 }
 
 /** Go to a game's page without a reload; the address says where, so a reload or a shared link shows the same. */
-function go(game, page) {
-  history.pushState(null, "", pageUrl(game, page));
+function go(game, page, cursor) {
+  history.pushState(null, "", pageUrl(game, page, cursor));
   load();
 }
 
-function link(game, page, props, ...children) {
+/** A link to page `page` of `game`, which starts at `cursor` (none: the first page). */
+function link(game, page, cursor, props, ...children) {
   return h("a", {
-    href: pageUrl(game, page),
+    href: pageUrl(game, page, cursor),
     onclick: (event) => {
       if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return; // a new tab
       event.preventDefault();
-      go(game, page);
+      go(game, page, cursor);
     },
     ...props,
   }, ...children);
@@ -51,7 +61,7 @@ function link(game, page, props, ...children) {
 /** One link per game, the shown one marked; links, so each game has its own address. */
 function drawTabs(current) {
   return h("nav", { class: "tabs leaders-tabs", "aria-label": t("leaders.games"), "data-testid": "leaders-games" },
-    S.games.map((game) => link(game.id, 1, {
+    S.games.map((game) => link(game.id, 1, null, {
       class: ["button", "tab", game.id === current && "active"],
       "aria-current": game.id === current ? "page" : null,
       "data-game": game.id,
@@ -74,16 +84,16 @@ function drawMine() {
     text ? h("p", null, text) : h("p", null,
       h("strong", null, t("leaders.me_rank", { rank: mine.rank })), " · ",
       t("leaders.me_rating", { rating: mine.rating, games: mine.games }), " ",
-      link(board.game, Math.floor((mine.rank - 1) / PAGE) + 1, { "data-testid": "leaders-me-page" }, t("leaders.me_page"))));
+      link(board.game, Math.floor((mine.rank - 1) / PAGE) + 1, mine.page, { "data-testid": "leaders-me-page" }, t("leaders.me_page"))));
 }
 
 function drawTable() {
   const board = S.board;
   const mine = me() && me().id;
   if (!board.rows.length) {
-    if (board.offset) {
+    if (fromUrl().cursor) {
       return h("p", { class: "muted", "data-testid": "leaders-empty" }, t("leaders.past_end"), " ",
-        link(board.game, 1, {}, t("leaders.first_page")));
+        link(board.game, 1, null, {}, t("leaders.first_page")));
     }
     return h("p", { class: "muted", "data-testid": "leaders-empty" }, t("leaders.empty", { min: board.min_games }));
   }
@@ -108,13 +118,16 @@ function drawTable() {
 
 function drawPaging() {
   const board = S.board;
-  const page = Math.floor(board.offset / PAGE) + 1;
-  if (page === 1 && board.next_offset === null) return null;
+  const { page } = fromUrl();
+  if (page === 1 && board.next === null) return null;
+  // The page before: its cursor as learnt on the way here, else (an address opened as it was) the first page.
+  const before = S.cursors.get(`${board.game} ${page - 1}`);
+  const back = page > 2 && before ? page - 1 : 1;
   return h("nav", { class: "row leaders-paging", "aria-label": t("leaders.paging"), "data-testid": "leaders-paging" },
-    page > 1 ? link(board.game, page - 1, { class: "button secondary", rel: "prev", "data-testid": "leaders-prev" }, t("leaders.prev")) : null,
+    page > 1 ? link(board.game, back, back > 1 ? before : null, { class: "button secondary", rel: "prev", "data-testid": "leaders-prev" }, t("leaders.prev")) : null,
     h("span", { class: "muted", "data-testid": "leaders-page" }, t("leaders.page", { page })),
-    board.next_offset !== null
-      ? link(board.game, page + 1, { class: "button secondary", rel: "next", "data-testid": "leaders-next" }, t("leaders.next")) : null);
+    board.next !== null
+      ? link(board.game, page + 1, board.next, { class: "button secondary", rel: "next", "data-testid": "leaders-next" }, t("leaders.next")) : null);
 }
 
 function drawPage() {
@@ -145,15 +158,16 @@ function drawPage() {
 let asked = 0; // the latest page asked for: an older answer arriving late is dropped
 
 async function load() {
-  const { game, page } = fromUrl();
+  const { game, page, cursor } = fromUrl();
   const mine = ++asked;
   S.loading = true;
   S.error = null;
   drawPage();
   try {
-    const board = await api("GET", `/api/games/${encodeURIComponent(game)}/leaderboard${query({ offset: (page - 1) * PAGE, limit: PAGE })}`);
+    const board = await api("GET", `/api/games/${encodeURIComponent(game)}/leaderboard${query({ cursor, limit: PAGE })}`);
     if (mine !== asked) return;
     S.board = board;
+    if (cursor) S.cursors.set(`${game} ${page}`, cursor);
   } catch (error) {
     if (mine !== asked) return;
     S.board = null;

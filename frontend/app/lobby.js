@@ -497,14 +497,29 @@ function drawPublic() {
 
 let refreshing = false;
 let lastLists = "";
+const PUBLIC_PAGE = 100; // the most one page holds: a section shows LIST_LIMIT of them and counts the rest
+const MY_PAGES = 20; // pages of 100 of my own tables read at most (they are grouped and sorted here, so all are read)
+
+/** Every page of a list (docs/api.md, Pagination), following `next`, up to `most` pages. */
+async function allPages(path, most) {
+  const items = [];
+  let cursor = null;
+  for (let page = 0; page < most; page += 1) {
+    const answer = await api("GET", `${path}${query({ limit: PUBLIC_PAGE, cursor })}`);
+    items.push(...answer.tables);
+    cursor = answer.next;
+    if (!cursor) break;
+  }
+  return items;
+}
 
 async function refreshLists() {
   if (refreshing) return;
   refreshing = true;
   try {
     const requests = STATUSES.map((status) =>
-      api("GET", `/api/tables${query({ status, game: state.gameFilter })}`));
-    if (me()) requests.push(api("GET", "/api/me/tables"));
+      api("GET", `/api/tables${query({ status, game: state.gameFilter, limit: PUBLIC_PAGE })}`).then((page) => page.tables));
+    if (me()) requests.push(allPages("/api/me/tables", MY_PAGES));
     const results = await Promise.allSettled(requests);
     let failure = null;
     STATUSES.forEach((status, index) => {

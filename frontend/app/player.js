@@ -15,7 +15,7 @@ const userId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1
 const S = {
   profile: null, // the first answer of GET /api/players/{id}: the person and the counts
   recent: [], // every page of recent games fetched so far, newest first
-  nextBefore: null,
+  next: null, // the cursor of the next page of finished games (docs/api.md, Pagination)
   loadingMore: false,
   error: null, // {notFound} or {message} when the profile could not be loaded
   nameDraft: null, // what I typed in the account's name field, kept across redraws (a language switch)
@@ -169,7 +169,7 @@ function drawRecent() {
   return h("section", { class: "panel", "aria-labelledby": "profile-recent-title" },
     h("h2", { id: "profile-recent-title" }, t("profile.recent")),
     body,
-    S.nextBefore ? h("button", {
+    S.next ? h("button", {
       type: "button", class: "secondary profile-more", "data-testid": "profile-more", disabled: S.loadingMore, onclick: loadMore,
     }, t("profile.more")) : null);
 }
@@ -337,7 +337,7 @@ function drawAccount() {
     nameForm,
     second,
     user.username ? notifyBox() : null,
-    user.username ? pushBox() : null,
+    user.username && S.notify?.push ? pushBox() : null,
     user.username ? everywhereBox() : null);
 }
 
@@ -361,14 +361,14 @@ function drawPage() {
 // ---- loading -------------------------------------------------------------------
 
 async function loadMore() {
-  if (S.loadingMore || !S.nextBefore) return;
+  if (S.loadingMore || !S.next) return;
   S.loadingMore = true;
   const first = S.recent.length;
   drawPage();
   try {
-    const page = await api("GET", playerPath({ before: S.nextBefore }));
+    const page = await api("GET", playerPath({ cursor: S.next }));
     S.recent = [...S.recent, ...page.recent];
-    S.nextBefore = page.next_before;
+    S.next = page.next;
   } catch (error) {
     toast(`${t("profile.more_failed")} ${errorMessage(error)}`, "error");
   } finally {
@@ -392,7 +392,7 @@ async function start() {
     const profile = await api("GET", playerPath());
     S.profile = profile;
     S.recent = profile.recent;
-    S.nextBefore = profile.next_before;
+    S.next = profile.next;
     S.notify = isMe() && me()?.username ? await api("GET", "/api/me/notifications").catch(() => null) : null;
     S.push = isMe() && me()?.username ? Boolean(await pushSubscription().catch(() => null)) : false;
   } catch (error) {

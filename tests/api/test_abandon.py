@@ -92,11 +92,11 @@ async def test_when_every_player_agrees_the_game_ends_abandoned_with_no_winner(s
     assert checked["ok"] is True and checked["abandoned"] is True and "abandoned" in checked["detail"]
 
     # Listed among finished games, marked abandoned, in the lobby and in each player's tables.
-    listed = (await dee.http.get("/api/tables", params={"status": "finished"})).json()
+    listed = (await dee.http.get("/api/tables", params={"status": "finished"})).json()["tables"]
     assert [x["abandoned"] for x in listed if x["id"] == tid] == [True]
-    mine = (await cy.http.get("/api/me/tables")).json()
+    mine = (await cy.http.get("/api/me/tables")).json()["tables"]
     assert [(x["status"], x["abandoned"]) for x in mine if x["id"] == tid] == [("finished", True)]
-    playing = (await dee.http.get("/api/tables", params={"status": "playing"})).json()
+    playing = (await dee.http.get("/api/tables", params={"status": "playing"})).json()["tables"]
     assert tid not in [x["id"] for x in playing]
 
     # The players may play again.

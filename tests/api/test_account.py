@@ -96,7 +96,7 @@ async def test_a_rename_reaches_my_running_and_open_tables_at_once(server: Serve
     # The table Ben hosts shows him as its host; the tables listed as mine too.
     open_table = (await ana.http.get(f"/api/tables/{hosted['id']}")).json()
     assert open_table["host"]["name"] == "Benito" and open_table["seats"][0]["user"]["name"] == "Benito"
-    mine = (await ben.http.get("/api/me/tables")).json()
+    mine = (await ben.http.get("/api/me/tables")).json()["tables"]
     assert {s["user"]["name"] for t in mine for s in t["seats"] if s["user"] and s["user"]["id"] == ben.user["id"]} == {
         "Benito"
     }

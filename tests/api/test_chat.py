@@ -146,7 +146,7 @@ async def test_who_may_chat_at_a_private_table(server: Server) -> None:
         await _error(await anon.post(f"{path}?invite={code}", json={"text": "hi"}), 401, "not_signed_in")
         pub = await host.table(seats=2)
         await _error(await anon.post(f"/api/tables/{pub['id']}/chat", json={"text": "hi"}), 401, "not_signed_in")
-        assert (await anon.get(f"/api/tables/{pub['id']}/chat")).json() == {"messages": [], "muted": False}
+        assert (await anon.get(f"/api/tables/{pub['id']}/chat")).json() == {"messages": [], "muted": False, "next": None}
     for p in (host, guest, stranger):
         await p.close()
 

@@ -13,7 +13,7 @@ REALTIME = {"kind": "realtime", "base": 600, "increment": 10}
 
 async def test_a_wrong_time_control_is_refused_and_makes_no_table(server: Server) -> None:
     ana = await Player.guest(server.url)
-    before = (await ana.http.get("/api/me/tables")).json()
+    before = (await ana.http.get("/api/me/tables")).json()["tables"]
     for tc, words in [
         ({"kind": "hourglass"}, "kind"),
         ({"kind": "realtime", "base": 600}, "increment"),
@@ -24,7 +24,7 @@ async def test_a_wrong_time_control_is_refused_and_makes_no_table(server: Server
         r = await ana.post("/api/tables", {"game": "tiny", "seats": 2, "time_control": tc}, ok=False)
         assert r.status_code == 422, r.text
         assert r.json()["error"]["code"] == "bad_time_control" and words in r.json()["error"]["message"]
-    assert (await ana.http.get("/api/me/tables")).json() == before
+    assert (await ana.http.get("/api/me/tables")).json()["tables"] == before
     await ana.close()
 
 
@@ -35,7 +35,7 @@ async def test_the_time_control_is_listed_and_the_clocks_come_with_the_servers_n
     assert t["clock"] is None and t["rated"] is False  # a bot may play a turn that runs out: never rated
     untimed = await ana.table(name="Untimed")
     assert untimed["time_control"] is None
-    listed = {x["id"]: x for x in (await ana.http.get("/api/tables", params={"status": "open"})).json()}
+    listed = {x["id"]: x for x in (await ana.http.get("/api/tables", params={"status": "open"})).json()["tables"]}
     assert listed[t["id"]]["time_control"]["base"] == 600 and listed[untimed["id"]]["time_control"] is None
     await bo.post(f"/api/tables/{t['id']}/join", {})
     started = (await ana.post(f"/api/tables/{t['id']}/start")).json()
@@ -43,7 +43,7 @@ async def test_the_time_control_is_listed_and_the_clocks_come_with_the_servers_n
     assert clock["timed_out"] == [] and set(clock["seats"]) == {"0", "1"}
     assert all(s["running"] and 595_000 < s["left"] <= 600_000 for s in clock["seats"].values())  # both pick at once
     assert abs(started["now"] - time.time() * 1000) < 5_000
-    mine = {x["id"]: x for x in (await bo.http.get("/api/me/tables")).json()}
+    mine = {x["id"]: x for x in (await bo.http.get("/api/me/tables")).json()["tables"]}
     assert mine[t["id"]]["clock"]["seats"]["1"]["running"]
 
     sock = await Socket.open(server.ws_url, t["id"], ana.token)

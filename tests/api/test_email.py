@@ -66,7 +66,8 @@ async def test_an_address_must_be_an_accounts_and_well_formed(mailing: Server, s
     r = await guest.http.put("/api/me/notifications", json={"email": "gus@example.test"})
     assert r.status_code == 403 and r.json()["error"]["code"] == "not_registered"
     assert (await ana.http.get("/api/me/notifications")).json() == {
-        "enabled": True, "email": None, "email_verified": False, "turn": True, "finished": True, "invite": True}
+        "enabled": True, "push": True, "email": None, "email_verified": False, "turn": True, "finished": True,
+        "invite": True}
     for sent, code in [({"email": "not an address"}, "bad_email"), ({"email": 5}, "bad_email"),
                        ({"turn": "yes"}, "bad_notify"), ({"email": "ana@example.test", "turn": 1}, "bad_notify")]:
         r = await ana.http.put("/api/me/notifications", json=sent)

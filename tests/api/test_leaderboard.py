@@ -76,7 +76,7 @@ async def test_people_rated_in_real_games_are_listed_best_first_once_they_have_t
     ana, ben, cy, dee = [await account(server, n) for n in ("Ana", "Ben", "Cy", "Dee")]
     assert MIN_GAMES == 3  # the games below are counted for it
     empty = await board(server, "tiny", ana)
-    assert (empty["rows"], empty["me"], empty["next_offset"], empty["min_games"]) == ([], None, None, MIN_GAMES)
+    assert (empty["rows"], empty["me"], empty["next"], empty["min_games"]) == ([], None, None, MIN_GAMES)
 
     for _ in range(3):
         await rated_table(server, (await _tiny(ana, ben, (3, 0), server))["id"])
@@ -92,8 +92,8 @@ async def test_people_rated_in_real_games_are_listed_best_first_once_they_have_t
     assert listed(answer) == [(1, a, rating[a][0], 3), (2, b, rating[b][0], 3)]
     assert [r["user"]["name"] for r in answer["rows"]] == ["Ana", "Ben"]
     assert answer["me"] == {"rank": None, "user": {"id": c, "name": "Cy"}, "rating": rating[c][0], "games": 2,
-                            "provisional": True, "guest": False}
-    assert (await board(server, "tiny", ana))["me"] == {**answer["rows"][0], "guest": False}
+                            "provisional": True, "guest": False, "page": None}
+    assert (await board(server, "tiny", ana))["me"] == {**answer["rows"][0], "guest": False, "page": None}
     assert (await board(server, "tiny"))["me"] is None  # nobody signed in
 
     # Their third game lists them: Cy's three wins over Dee are Ana's over Ben, so each pair is tied on rating and
@@ -120,26 +120,34 @@ async def test_ties_minimum_paging_and_my_rank_off_the_page(board_server: Server
     whole = await board(server, "food-truck", limit=100)
     assert [r[1] for r in listed(whole)] == order
     assert [r[0] for r in listed(whole)] == [1, 2, 3, 4, 5]
-    assert whole["next_offset"] is None
+    assert whole["next"] is None
 
-    # Pages of two: the same rows and ranks, each once, and the offset of the next page until the last.
-    pages, offset = [], 0
-    while offset is not None:
-        page = await board(server, "food-truck", limit=2, offset=offset)
-        assert (page["offset"], page["limit"]) == (offset, 2)
+    # Pages of two: the same rows and ranks, each once, and the cursor of the next page until the last.
+    pages, cursors, cursor = [], [None], None
+    while True:
+        page = await board(server, "food-truck", limit=2, **({"cursor": cursor} if cursor else {}))
+        assert page["limit"] == 2
         pages.append(listed(page))
-        offset = page["next_offset"]
+        cursor = page["next"]
+        if cursor is None:
+            break
+        cursors.append(cursor)
     assert [len(p) for p in pages] == [2, 2, 1]
     assert [row for p in pages for row in p] == listed(whole)
-    assert (await board(server, "food-truck", offset=10))["rows"] == []
+    refused = await board(server, "tiny", status=422, cursor=cursors[1])  # another game's list's cursor
+    assert refused["error"]["code"] == "bad_cursor"
 
     # My own rank comes with every page, the one that shows me or not: counted the way the list is ordered.
     for name, who in people.items():
-        for offset in (0, 4):
-            mine = (await board(server, "food-truck", who, limit=1, offset=offset))["me"]
+        for cursor in (None, cursors[2]):
+            mine = (await board(server, "food-truck", who, limit=1, **({"cursor": cursor} if cursor else {})))["me"]
             rank = order.index(ids[name]) + 1 if ids[name] in order else None
-            assert mine["rank"] == rank, (name, offset)
+            assert mine["rank"] == rank, (name, cursor)
             assert (mine["user"]["id"], mine["guest"]) == (ids[name], False)
+            # The cursor of the page of one row that shows me: my own row is its first.
+            if rank is not None:
+                shown = await board(server, "food-truck", who, limit=1, **({"cursor": mine["page"]} if mine["page"] else {}))
+                assert listed(shown)[0][:2] == (rank, ids[name]) and (mine["page"] is None) == (rank == 1), name
     assert (await board(server, "food-truck", people["E"]))["me"]["games"] == MIN_GAMES - 1
     await close_all(*people.values())
 
@@ -153,7 +161,7 @@ async def test_a_guest_is_left_out_whatever_their_rating_until_they_make_an_acco
     answer = await board(server, "foodies", gus)
     assert listed(answer) == [(1, eve.user["id"], 1600, MIN_GAMES)]
     assert answer["me"] == {"rank": None, "user": {"id": gus.user["id"], "name": "Gus"}, "rating": 2000, "games": 10,
-                            "provisional": True, "guest": True}
+                            "provisional": True, "guest": True, "page": None}
 
     # An account keeps the guest's id, and so their rating: listed from then on.
     await gus.post("/api/auth/register", {"username": f"gus{secrets.token_hex(4)}", "password": "correct horse"})
@@ -165,11 +173,15 @@ async def test_a_guest_is_left_out_whatever_their_rating_until_they_make_an_acco
 
 @pytest.mark.parametrize(("params", "where"), [
     ({"limit": 0}, "limit"), ({"limit": 101}, "limit"), ({"limit": "ten"}, "limit"), ({"limit": ""}, "limit"),
-    ({"offset": -1}, "offset"), ({"offset": "x"}, "offset"), ({"offset": 10**7}, "offset"), ({"offset": 1.5}, "offset"),
+    ({"cursor": "x" * 501}, "cursor"),
+    ({"cursor": "x"}, None), ({"cursor": "W10"}, None), ({"cursor": "WyJ0YWJsZXMiLFtdXQ"}, None),
 ])
-async def test_bad_paging_is_refused(board_server: Server, params: dict[str, Any], where: str) -> None:
+async def test_bad_paging_is_refused(board_server: Server, params: dict[str, Any], where: str | None) -> None:
     error = (await board(board_server, "food-truck", status=422, **params))["error"]
-    assert error["code"] == "invalid_request" and error["message"].startswith(f"query.{where}:"), error
+    if where is None:  # well formed, but not a cursor of this list
+        assert error["code"] == "bad_cursor", error
+    else:
+        assert error["code"] == "invalid_request" and error["message"].startswith(f"query.{where}:"), error
 
 
 async def test_an_unknown_game_is_not_found(board_server: Server) -> None:

@@ -74,9 +74,9 @@ async def test_join_leave_kick_bots_start(server: Server) -> None:
     assert r.status_code == 409 and r.json()["error"]["code"] == "already_started"
     r = await host.post(f"/api/tables/{tid}/start", ok=False)
     assert r.json()["error"]["code"] == "already_started"
-    mine = (await ben.http.get("/api/me/tables")).json()
+    mine = (await ben.http.get("/api/me/tables")).json()["tables"]
     assert tid not in [x["id"] for x in mine]
-    mine = (await host.http.get("/api/me/tables")).json()
+    mine = (await host.http.get("/api/me/tables")).json()["tables"]
     assert tid in [x["id"] for x in mine]
     for p in (host, ben, cy):
         await p.close()
@@ -111,7 +111,7 @@ async def test_a_host_who_leaves_hands_the_table_on(server: Server) -> None:
 
     async def listed() -> bool:
         async with httpx.AsyncClient(base_url=server.url) as c:
-            return tid in [x["id"] for x in (await c.get("/api/tables", params={"status": "open"})).json()]
+            return tid in [x["id"] for x in (await c.get("/api/tables", params={"status": "open"})).json()["tables"]]
 
     # A player who is not the host leaves: the host stays; the last person out keeps the table, unlisted.
     await ben.post(f"/api/tables/{tid}/leave")
@@ -120,7 +120,7 @@ async def test_a_host_who_leaves_hands_the_table_on(server: Server) -> None:
     t = (await cy.post(f"/api/tables/{tid}/leave")).json()
     assert t["host"]["id"] == cy.user["id"] and all(s["user"] is None for s in t["seats"])
     assert not await listed()
-    assert tid in [x["id"] for x in (await cy.http.get("/api/me/tables")).json()]
+    assert tid in [x["id"] for x in (await cy.http.get("/api/me/tables")).json()["tables"]]
     await host.post(f"/api/tables/{tid}/join", {})
     assert await listed()
     await cy.post(f"/api/tables/{tid}/join", {})
@@ -143,9 +143,9 @@ async def test_public_list_filters(server: Server) -> None:
     host = await Player.guest(server.url)
     t = await host.table(seats=2)
     async with httpx.AsyncClient(base_url=server.url) as c:
-        open_ids = [x["id"] for x in (await c.get("/api/tables", params={"status": "open"})).json()]
-        playing_ids = [x["id"] for x in (await c.get("/api/tables", params={"status": "playing"})).json()]
-        other = (await c.get("/api/tables", params={"game": "food-truck"})).json()
+        open_ids = [x["id"] for x in (await c.get("/api/tables", params={"status": "open"})).json()["tables"]]
+        playing_ids = [x["id"] for x in (await c.get("/api/tables", params={"status": "playing"})).json()["tables"]]
+        other = (await c.get("/api/tables", params={"game": "food-truck"})).json()["tables"]
         bad = await c.get("/api/tables", params={"status": "sleeping"})
     assert t["id"] in open_ids and t["id"] not in playing_ids
     assert t["id"] not in [x["id"] for x in other]
@@ -160,7 +160,7 @@ async def test_private_table_needs_the_invite(limited_server: Server) -> None:
     tid, code = t["id"], t["invite_code"]
     assert len(code) >= 20
     async with httpx.AsyncClient(base_url=server.url) as c:
-        listed = [x["id"] for x in (await c.get("/api/tables")).json()]
+        listed = [x["id"] for x in (await c.get("/api/tables")).json()["tables"]]
         assert tid not in listed
         assert (await c.get(f"/api/tables/{tid}")).status_code == 404
         seen = await c.get(f"/api/tables/{tid}", params={"invite": code})

@@ -8,6 +8,7 @@ from typing import Any
 
 import httpx
 
+from app.api.openapi import REFUSALS
 from app.main import create_app
 from tests.conftest import Server
 
@@ -26,14 +27,23 @@ def test_every_operation_describes_its_refusals_in_the_servers_error_shape() -> 
     error = SCHEMA["components"]["schemas"]["Error"]
     assert error["required"] == ["error"] and error["properties"]["error"]["required"] == ["code", "message"]
     for path, method, op in operations():
-        for status in ("422", "503", "default"):
-            assert op["responses"][status]["content"]["application/json"]["schema"] == ERROR_REF, (
-                method,
-                path,
-                status,
-            )
+        responses = op["responses"]
+        assert "default" not in responses, (method, path)  # every status is listed, or it is a bug
+        for status, answer in responses.items():
+            if int(status) >= 400:
+                assert answer["content"]["application/json"]["schema"] == ERROR_REF, (method, path, status)
+                assert answer["description"].startswith("`"), (method, path, status)  # its codes
+        if op.get("parameters") or "requestBody" in op:
+            assert "invalid_request" in responses["422"]["description"], (method, path)
         if "{" in path:
-            assert "404" in op["responses"], (method, path)
+            assert "404" in responses, (method, path)
+    # Each operation's own refusals name no operation the server does not have.
+    assert set(REFUSALS) == {(method, path) for path, method, _ in operations()}
+    assert "`push_unavailable`" in SCHEMA["paths"]["/api/me/push"]["post"]["responses"]["503"]["description"]
+    assert "`already_started`" in SCHEMA["paths"]["/api/tables/{table_id}/join"]["post"]["responses"]["409"][
+        "description"
+    ]
+    assert set(SCHEMA["paths"]["/api/health/live"]["get"]["responses"]) == {"200"}
 
 
 def test_operations_that_need_a_session_say_so_and_how_to_send_it() -> None:
@@ -76,3 +86,19 @@ async def test_each_operation_said_to_need_a_session_refuses_a_request_without_o
             )
             checked += 1
     assert checked >= 20
+
+
+async def test_an_address_no_operation_takes_is_refused_in_the_error_shape(server: Server) -> None:
+    """404 for an /api/ address nothing takes (a chat line's id that is not a number too), 405 where another method
+    has an operation there; never the site's files' answer."""
+    async with httpx.AsyncClient(base_url=server.url) as c:
+        for method, url, status in [
+            ("DELETE", "/api/tables/0123456789abcdef/chat/abc", 404),
+            ("DELETE", "/api/tables/0123456789abcdef/chat/-1", 404),
+            ("POST", "/api/nothing/here", 404),
+            ("DELETE", "/api/tables/0123456789abcdef/chat/mode", 405),
+            ("POST", "/api/games", 405),
+        ]:
+            r = await c.request(method, url)
+            code = {404: "not_found", 405: "method_not_allowed"}[status]
+            assert r.status_code == status and r.json()["error"]["code"] == code, (method, url, r.text)

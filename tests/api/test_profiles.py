@@ -71,7 +71,7 @@ async def test_counts_wins_ties_and_recent_games_across_games(server: Server) ->
     assert _counts(mine) == {"food-truck": (1, int(ana_won_truck), 0), "tiny": (3, 2, 1)}
     assert mine["totals"] == {"played": 4, "won": 2 + int(ana_won_truck), "shared": 1}
     assert [e["table_id"] for e in mine["recent"]] == [truck["id"], private["id"], tie["id"], won["id"]]
-    assert mine["next_before"] is None
+    assert mine["next"] is None
 
     by_id = {e["table_id"]: e for e in mine["recent"]}
     first = by_id[won["id"]]
@@ -105,8 +105,8 @@ async def test_a_private_table_counts_and_shows_only_for_those_who_may_see_it(se
         assert seen["totals"] == {"played": 1, "won": 1, "shared": 0}
         assert [e["table_id"] for e in seen["recent"]] == [public["id"]]
         assert private["id"] not in str(seen)
-        # Naming the private table as a cursor tells nothing either.
-        refused = await _profile(server, ana.user["id"], viewer, ok=False, before=private["id"])
+        # A table's id is no cursor: naming the private one tells nothing either.
+        refused = await _profile(server, ana.user["id"], viewer, ok=False, cursor=private["id"])
         assert refused.status_code == 422 and refused.json()["error"]["code"] == "bad_cursor"
     # Ben sat at it: he sees it on Ana's profile too.
     seen_by_ben = await _profile(server, ana.user["id"], ben)
@@ -114,33 +114,34 @@ async def test_a_private_table_counts_and_shows_only_for_those_who_may_see_it(se
     assert _counts(seen_by_ben) == {"tiny": (2, 1, 0)}
 
 
-async def test_recent_games_page_with_a_before_cursor(server: Server) -> None:
+async def test_recent_games_page_with_a_cursor(server: Server) -> None:
     ana, ben = await guests(server, "Ana", "Ben")
     tables = [await _tiny(ana, ben, (i % 4, 0), server) for i in range(5)]
     newest_first = [t["id"] for t in reversed(tables)]
     seen: list[str] = []
-    before = None
+    cursor = None
     pages = 0
     while True:
-        params = {"limit": 2, **({"before": before} if before else {})}
+        params = {"limit": 2, **({"cursor": cursor} if cursor else {})}
         page = await _profile(server, ana.user["id"], None, **params)
         assert len(page["recent"]) <= 2
         assert page["totals"]["played"] == 5  # the counts are not paged
         seen += [e["table_id"] for e in page["recent"]]
         pages += 1
-        before = page["next_before"]
-        if before is None:
+        cursor = page["next"]
+        if cursor is None:
             break
-        assert before == seen[-1]
     assert seen == newest_first and pages == 3
     too_many = await _profile(server, ana.user["id"], None, ok=False, limit=51)
     assert too_many.status_code == 422 and too_many.json()["error"]["code"] == "invalid_request"
-    for cursor in ("nonsense", secrets.token_hex(8)):
-        bad = await _profile(server, ana.user["id"], None, ok=False, before=cursor)
-        assert bad.status_code == 422 and bad.json()["error"]["code"] == "bad_cursor"
-    # A cursor names a game of the profile's player: Ana's newest game is one of Ben's too.
-    assert (await _profile(server, ben.user["id"], None, before=newest_first[0]))["recent"][0]["table_id"] == (
-        newest_first[1])
+    first = await _profile(server, ana.user["id"], None, limit=2)
+    # Not a cursor, a table's id, and another list's cursor (the leaderboard's shape and name differ).
+    for bad_cursor in ("nonsense", secrets.token_hex(8), "eyJhIjoxfQ", first["next"][:-2]):
+        bad = await _profile(server, ana.user["id"], None, ok=False, cursor=bad_cursor)
+        assert bad.status_code == 422 and bad.json()["error"]["code"] == "bad_cursor", bad_cursor
+    # A cursor is a place in the order, good for another player's list too: Ana's games are Ben's.
+    assert (await _profile(server, ben.user["id"], None, limit=2, cursor=first["next"]))["recent"][0]["table_id"] == (
+        newest_first[2])
 
 
 async def test_an_unknown_player_is_not_found_and_an_account_says_so(server: Server) -> None:

@@ -211,3 +211,48 @@ async def test_only_https_endpoints_by_default(server: Server) -> None:
     assert (await ana.http.get("/api/me/push")).json() == {"subscriptions": 10}
     await ana.close()
     await bo.close()
+
+
+@pytest.fixture
+def without_push(fresh_db: Database, tmp_path: Path) -> Iterator[Server]:
+    """A server whose Python cannot import pywebpush, as where the `push` extra is not installed: a package of that
+    name that refuses to import comes first on its path."""
+    blocked = tmp_path / "blocked" / "pywebpush"
+    blocked.mkdir(parents=True)
+    (blocked / "__init__.py").write_text('raise ImportError("the push extra is not installed")\n')
+    path = os.pathsep.join(p for p in (str(blocked.parent), os.environ.get("PYTHONPATH", "")) if p)
+    srv = Server(fresh_db, tmp_path, PYTHONPATH=path, PUSH_INSECURE_ENDPOINTS="true").start()
+    yield srv
+    srv.stop()
+
+
+async def test_without_the_push_extra_the_server_serves_with_push_off(
+    without_push: Server, push_service: PushService
+) -> None:
+    ana, bo = await Player.account(without_push.url, "Ana"), await Player.account(without_push.url, "Bo")
+    prefs = (await ana.http.get("/api/me/notifications")).json()
+    assert prefs["push"] is False  # the profile page offers no push then
+    r = await ana.http.get("/api/push/key")
+    assert r.status_code == 503 and r.json()["error"]["code"] == "push_unavailable", r.text
+    r = await ana.http.post("/api/me/push", json=Browser().subscription(push_service.url("/push/ana")))
+    assert r.status_code == 503 and r.json()["error"]["code"] == "push_unavailable", r.text
+    assert (await ana.http.get("/api/me/push")).json() == {"subscriptions": 0}
+    # A turn-based game, whose turns would be pushed, is played as ever.
+    t = await ana.table(time_control=TURN_BASED, options={"target": 1}, name="Slow lunch")
+    await bo.post(f"/api/tables/{t['id']}/join", {})
+    assert (await ana.post(f"/api/tables/{t['id']}/start")).json()["status"] == "playing"
+    sb = await Socket.open(bo.base.replace("http", "ws"), t["id"], bo.token)
+    await sb.expect("snapshot")
+    assert (await sb.act({"type": "pick", "n": 1}))["type"] == "ack"
+    await sb.close()
+    await asyncio.sleep(0.3)
+    assert push_service.received == {}
+    assert "Traceback" not in without_push.log.read_text()
+    await ana.close()
+    await bo.close()
+
+
+async def test_with_the_push_extra_the_setting_says_push_is_on(pushing: Server) -> None:
+    ana = await Player.account(pushing.url, "Ana")
+    assert (await ana.http.get("/api/me/notifications")).json()["push"] is True
+    await ana.close()

@@ -302,7 +302,7 @@ def test_my_tables_are_grouped_by_what_they_ask_and_finished_ones_paged(person: 
     mine = table(start=True)  # her truck, then her prep: the game waits on her
     deadline = time.monotonic() + 90
     while True:
-        tables = {x["id"]: x for x in page.request.get(base + "/api/me/tables").json()}
+        tables = {x["id"]: x for x in page.request.get(base + "/api/me/tables").json()["tables"]}
         done = all(tables[tid]["status"] == "finished" for tid in finished)
         if done and "0" in tables[mine]["awaiting"]:
             break

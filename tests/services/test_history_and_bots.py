@@ -51,7 +51,7 @@ async def test_a_table_of_bots_plays_to_the_end_and_verifies(server: Server) -> 
     assert last["view"]["over"] is True
     bad = await host.http.get(f"/api/tables/{tid}/replay", params={"step": len(moves) + 1})
     assert bad.status_code == 422
-    finished = [x["id"] for x in (await host.http.get("/api/tables", params={"status": "finished"})).json()]
+    finished = [x["id"] for x in (await host.http.get("/api/tables", params={"status": "finished"})).json()["tables"]]
     assert tid in finished
     # The command-line check agrees.
     env = {**os.environ, "DATABASE_URL": server.db.url}

@@ -1,0 +1,72 @@
+"""The lobby's lists of tables, a page at a time (services/pagination.py): the public tables, and a person's own.
+
+Both are newest activity first, ties broken by the table's id, so a page boundary never repeats or skips a table that
+stays where it is. A table whose activity moves it meanwhile moves to the front of the list: a reader walking the
+pages then finds it on the first page again, not twice in one walk.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import exists, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import GameTable, Seat, User
+from app.games import GAMES
+from app.services import pagination
+from app.services.pagination import PageRequest
+from app.services.records import TableRecord
+
+if TYPE_CHECKING:
+    from app.runtime import Runtime
+
+PAGE = 50  # tables per page, unless asked for fewer or more
+MAX_PAGE = 100
+KEY: list[pagination.Kind] = ["time", "str"]  # (updated_at, id)
+_ORDER = [(GameTable.updated_at, True), (GameTable.id, True)]
+
+
+async def _page(
+    rt: Runtime, session: AsyncSession, query: Any, name: str, page: PageRequest
+) -> tuple[list[TableRecord], str | None]:
+    rows = (
+        await session.execute(
+            query.where(pagination.after(_ORDER, page.after))
+            .order_by(GameTable.updated_at.desc(), GameTable.id.desc())
+            .limit(page.limit + 1)
+        )
+    ).all()
+    items, after = pagination.split(rows, page, name, lambda r: (r.updated_at, r.id))
+    return [await rt.record(session, r.id) for r in items], after
+
+
+async def public_tables(
+    rt: Runtime, session: AsyncSession, status: str | None, game: str | None, cursor: str | None, limit: int
+) -> tuple[list[TableRecord], str | None]:
+    """A page of the public tables (filtered by status and game), and the cursor of the next; an open one with nobody
+    seated (its host left) is not listed."""
+    page = PageRequest(limit, pagination.decode("tables", cursor, KEY))
+    if game and game not in GAMES:
+        return [], None
+    someone_seated = exists().where(Seat.table_id == GameTable.id, Seat.user_id.is_not(None))
+    query = select(GameTable.id, GameTable.updated_at).where(
+        GameTable.visibility == "public", (GameTable.status != "open") | someone_seated
+    )
+    if status:
+        query = query.where(GameTable.status == status)
+    if game:
+        query = query.where(GameTable.game == game)
+    return await _page(rt, session, query, "tables", page)
+
+
+async def my_tables(
+    rt: Runtime, session: AsyncSession, user: User, cursor: str | None, limit: int
+) -> tuple[list[TableRecord], str | None]:
+    """A page of the tables where this person sits or hosts, and the cursor of the next."""
+    page = PageRequest(limit, pagination.decode("my-tables", cursor, KEY))
+    seated = select(Seat.table_id).where(Seat.user_id == user.id)
+    query = select(GameTable.id, GameTable.updated_at).where(
+        (GameTable.host_id == user.id) | GameTable.id.in_(seated)
+    )
+    return await _page(rt, session, query, "my-tables", page)
