@@ -96,8 +96,9 @@ def run_pair(game_id: str, pair: str, games: int, base_seed: int, playouts: int 
             results.append(result)
             if progress:
                 # A long run cut short still leaves its games counted so far.
+                slowest = f"{1000 * max(result[1]):.0f}" if result[1] else "-"
                 print(f"{game_id} {pair} game {n}/{games} seed {seeds[n - 1]}: {result[0]}"
-                      f" (total {sum(r[0] for r in results)})", file=sys.stderr, flush=True)
+                      f" (total {sum(r[0] for r in results)}), longest hard ms {slowest}", file=sys.stderr, flush=True)
     score = sum(r[0] for r in results)
     ties = sum(1 for r in results if 0 < r[0] < 1)
     hard = [t for r in results for t in r[1]]
