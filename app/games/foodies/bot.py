@@ -150,14 +150,15 @@ def normal(state: JSON, player: str, rng: Rng) -> JSON:
 
 
 def standing(state: JSON, seat: str) -> float:
-    """How near `seat` is to winning: popularity, and what its coins and court should still bring, against
-    the best rival's."""
+    """How near `seat` is to winning: popularity, and what its coins, flyers and court should still bring,
+    against the best rival's."""
     players = state["players"]
     horizon = rolls_left(state)
 
     def points(s: str) -> float:
         player = players[s]
-        return player["popularity"] + (player["coins"] + court_income(player, s) * horizon) / POPULARITY
+        wealth = player["coins"] + FLYER * player["flyers"] + court_income(player, s) * horizon
+        return player["popularity"] + wealth / POPULARITY
 
     lead = points(seat) - max(points(s) for s in state["seats"] if s != seat)
     return min(1.0, max(0.0, 0.5 + lead / state["threshold"]))
