@@ -24,11 +24,13 @@ from app.realtime.presence import NAME_CHARS, Presence
 from app.services import notify
 from app.services.auth import TokenSigner
 from app.services.bots import BotRunner
+from app.services.loading import advance, catch_up, load_record, moves_after
 from app.services.push import VapidKeys
 from app.services.ratelimits import make_rate_limits
 from app.services.ratings import settle as settle_rating
 from app.services.ratings import sweep as sweep_ratings
-from app.services.records import TableCache, TableRecord, advance, catch_up, load_record, moves_after
+from app.services.record import TableRecord
+from app.services.table_cache import TableCache
 from app.services.timeouts import sweep as sweep_timeouts
 from app.services.writer import PostgresBatchWriter, SessionWriter
 

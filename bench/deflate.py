@@ -29,7 +29,7 @@ import orjson  # noqa: E402
 
 from app.games import GAMES  # noqa: E402
 from app.realtime.hub import viewer_message  # noqa: E402
-from app.services.records import SeatInfo, TableRecord  # noqa: E402
+from app.services.record import SeatInfo, TableRecord  # noqa: E402
 
 SEATS = ["0", "1", "2", "3"]
 

@@ -23,7 +23,7 @@ from app.api.tables import Viewing, viewing, visible_table
 from app.db.models import User
 from app.runtime import Runtime
 from app.services import chat, tables
-from app.services.records import TableRecord
+from app.services.record import TableRecord
 
 router = APIRouter(prefix="/api", tags=["chat"])
 MAX_ID = 2**63 - 1  # the largest line id a database holds: a larger one names no line

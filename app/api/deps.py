@@ -13,7 +13,7 @@ from app.db.models import RevokedSession, User
 from app.runtime import Runtime
 from app.services.auth import SESSION_ENDED_MESSAGE, Claims
 from app.services.errors import ServiceError, banned
-from app.services.records import valid_id
+from app.services.record import valid_id
 
 COOKIE = "session"
 

@@ -28,7 +28,7 @@ from app.runtime import Runtime
 from app.services import history, takeback
 from app.services import tables as svc
 from app.services.errors import ServiceError, not_found
-from app.services.records import TableRecord
+from app.services.record import TableRecord
 
 router = APIRouter(prefix="/api", tags=["lobby"])
 

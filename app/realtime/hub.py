@@ -31,7 +31,7 @@ from app.realtime.presence import Presence, Shown, seats_by_user
 from app.realtime.protocol import FRAME_WRITER, text_frame
 from app.services import chat
 from app.services.auth import SESSION_ENDED_MESSAGE
-from app.services.records import EVENT_WINDOW, TableRecord
+from app.services.record import EVENT_WINDOW, TableRecord, redact_events
 from app.services.tables import clock_fields, public_table_json, table_json_for, table_key
 
 if TYPE_CHECKING:
@@ -216,16 +216,6 @@ def recent_events_since(rec: TableRecord, after: int) -> list[dict[str, Any]] | 
     if all(v in rec.recent_events for v in versions if v > 1):
         return [ev for v in versions for ev in rec.recent_events.get(v, [])]
     return None
-
-
-def redact_events(events: list[dict[str, Any]], seat: str | None, finished: bool) -> list[dict[str, Any]]:
-    """The events this viewer may see (all of them once the game is over)."""
-    out = []
-    for ev in events:
-        to = ev.get("visible_to")
-        if finished or to is None or (seat is not None and seat in to):
-            out.append(ev)
-    return out
 
 
 def viewer_message(

@@ -7,7 +7,7 @@ makes a lobby change with a `registered` event, as for a rename (below), so ever
 `rated`.
 
 Where a new name shows:
-- Tables name their people by a join with `users` when a record is loaded (`records.load_record`), and each server
+- Tables name their people by a join with `users` when a record is loaded (`loading.load_record`), and each server
   process caches records (`TableCache`). A rename therefore makes a lobby change of every open or running table the
   person sits at or hosts: its version moves on (not `updated_at`, so neither the lobby's order nor a stand-in's
   waiting time moves), with a `renamed` event, so every process reloads it and every socket at it gets the new
@@ -46,7 +46,7 @@ from app.db.models import GameTable, RenameLog, Seat, User
 from app.services import auth
 from app.services.auth import check_distinct_name, clean_name
 from app.services.errors import ServiceError
-from app.services.records import TableRecord
+from app.services.record import TableRecord
 from app.services.tables import Events, lobby_change
 
 if TYPE_CHECKING:

@@ -29,7 +29,8 @@ from app.db.models import (
 )
 from app.services.auth import locked_user
 from app.services.errors import ServiceError
-from app.services.records import load_record, valid_id
+from app.services.loading import load_record
+from app.services.record import valid_id
 from app.services.tables import keep_events
 
 if TYPE_CHECKING:

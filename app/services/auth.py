@@ -171,7 +171,7 @@ def check_password(password: object) -> None:
 
 
 def is_guest(user: User) -> bool:
-    """A guest has no account (no username): their seats are not rated (records.TableRecord.rated_people)."""
+    """A guest has no account (no username): their seats are not rated (record.TableRecord.rated_people)."""
     return user.username is None
 
 
@@ -185,7 +185,7 @@ async def mark_guest_seats(session: AsyncSession, table_id: str) -> None:
     person_is_guest = select(User.username.is_(None)).where(User.id == Seat.user_id).scalar_subquery()
     await session.execute(
         update(Seat).where(Seat.table_id == table_id, Seat.user_id.is_not(None)).values(guest=person_is_guest)
-        .execution_options(synchronize_session=False)  # records.load_record reads the seats afresh
+        .execution_options(synchronize_session=False)  # loading.load_record reads the seats afresh
     )
 
 

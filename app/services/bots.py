@@ -15,7 +15,7 @@ from app.games.base import BotLevel, Game, IllegalAction
 from app.games.rng import below
 from app.services.errors import ServiceError
 from app.services.play import apply_action
-from app.services.records import TableRecord
+from app.services.record import TableRecord
 
 if TYPE_CHECKING:
     from app.runtime import Runtime

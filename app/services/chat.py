@@ -27,7 +27,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.models import ChatMessage, ChatMute, User
 from app.services.errors import ServiceError
 from app.services.play import check_client_id
-from app.services.records import TableRecord
+from app.services.record import TableRecord
 
 if TYPE_CHECKING:
     from app.runtime import Runtime

@@ -31,7 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.models import Move, MoveDraft
 from app.games import GAMES
 from app.games.base import Applied, Game
-from app.services.records import Draft, TableRecord
+from app.services.record import Draft, TableRecord
 from app.services.writer import WriteConflict
 
 if TYPE_CHECKING:
@@ -96,7 +96,7 @@ async def drop_last(rt: Runtime, rec: TableRecord, seat: str) -> TableRecord:
 
 async def forget_carried(rt: Runtime, table_id: str, seat: str, seq: int) -> None:
     """Delete the drafts of `seat` that its move `seq` carried. A crash before this leaves them spent anyway: a draft
-    is live only while no later move of its seat exists (`records.load_drafts`)."""
+    is live only while no later move of its seat exists (`loading.load_drafts`)."""
     try:
         async with rt.single_writer(), rt.sessions() as session:
             await session.execute(delete(MoveDraft).where(

@@ -39,7 +39,7 @@ from app.games import GAMES
 from app.services import push
 from app.services.clocks import ClockKind
 from app.services.errors import ServiceError
-from app.services.records import TableRecord
+from app.services.record import TableRecord
 from app.services.tables import invite_code
 
 if TYPE_CHECKING:

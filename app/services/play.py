@@ -18,7 +18,7 @@ from app.games.toolkit import is_listed
 from app.metrics import COMMAND_LATENCY, COMMANDS_APPLIED, COMMANDS_REFUSED
 from app.services import clocks, drafts
 from app.services.errors import ServiceError
-from app.services.records import TableRecord
+from app.services.record import TableRecord
 from app.services.writer import MoveWrite, WriteConflict
 
 if TYPE_CHECKING:

@@ -24,7 +24,7 @@ from app.games import GAMES
 from app.services import glicko2
 from app.services.auth import is_guest
 from app.services.errors import ServiceError, not_found
-from app.services.records import valid_id
+from app.services.record import valid_id
 
 PAGE = 20  # recent games per page, unless asked for fewer or more
 MAX_PAGE = 50

@@ -42,8 +42,9 @@ from sqlalchemy.orm import aliased
 from app.config import Settings
 from app.db.models import GameTable, PlayerRating, RatingChange, Seat, User
 from app.services import glicko2
+from app.services.loading import load_record
 from app.services.profiles import places
-from app.services.records import TableRecord, load_record
+from app.services.record import TableRecord
 from app.services.tables import keep_events
 
 if TYPE_CHECKING:

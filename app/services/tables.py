@@ -22,7 +22,8 @@ from app.services import chat, clocks
 from app.services.auth import check_distinct_name, clean_name, mark_guest_seats, new_id
 from app.services.chat import ChatMode
 from app.services.errors import ServiceError, not_found
-from app.services.records import TableRecord, hash_invite, load_record, seed_commitment
+from app.services.loading import load_record
+from app.services.record import TableRecord, hash_invite, seed_commitment
 
 if TYPE_CHECKING:
     from app.runtime import Runtime

@@ -23,7 +23,8 @@ from app.db.models import Move, MoveDraft, User
 from app.games import GAMES
 from app.games.toolkit import is_listed
 from app.services.errors import ServiceError
-from app.services.records import TableRecord, initial_state
+from app.services.loading import initial_state
+from app.services.record import TableRecord
 from app.services.tables import Events, _bump
 
 States = tuple[dict[str, Any], dict[str, Any]]  # the states before the last kept move and after it
@@ -132,7 +133,7 @@ async def _take_back(session: AsyncSession, rec: TableRecord, request: dict[str,
     await session.execute(delete(Move).where(Move.table_id == rec.id, Move.seq >= first))
     # Everyone's drafts were made on a state that is no more.
     await session.execute(delete(MoveDraft).where(MoveDraft.table_id == rec.id))
-    # While a game runs the snapshot is older than its last move, which a load replays (services/records.py): that
+    # While a game runs the snapshot is older than its last move, which a load replays (services/loading.py): that
     # tells whether the last move may be undone.
     snapshot, snapshot_seq = (previous, count - 1) if count >= 1 else (kept, 0)
     _bump(session, rec, state=snapshot, state_seq=snapshot_seq, move_count=count,

@@ -36,7 +36,8 @@ from app.games.rng import below
 from app.services import clocks, drafts
 from app.services.bots import bot_seed, choose
 from app.services.clocks import TimeoutPolicy
-from app.services.records import TableRecord, load_record
+from app.services.loading import load_record
+from app.services.record import TableRecord
 from app.services.tables import keep_events
 
 if TYPE_CHECKING:

@@ -20,8 +20,9 @@ from app.db.models import GameTable, Move
 from app.games import GAMES
 from app.services import clocks, drafts
 from app.services.errors import ServiceError
+from app.services.loading import Replayed, initial_state, load_record, replay, replay_stored
 from app.services.play import Ack, check_client_id
-from app.services.records import Replayed, TableRecord, initial_state, load_record, replay, replay_stored
+from app.services.record import TableRecord
 
 if TYPE_CHECKING:
     from app.runtime import Runtime

@@ -12,7 +12,8 @@ import pytest
 
 from app.games import GAMES
 from app.realtime.hub import Connection, Hub, Message
-from app.services.records import SeatInfo, TableCache, TableRecord
+from app.services.record import SeatInfo, TableRecord
+from app.services.table_cache import TableCache
 
 
 class FakeSocket:

@@ -24,7 +24,7 @@ from app.services import clocks, tables
 from app.services.errors import ServiceError
 from app.services.play import apply_action
 from app.services.ratings import settle
-from app.services.records import TableRecord
+from app.services.record import TableRecord
 from app.services.timeouts import claim, sweep
 from app.services.undo import take_back
 from tests.conftest import SECRET, Database, requires_postgres

@@ -17,7 +17,7 @@ from app.runtime import Runtime
 from app.services import tables
 from app.services.auth import create_guest, register
 from app.services.errors import ServiceError
-from app.services.records import load_record
+from app.services.loading import load_record
 from tests.conftest import SECRET, Database
 
 PASSWORD = "correct horse"
