@@ -8,23 +8,25 @@ import logging
 import secrets
 import weakref
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 import orjson
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import Settings
-from app.db.models import GameTable, Seat
 from app.db.session import make_engine, make_sessionmaker
 from app.realtime.broker import make_broker
 from app.realtime.hub import Hub
 from app.realtime.presence import NAME_CHARS, Presence
+from app.realtime.publisher import RealtimePublisher
 from app.services import notify
 from app.services.auth import TokenSigner
 from app.services.bots import BotRunner
-from app.services.loading import advance, catch_up, load_record, moves_after
+from app.services.live_reads import LiveReads
+from app.services.loading import advance, catch_up, load_record, moves_after, stored_version, stored_versions
+from app.services.ports import Publisher
+from app.services.presentation import TablePresenter
 from app.services.push import VapidKeys
 from app.services.ratelimits import make_rate_limits
 from app.services.ratings import settle as settle_rating
@@ -57,7 +59,11 @@ class Runtime:
         self.writing: dict[str, int] = {}
         self.is_postgres = settings.is_postgres
         self.cache = TableCache()
-        self.hub = Hub(self)
+        self.presenter = TablePresenter(secret_key=self.secret_key, settings=settings, now=lambda: self.now())
+        self.hub = Hub(
+            cache=self.cache, records=self, reads=LiveReads(reads=self.reads), presenter=self.presenter,
+            on_renamed=lambda user_id, name: self.publisher.renamed(user_id, name), publish_later=self.publish_later,
+        )
         self.broker = make_broker(
             settings.effective_database_url, settings.broker_url, settings.effective_broker_namespace
         )
@@ -87,11 +93,14 @@ class Runtime:
             self.hub, self.broker, self.origin, self.spawn,
             settings.presence_debounce, settings.presence_refresh, settings.presence_expiry,
         )
+        self.publisher: Publisher = RealtimePublisher(
+            hub=self.hub, broker=self.broker, presence=self.presence, cache=self.cache, spawn=self.spawn
+        )
 
     async def start(self) -> None:
         await self.writer.start()
         self.spawn(self.hub.sweep_idle(self.settings.ws_idle_timeout))
-        self.spawn(self.sweep_bots(self.settings.bot_sweep_seconds))
+        self.spawn(self.bots.sweep(self.settings.bot_sweep_seconds))
         self.spawn(self.sweep_ratings(self.settings.rating_sweep_seconds))
         self.spawn(self.sweep_clocks(self.settings.clock_sweep_seconds))
         if notify.enabled(self.settings):
@@ -142,7 +151,7 @@ class Runtime:
         rec = self.cache.get(table_id)
         if rec is None or not self.broker.shared:
             return await self.record(session, table_id)
-        stored = await session.scalar(select(GameTable.version).where(GameTable.id == table_id))
+        stored = await stored_version(session, table_id)
         if stored is not None and stored > rec.version:
             return await self.record_at_least(table_id, stored)
         return rec
@@ -239,18 +248,9 @@ class Runtime:
             elif kind == "session_revoked":
                 self.hub.revoke_session(str(notice["user_id"]), str(notice["sid"]))
             elif kind == "renamed" and isinstance(notice.get("name"), str):
-                self.renamed(str(notice["user_id"]), notice["name"][:NAME_CHARS])
+                self.publisher.renamed(str(notice["user_id"]), notice["name"][:NAME_CHARS])
         except Exception:  # noqa: BLE001 - a bad notice must not stop the broker's listener
             log.exception("side notice failed")
-
-    def renamed(self, user_id: str, name: str) -> None:
-        """A person took a new name (services/account.py): the open and running tables that show them are told by a
-        lobby change; here, the watchers' list names them anew and the finished tables naming them are read again
-        (those watched here at once, for their sockets)."""
-        self.hub.rename(user_id, name)
-        for table_id in self.cache.drop_finished_of(user_id):
-            if table_id in self.hub.rooms:
-                self.spawn(self.hub.refresh(table_id))
 
     async def on_broker_back(self) -> None:
         """After a broker reconnect: what this process missed meanwhile (moves, chat, the others' presence, sessions
@@ -322,31 +322,6 @@ class Runtime:
         task.add_done_callback(self._tasks.discard)
         return task
 
-    async def tables_waiting_on_bots(self, idle_for: float = 0.0) -> list[TableRecord]:
-        """Running tables with a bot seat, unchanged for `idle_for` seconds, whose bot is awaited."""
-        query = (
-            select(GameTable.id, GameTable.awaiting, Seat.seat)
-            .join(Seat, Seat.table_id == GameTable.id)
-            .where(GameTable.status == "playing", Seat.bot.is_(True))
-        )
-        if idle_for:
-            query = query.where(GameTable.updated_at < datetime.now(UTC) - timedelta(seconds=idle_for))
-        async with self.reads() as session:
-            rows = (await session.execute(query)).all()
-            ids = {tid for tid, awaiting, seat in rows if seat in (awaiting or []) and tid not in self.bots.running}
-            recs = [self.cache.put(await load_record(session, tid)) for tid in sorted(ids)]
-        return [r for r in recs if set(r.awaiting) & r.bot_seats()]
-
-    async def sweep_bots(self, every: float = 20.0) -> None:
-        """Take over bots left waiting (their driving process died): the bot client_id makes two drivers safe."""
-        while True:
-            await asyncio.sleep(every)
-            try:
-                for rec in await self.tables_waiting_on_bots(idle_for=max(2.0, every / 2)):
-                    self.bots.poke(rec)
-            except Exception:  # noqa: BLE001 - try again next round
-                log.exception("bot sweep failed")
-
     async def notice_outside_changes(self, every: float) -> None:
         """Without a broker between processes (SQLite), what another process changes (`foodgames admin ban` or
         `close-table`, run beside the server) reaches this one only through the database: compare, now and then,
@@ -360,11 +335,7 @@ class Runtime:
                 ids = sorted(cached)
                 for start in range(0, len(ids), 500):
                     async with self.reads() as session:
-                        rows = (
-                            await session.execute(
-                                select(GameTable.id, GameTable.version).where(GameTable.id.in_(ids[start : start + 500]))
-                            )
-                        ).all()
+                        rows = await stored_versions(session, ids[start : start + 500])
                     for table_id, version in rows:
                         if version > cached[table_id]:
                             self.on_remote_change(table_id, version)

@@ -96,6 +96,17 @@ async def load_record(session: AsyncSession, table_id: str, *, for_update: bool 
     return rec
 
 
+async def stored_version(session: AsyncSession, table_id: str) -> int | None:
+    """The table's version as committed (None if there is no such table)."""
+    return await session.scalar(select(GameTable.version).where(GameTable.id == table_id))
+
+
+async def stored_versions(session: AsyncSession, table_ids: list[str]) -> list[tuple[str, int]]:
+    """(id, committed version) of those of these tables that exist."""
+    rows = await session.execute(select(GameTable.id, GameTable.version).where(GameTable.id.in_(table_ids)))
+    return [(table_id, version) for table_id, version in rows]
+
+
 async def load_drafts(session: AsyncSession, table_id: str) -> dict[str, tuple[Draft, ...]]:
     """The table's live drafts by seat, in their order: those no later move of their seat has carried."""
     carried = select(Move.seq).where(

@@ -38,7 +38,7 @@ from app.db.models import PushNotice, PushSubscription, User
 from app.services.errors import ServiceError
 
 if TYPE_CHECKING:
-    from app.runtime import Runtime
+    from app.services.ports import Context
 
 log = logging.getLogger("app.push")
 MAX_PER_USER = 10  # browsers one person gets pushes on; the oldest subscription goes to make room
@@ -72,7 +72,7 @@ class VapidKeys:
 
     @classmethod
     def load(cls, settings: Settings) -> VapidKeys:
-        signer = Vapid.from_raw(settings.effective_vapid_private_key().encode())
+        signer = Vapid.from_raw(settings.effective_vapid_private_key(new_private_key).encode())
         public = signer.public_key.public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)
         subject = settings.vapid_subject or settings.effective_public_url
         return cls(signer, _b64(public), subject)
@@ -100,7 +100,7 @@ def _check(settings: Settings, endpoint: Any, p256dh: Any, auth: Any) -> tuple[s
     return endpoint, _b64(key), _b64(secret)
 
 
-async def subscribe(rt: Runtime, session: AsyncSession, user: User, endpoint: Any, p256dh: Any, auth: Any) -> None:
+async def subscribe(rt: Context, session: AsyncSession, user: User, endpoint: Any, p256dh: Any, auth: Any) -> None:
     """Keep this browser's subscription for the person (the one before under this endpoint goes)."""
     if not user.username:
         raise ServiceError("not_registered", "Create an account first: guests get no push notifications.", 403)
@@ -137,7 +137,7 @@ async def count(session: AsyncSession, user: User) -> int:
     ) or 0)
 
 
-async def notify(rt: Runtime, notices: list[tuple[str, str, dict[str, str]]]) -> int:
+async def notify(rt: Context, notices: list[tuple[str, str, dict[str, str]]]) -> int:
     """Send each notice (key, user id, message: title, body, url) not sent before to the person's browsers; how many
     pushes the push services took."""
     if not notices:

@@ -6,7 +6,9 @@ database is `services/loading.py`, keeping the newest one per table `services/ta
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import hmac
 from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
 from typing import Any
@@ -66,7 +68,7 @@ class TableRecord:
     seats: list[SeatInfo] = field(default_factory=list)
     rematch_id: str | None = None  # the table opened to play this finished game again
     # The open proposal to abandon the running game ({"by": seat, "yes": [seat], "since": version}), None when
-    # there is none or the game is not running; `abandoned`: the players agreed to end the game (services/tables).
+    # there is none or the game is not running; `abandoned`: the players agreed to end the game (services/lobby.py).
     abandon: dict[str, Any] | None = None
     abandoned: bool = False
     # The open request to take back moves (services/takeback.py), as stored: it counts only while the game runs at
@@ -263,3 +265,17 @@ def redact_events(events: list[dict[str, Any]], seat: str | None, finished: bool
         if finished or to is None or (seat is not None and seat in to):
             out.append(ev)
     return out
+
+
+def invite_code(secret_key: str, table_id: str, invite_round: int = 0) -> str:
+    """The table's invite code: derived from the server secret and how many times the host changed it, so only a hash
+    needs storing, and a new round makes every older link useless."""
+    what = f"invite:{table_id}" if invite_round == 0 else f"invite:{table_id}:{invite_round}"
+    digest = hmac.new(secret_key.encode(), what.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:18]).decode()
+
+
+def waited(rec: TableRecord) -> float:
+    """Seconds since the table last changed (a move or a seat change)."""
+    at = rec.updated_at if rec.updated_at.tzinfo else rec.updated_at.replace(tzinfo=UTC)  # SQLite drops the zone
+    return max(0.0, (datetime.now(UTC) - at).total_seconds())

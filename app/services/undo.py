@@ -25,11 +25,11 @@ from app.services.play import Ack, check_client_id
 from app.services.record import TableRecord
 
 if TYPE_CHECKING:
-    from app.runtime import Runtime
+    from app.services.ports import Context
 
 
 async def take_back(
-    rt: Runtime,
+    rt: Context,
     table_id: str,
     seat: str | None,
     client_id: Any,
@@ -56,7 +56,7 @@ async def take_back(
             ack = Ack(client_id, kept.version, draft=len(kept.live_drafts(seat)))
             if on_durable is not None:
                 on_durable(ack)
-            rt.hub.show_draft(kept, seat, [])
+            rt.publisher.draft_shown(kept, seat, [])
             return ack
         async with rt.sessions() as session:
             rec = await load_record(session, table_id, for_update=True)
