@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -15,23 +16,15 @@ from app.services.record import TableRecord
 from app.services.table_cache import TableCache
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
 class RealtimePublisher:
     """Tells this process's sockets directly and the other processes through the broker."""
 
-    def __init__(
-        self,
-        *,
-        hub: Hub,
-        broker: Broker,
-        presence: Presence | None,
-        cache: TableCache,
-        spawn: Callable[[Coroutine[Any, Any, Any]], asyncio.Task[Any]],
-    ) -> None:
-        self.hub = hub
-        self.broker = broker
-        self.presence = presence
-        self.cache = cache
-        self.spawn = spawn
+    hub: Hub
+    broker: Broker
+    presence: Presence | None
+    cache: TableCache
+    spawn: Callable[[Coroutine[Any, Any, Any]], asyncio.Task[Any]]
 
     async def notice_in_tx(self, session: AsyncSession, notice: str) -> None:
         await self.broker.side_in_tx(session, notice)

@@ -48,14 +48,12 @@ def choose(
 
     The bot is given the seat's view, never the state: it cannot use what the seat may not see."""
     legal = game.actions(state, seat)
-    bot = getattr(game, "bot_action", None)
-    if bot is not None:
-        try:
-            action = bot(game.view(state, seat), seat, seed, level, playouts)
-            if isinstance(action, dict):
-                return action
-        except (IllegalAction, Exception):  # noqa: BLE001 - a faulty bot falls back to random play
-            log.exception("bot failed", extra={"game": game.id})
+    try:
+        action = game.bot_action(game.view(state, seat), seat, seed, level, playouts)
+        if isinstance(action, dict):
+            return action
+    except (IllegalAction, Exception):  # noqa: BLE001 - a faulty bot falls back to random play
+        log.exception("bot failed", extra={"game": game.id})
     if not legal:
         raise ServiceError("no_legal_action", "The bot has no legal action.", 409)
     _, index = below(seed, len(legal))

@@ -25,7 +25,7 @@ def game_json(game: Game) -> dict[str, Any]:
         "min_players": game.min_players,
         "max_players": game.max_players,
         "options": list(game.options),
-        "i18n": dict(getattr(game, "i18n", {})),
+        "i18n": dict(game.i18n),
     }
 
 
