@@ -24,7 +24,7 @@ from app.services import notify
 from app.services.auth import TokenSigner
 from app.services.bots import BotRunner
 from app.services.live_reads import LiveReads
-from app.services.loading import advance, catch_up, load_record, moves_after, stored_version, stored_versions
+from app.services.loading import catch_up, load_record, moves_after, stored_version, stored_versions
 from app.services.ports import Publisher
 from app.services.presentation import TablePresenter
 from app.services.push import VapidKeys
@@ -32,6 +32,7 @@ from app.services.ratelimits import make_rate_limits
 from app.services.ratings import settle as settle_rating
 from app.services.ratings import sweep as sweep_ratings
 from app.services.record import TableRecord
+from app.services.remote_changes import RemoteChanges
 from app.services.table_cache import TableCache
 from app.services.timeouts import sweep as sweep_timeouts
 from app.services.writer import PostgresBatchWriter, SessionWriter
@@ -84,14 +85,16 @@ class Runtime:
         self.limits = make_rate_limits(settings, self.sessions, self.single_writer)
         self._tasks: set[asyncio.Task[Any]] = set()
         self.mail_lock = asyncio.Lock()  # one sending of the email outbox at a time in this process (services/notify)
-        # Changes announced by the broker, waiting for one catch-up read: table id -> newest version.
-        self._remote: dict[str, int] = {}
-        self._catching_up: asyncio.Task[None] | None = None
         # Names this process in its side notices (chat, presence): its own come back from the broker, not news.
         self.origin = secrets.token_hex(8)
         self.presence = self.hub.presence = Presence(
             self.hub, self.broker, self.origin, self.spawn,
             settings.presence_debounce, settings.presence_refresh, settings.presence_expiry,
+        )
+        self.remote = RemoteChanges(
+            cache=self.cache, writing=self.writing, watched=self.hub,
+            moves_after=self.moves_after if self.is_postgres else None, publish_later=self.publish_later,
+            spawn=self.spawn,
         )
         self.publisher: Publisher = RealtimePublisher(
             hub=self.hub, broker=self.broker, presence=self.presence, cache=self.cache, spawn=self.spawn
@@ -105,7 +108,7 @@ class Runtime:
         self.spawn(self.sweep_clocks(self.settings.clock_sweep_seconds))
         if notify.enabled(self.settings):
             self.spawn(self.send_mail(self.settings.email_sweep_seconds))
-        await self.broker.start(self.on_remote_change, self.on_broker_back, self.on_side_notice)
+        await self.broker.start(self.remote.on_change, self.on_broker_back, self.on_side_notice)
         if not self.broker.shared:
             self.spawn(self.notice_outside_changes(OUTSIDE_CHECK_SECONDS))
         self.spawn(self.presence.run())
@@ -173,56 +176,11 @@ class Runtime:
                 return self.cache.put(newer)
         return await self.reload(table_id)
 
-    def on_remote_change(self, table_id: str, version: int) -> None:
-        """A change announced by the broker (maybe from another process)."""
-        if self.writing.get(table_id, -1) >= version:
-            return  # our own write: its local publish follows
-        room = self.hub.rooms.get(table_id)
-        if room is None:
-            known = self.cache.known_version(table_id)
-            if known is not None and known < version:
-                # Nobody watches it here: reload lazily, and never keep an older write of ours after it
-                # (a table this process writes is cached; the others' notices cost nothing here).
-                self.cache.drop(table_id, newer=version)
-            return
-        if room.last_version < version:
-            self._remote[table_id] = max(version, self._remote.get(table_id, 0))
-            if self._catching_up is None:
-                self._catching_up = self.spawn(self._catch_up_remote())
-
-    async def _catch_up_remote(self) -> None:
-        """Bring the watched tables that other processes moved up to date, then publish them."""
-        try:
-            await asyncio.sleep(0)  # the notices of this turn of the loop go together
-            while self._remote:
-                changes, self._remote = self._remote, {}
-                await self._catch_up(changes)
-        finally:
-            self._catching_up = None
-
-    async def _catch_up(self, changes: dict[str, int]) -> None:
-        """One read of the new moves of all these tables (replayed on the cached states); a table that
-        cannot be brought forward so (not cached, or changed otherwise than by moves) goes the long way."""
-        behind = {
-            tid: rec for tid, version in changes.items()
-            if (rec := self.cache.get(tid)) is not None and rec.version < version
-            and rec.status == "playing" and rec.state is not None
-        }
-        if behind and self.is_postgres:
-            try:
-                async with self.engine.connect() as conn:
-                    raw = await conn.get_raw_connection()
-                    found = await moves_after(raw.driver_connection, {t: r.move_count for t, r in behind.items()})
-                for tid, rec in behind.items():
-                    new = advance(rec, found[tid])
-                    if new is not None:
-                        self.cache.put(new)
-            except Exception:  # noqa: BLE001 - each table then catches up on its own
-                log.exception("catch-up read failed")
-        for tid, version in changes.items():
-            rec = self.cache.get(tid)
-            if rec is None or rec.version < version or not self.hub.publish_now(rec):
-                self.publish_later(tid, version)
+    async def moves_after(self, known: dict[str, int]) -> dict[str, list[Any]]:
+        """The moves of these tables after their known move counts, in one query (Postgres)."""
+        async with self.engine.connect() as conn:
+            raw = await conn.get_raw_connection()
+            return await moves_after(raw.driver_connection, known)
 
     def on_side_notice(self, payload: str) -> None:
         """A notice on the broker's side channel, unless this process sent it: a chat line, a line removed or a
@@ -338,7 +296,7 @@ class Runtime:
                         rows = await stored_versions(session, ids[start : start + 500])
                     for table_id, version in rows:
                         if version > cached[table_id]:
-                            self.on_remote_change(table_id, version)
+                            self.remote.on_change(table_id, version)
             except Exception:  # noqa: BLE001 - try again next round
                 log.exception("outside change check failed")
 

@@ -162,6 +162,11 @@ class Hub:
         self.revoked: set[str] = set()
         self.addresses: dict[str, int] = {}  # open sockets per client address
 
+    def watched_at(self, table_id: str) -> int | None:
+        """The version the table's sockets here were last sent; None when none watches it."""
+        room = self.rooms.get(table_id)
+        return room.last_version if room is not None else None
+
     def sockets_of(self, table_id: str, user_id: str | None, address: str) -> tuple[int, int]:
         """How many sockets this person holds at the table, and this address at this process."""
         room = self.rooms.get(table_id)
