@@ -72,7 +72,7 @@ class Room:
     conns: set[Connection] = field(default_factory=set)
     last_version: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    table_key: tuple[Any, ...] | None = None  # the table as the last update showed it (see tables.table_key)
+    table_key: tuple[Any, ...] | None = None  # the table as the last update showed it (see presentation.table_key)
     opened: float = field(default_factory=time.time)  # when its first socket came: chat since then is resent
     # Presence (realtime/presence.py): sockets here per signed-in user (in the order they came), their names as
     # their newest socket connected, signed-out sockets, each person's seat as of `seats_version`, and what the

@@ -126,7 +126,7 @@ async def close_table(rt: Context, table_id: str) -> str:
             "rated": False,
         }
         if rec.state is not None:
-            # The state as it stands is the final snapshot, as when the players abandon a game (tables._abandon).
+            # The state as it stands is the final snapshot, as when the players abandon a game (lobby._abandon).
             columns |= {"state": rec.state, "state_seq": rec.move_count}
         await keep_events(session, rec.id, version, [{"type": "abandoned", "visible_to": None}], columns)
         fresh = await load_record(session, table_id)

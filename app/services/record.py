@@ -74,7 +74,7 @@ class TableRecord:
     # The open request to take back moves (services/takeback.py), as stored: it counts only while the game runs at
     # the move count it was asked at (`takeback_open`).
     takeback: dict[str, Any] | None = None
-    invite_round: int = 0  # how many times the host has changed the invite code (`tables.rotate_invite`)
+    invite_round: int = 0  # how many times the host has changed the invite code (`lobby.rotate_invite`)
     chat_mode: str = "everyone"  # who may chat (services/chat.ChatMode)
     # events of recent versions, for updates: version -> events
     recent_events: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
