@@ -163,14 +163,12 @@ class Settings(BaseSettings):
         """The signing key: from the environment, else generated once and kept beside the database."""
         return self.secret_key or _kept(_secret_path(self), lambda: secrets.token_urlsafe(48))
 
-    def effective_vapid_private_key(self) -> str:
-        """The Web Push (VAPID) private key, raw as base64url: from the environment, else generated once and kept
-        beside the database."""
+    def effective_vapid_private_key(self, new_key: Callable[[], str]) -> str:
+        """The Web Push (VAPID) private key, raw as base64url: from the environment, else made once by `new_key` (the
+        key's format is the push module's business) and kept beside the database."""
         if self.vapid_private_key:
             return self.vapid_private_key
-        from app.services.push import new_private_key  # the key's format is the push module's business
-
-        return _kept(_secret_path(self).with_name("vapid_key"), new_private_key)
+        return _kept(_secret_path(self).with_name("vapid_key"), new_key)
 
 
 def _kept(path: Path, make: Callable[[], str]) -> str:

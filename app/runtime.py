@@ -8,27 +8,32 @@ import logging
 import secrets
 import weakref
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 import orjson
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import Settings
-from app.db.models import GameTable, Seat
 from app.db.session import make_engine, make_sessionmaker
 from app.realtime.broker import make_broker
 from app.realtime.hub import Hub
 from app.realtime.presence import NAME_CHARS, Presence
+from app.realtime.publisher import RealtimePublisher
 from app.services import notify
 from app.services.auth import TokenSigner
 from app.services.bots import BotRunner
+from app.services.live_reads import LiveReads
+from app.services.loading import catch_up, load_record, moves_after, stored_version, stored_versions
+from app.services.ports import Publisher
+from app.services.presentation import TablePresenter
 from app.services.push import VapidKeys
 from app.services.ratelimits import make_rate_limits
 from app.services.ratings import settle as settle_rating
 from app.services.ratings import sweep as sweep_ratings
-from app.services.records import TableCache, TableRecord, advance, catch_up, load_record, moves_after
+from app.services.record import TableRecord
+from app.services.remote_changes import RemoteChanges
+from app.services.table_cache import TableCache
 from app.services.timeouts import sweep as sweep_timeouts
 from app.services.writer import PostgresBatchWriter, SessionWriter
 
@@ -55,7 +60,11 @@ class Runtime:
         self.writing: dict[str, int] = {}
         self.is_postgres = settings.is_postgres
         self.cache = TableCache()
-        self.hub = Hub(self)
+        self.presenter = TablePresenter(secret_key=self.secret_key, settings=settings, now=lambda: self.now())
+        self.hub = Hub(
+            cache=self.cache, records=self, reads=LiveReads(reads=self.reads), presenter=self.presenter,
+            on_renamed=lambda user_id, name: self.publisher.renamed(user_id, name), publish_later=self.publish_later,
+        )
         self.broker = make_broker(
             settings.effective_database_url, settings.broker_url, settings.effective_broker_namespace
         )
@@ -76,25 +85,30 @@ class Runtime:
         self.limits = make_rate_limits(settings, self.sessions, self.single_writer)
         self._tasks: set[asyncio.Task[Any]] = set()
         self.mail_lock = asyncio.Lock()  # one sending of the email outbox at a time in this process (services/notify)
-        # Changes announced by the broker, waiting for one catch-up read: table id -> newest version.
-        self._remote: dict[str, int] = {}
-        self._catching_up: asyncio.Task[None] | None = None
         # Names this process in its side notices (chat, presence): its own come back from the broker, not news.
         self.origin = secrets.token_hex(8)
         self.presence = self.hub.presence = Presence(
             self.hub, self.broker, self.origin, self.spawn,
             settings.presence_debounce, settings.presence_refresh, settings.presence_expiry,
         )
+        self.remote = RemoteChanges(
+            cache=self.cache, writing=self.writing, watched=self.hub,
+            moves_after=self.moves_after if self.is_postgres else None, publish_later=self.publish_later,
+            spawn=self.spawn,
+        )
+        self.publisher: Publisher = RealtimePublisher(
+            hub=self.hub, broker=self.broker, presence=self.presence, cache=self.cache, spawn=self.spawn
+        )
 
     async def start(self) -> None:
         await self.writer.start()
         self.spawn(self.hub.sweep_idle(self.settings.ws_idle_timeout))
-        self.spawn(self.sweep_bots(self.settings.bot_sweep_seconds))
+        self.spawn(self.bots.sweep(self.settings.bot_sweep_seconds))
         self.spawn(self.sweep_ratings(self.settings.rating_sweep_seconds))
         self.spawn(self.sweep_clocks(self.settings.clock_sweep_seconds))
         if notify.enabled(self.settings):
             self.spawn(self.send_mail(self.settings.email_sweep_seconds))
-        await self.broker.start(self.on_remote_change, self.on_broker_back, self.on_side_notice)
+        await self.broker.start(self.remote.on_change, self.on_broker_back, self.on_side_notice)
         if not self.broker.shared:
             self.spawn(self.notice_outside_changes(OUTSIDE_CHECK_SECONDS))
         self.spawn(self.presence.run())
@@ -140,7 +154,7 @@ class Runtime:
         rec = self.cache.get(table_id)
         if rec is None or not self.broker.shared:
             return await self.record(session, table_id)
-        stored = await session.scalar(select(GameTable.version).where(GameTable.id == table_id))
+        stored = await stored_version(session, table_id)
         if stored is not None and stored > rec.version:
             return await self.record_at_least(table_id, stored)
         return rec
@@ -162,56 +176,11 @@ class Runtime:
                 return self.cache.put(newer)
         return await self.reload(table_id)
 
-    def on_remote_change(self, table_id: str, version: int) -> None:
-        """A change announced by the broker (maybe from another process)."""
-        if self.writing.get(table_id, -1) >= version:
-            return  # our own write: its local publish follows
-        room = self.hub.rooms.get(table_id)
-        if room is None:
-            known = self.cache.known_version(table_id)
-            if known is not None and known < version:
-                # Nobody watches it here: reload lazily, and never keep an older write of ours after it
-                # (a table this process writes is cached; the others' notices cost nothing here).
-                self.cache.drop(table_id, newer=version)
-            return
-        if room.last_version < version:
-            self._remote[table_id] = max(version, self._remote.get(table_id, 0))
-            if self._catching_up is None:
-                self._catching_up = self.spawn(self._catch_up_remote())
-
-    async def _catch_up_remote(self) -> None:
-        """Bring the watched tables that other processes moved up to date, then publish them."""
-        try:
-            await asyncio.sleep(0)  # the notices of this turn of the loop go together
-            while self._remote:
-                changes, self._remote = self._remote, {}
-                await self._catch_up(changes)
-        finally:
-            self._catching_up = None
-
-    async def _catch_up(self, changes: dict[str, int]) -> None:
-        """One read of the new moves of all these tables (replayed on the cached states); a table that
-        cannot be brought forward so (not cached, or changed otherwise than by moves) goes the long way."""
-        behind = {
-            tid: rec for tid, version in changes.items()
-            if (rec := self.cache.get(tid)) is not None and rec.version < version
-            and rec.status == "playing" and rec.state is not None
-        }
-        if behind and self.is_postgres:
-            try:
-                async with self.engine.connect() as conn:
-                    raw = await conn.get_raw_connection()
-                    found = await moves_after(raw.driver_connection, {t: r.move_count for t, r in behind.items()})
-                for tid, rec in behind.items():
-                    new = advance(rec, found[tid])
-                    if new is not None:
-                        self.cache.put(new)
-            except Exception:  # noqa: BLE001 - each table then catches up on its own
-                log.exception("catch-up read failed")
-        for tid, version in changes.items():
-            rec = self.cache.get(tid)
-            if rec is None or rec.version < version or not self.hub.publish_now(rec):
-                self.publish_later(tid, version)
+    async def moves_after(self, known: dict[str, int]) -> dict[str, list[Any]]:
+        """The moves of these tables after their known move counts, in one query (Postgres)."""
+        async with self.engine.connect() as conn:
+            raw = await conn.get_raw_connection()
+            return await moves_after(raw.driver_connection, known)
 
     def on_side_notice(self, payload: str) -> None:
         """A notice on the broker's side channel, unless this process sent it: a chat line, a line removed or a
@@ -237,18 +206,9 @@ class Runtime:
             elif kind == "session_revoked":
                 self.hub.revoke_session(str(notice["user_id"]), str(notice["sid"]))
             elif kind == "renamed" and isinstance(notice.get("name"), str):
-                self.renamed(str(notice["user_id"]), notice["name"][:NAME_CHARS])
+                self.publisher.renamed(str(notice["user_id"]), notice["name"][:NAME_CHARS])
         except Exception:  # noqa: BLE001 - a bad notice must not stop the broker's listener
             log.exception("side notice failed")
-
-    def renamed(self, user_id: str, name: str) -> None:
-        """A person took a new name (services/account.py): the open and running tables that show them are told by a
-        lobby change; here, the watchers' list names them anew and the finished tables naming them are read again
-        (those watched here at once, for their sockets)."""
-        self.hub.rename(user_id, name)
-        for table_id in self.cache.drop_finished_of(user_id):
-            if table_id in self.hub.rooms:
-                self.spawn(self.hub.refresh(table_id))
 
     async def on_broker_back(self) -> None:
         """After a broker reconnect: what this process missed meanwhile (moves, chat, the others' presence, sessions
@@ -320,31 +280,6 @@ class Runtime:
         task.add_done_callback(self._tasks.discard)
         return task
 
-    async def tables_waiting_on_bots(self, idle_for: float = 0.0) -> list[TableRecord]:
-        """Running tables with a bot seat, unchanged for `idle_for` seconds, whose bot is awaited."""
-        query = (
-            select(GameTable.id, GameTable.awaiting, Seat.seat)
-            .join(Seat, Seat.table_id == GameTable.id)
-            .where(GameTable.status == "playing", Seat.bot.is_(True))
-        )
-        if idle_for:
-            query = query.where(GameTable.updated_at < datetime.now(UTC) - timedelta(seconds=idle_for))
-        async with self.reads() as session:
-            rows = (await session.execute(query)).all()
-            ids = {tid for tid, awaiting, seat in rows if seat in (awaiting or []) and tid not in self.bots.running}
-            recs = [self.cache.put(await load_record(session, tid)) for tid in sorted(ids)]
-        return [r for r in recs if set(r.awaiting) & r.bot_seats()]
-
-    async def sweep_bots(self, every: float = 20.0) -> None:
-        """Take over bots left waiting (their driving process died): the bot client_id makes two drivers safe."""
-        while True:
-            await asyncio.sleep(every)
-            try:
-                for rec in await self.tables_waiting_on_bots(idle_for=max(2.0, every / 2)):
-                    self.bots.poke(rec)
-            except Exception:  # noqa: BLE001 - try again next round
-                log.exception("bot sweep failed")
-
     async def notice_outside_changes(self, every: float) -> None:
         """Without a broker between processes (SQLite), what another process changes (`foodgames admin ban` or
         `close-table`, run beside the server) reaches this one only through the database: compare, now and then,
@@ -358,14 +293,10 @@ class Runtime:
                 ids = sorted(cached)
                 for start in range(0, len(ids), 500):
                     async with self.reads() as session:
-                        rows = (
-                            await session.execute(
-                                select(GameTable.id, GameTable.version).where(GameTable.id.in_(ids[start : start + 500]))
-                            )
-                        ).all()
+                        rows = await stored_versions(session, ids[start : start + 500])
                     for table_id, version in rows:
                         if version > cached[table_id]:
-                            self.on_remote_change(table_id, version)
+                            self.remote.on_change(table_id, version)
             except Exception:  # noqa: BLE001 - try again next round
                 log.exception("outside change check failed")
 

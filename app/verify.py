@@ -10,7 +10,7 @@ from typing import Any
 from app.config import Settings
 from app.db.session import make_engine, make_sessionmaker
 from app.services.history import verify
-from app.services.records import load_record
+from app.services.loading import load_record
 
 
 async def check(table_id: str) -> dict[str, Any]:

@@ -20,16 +20,17 @@ import sys
 import time
 import zlib
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import orjson  # noqa: E402
 
+from app.config import Settings  # noqa: E402
 from app.games import GAMES  # noqa: E402
 from app.realtime.hub import viewer_message  # noqa: E402
-from app.services.records import SeatInfo, TableRecord  # noqa: E402
+from app.services.presentation import TablePresenter  # noqa: E402
+from app.services.record import SeatInfo, TableRecord  # noqa: E402
 
 SEATS = ["0", "1", "2", "3"]
 
@@ -51,7 +52,9 @@ def record(state: dict[str, Any], version: int) -> TableRecord:
 def messages(moves: int, seed: int) -> list[list[bytes]]:
     """Per move: the five updates (seats 0-3, then the spectator) as the hub would send them."""
     game = GAMES["food-truck-champion"]
-    rt = SimpleNamespace(secret_key="bench")
+    from datetime import UTC, datetime
+
+    presenter = TablePresenter(secret_key="bench", settings=Settings(), now=lambda: datetime.now(UTC))
     rnd = random.Random(seed)
     state = game.new_game(SEATS, seed)
     out = []
@@ -65,7 +68,7 @@ def messages(moves: int, seed: int) -> list[list[bytes]]:
         viewers: list[str | None] = [*SEATS, None]
         views = game.views(state, viewers)
         users = [f"u{s}" for s in SEATS] + [None]
-        out.append([orjson.dumps(viewer_message(rt, rec, user, "update", applied.events, view, None, False))
+        out.append([orjson.dumps(viewer_message(presenter, rec, user, "update", applied.events, view, None, False))
                     for user, view in zip(users, views, strict=True)])
     return out
 

@@ -47,7 +47,7 @@ from interpreter import interpreter  # noqa: E402
 from app.api.ws import handle_message, with_table_sockets  # noqa: E402
 from app.config import Settings  # noqa: E402
 from app.main import create_app, uvicorn_options  # noqa: E402
-from app.realtime.hub import Connection  # noqa: E402
+from app.realtime.connections import Connection  # noqa: E402
 from app.realtime.protocol import FRAME_WRITER, FramedWebSocketProtocol  # noqa: E402
 from app.runtime import Runtime  # noqa: E402
 

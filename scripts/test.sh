@@ -22,6 +22,7 @@ if [ ${#missing[@]} -gt 0 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/nu
 fi
 "$VENV/bin/ruff" check app tests bench scripts
 "$VENV/bin/mypy" app
+"$VENV/bin/lint-imports" --no-cache  # the layer contracts in pyproject.toml
 # The whole run (no arguments) also checks pyproject.toml's lower bounds: the lowest allowed versions resolve and
 # serve (scripts/check-floors.sh; seconds once uv's cache holds them), and that the serve command's venv stays
 # within 150 MB (scripts/venv-size.sh). On the oldest supported Python only: the oldest releases of some

@@ -23,8 +23,8 @@ from app.api.schemas import (
 from app.api.tables import Viewing, viewing, visible_table
 from app.db.models import User
 from app.runtime import Runtime
-from app.services import chat, tables
-from app.services.records import TableRecord
+from app.services import chat, lobby, presentation
+from app.services.record import TableRecord
 
 router = APIRouter(prefix="/api", tags=["chat"])
 MAX_ID = 2**63 - 1  # the largest line id a database holds: a larger one names no line
@@ -116,5 +116,5 @@ async def chat_mode(
     table_id: str, body: ChatModeIn, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)
 ) -> dict[str, Any]:
     """The host opens the table's chat to everyone, or keeps it to accounts (and the players), or to the players."""
-    rec = await tables.lobby_change(rt, table_id, user, None, lambda s, r: tables.set_chat_mode(s, r, user, body.mode))
-    return tables.table_json(rt, rec, user.id)
+    rec = await lobby.lobby_change(rt, table_id, user, None, lambda s, r: lobby.set_chat_mode(s, r, user, body.mode))
+    return presentation.table_json(rt, rec, user.id)

@@ -6,14 +6,13 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 from fastapi import Depends, Request
-from sqlalchemy import exists, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import RevokedSession, User
+from app.db.models import User
 from app.runtime import Runtime
-from app.services.auth import SESSION_ENDED_MESSAGE, Claims
-from app.services.errors import ServiceError, banned
-from app.services.records import valid_id
+from app.services.auth import Claims, token_user
+from app.services.errors import SESSION_ENDED_MESSAGE, ServiceError, banned
+from app.services.record import valid_id
 
 COOKIE = "session"
 
@@ -61,14 +60,7 @@ async def signed_in(rt: Runtime, session: AsyncSession, token: str | None) -> Si
     claims = rt.signer.claims(token)
     if not valid_id(claims.user_id):
         raise ServiceError("bad_token", "Your session is not valid; sign in again.", 401)
-    if claims.sid is None:
-        user = await session.get(User, claims.user_id)
-        revoked = False
-    else:
-        # The user row is read anyway: the signed-out check rides on the same statement.
-        signed_out = exists().where(RevokedSession.sid == claims.sid)
-        row = (await session.execute(select(User, signed_out).where(User.id == claims.user_id))).first()
-        user, revoked = (row[0], bool(row[1])) if row is not None else (None, False)
+    user, revoked = await token_user(session, claims)
     if user is None:
         raise ServiceError("bad_token", "Your session is not valid; sign in again.", 401)
     # A password change or a sign-out everywhere bumps the epoch; a sign-out revokes the one session.

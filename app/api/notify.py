@@ -26,7 +26,7 @@ from app.db.models import User
 from app.runtime import Runtime
 from app.services import notify, push
 from app.services.errors import ServiceError, not_found
-from app.services.records import load_record
+from app.services.loading import load_record
 
 router = APIRouter(prefix="/api")
 

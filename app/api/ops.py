@@ -8,14 +8,13 @@ import logging
 
 from fastapi import APIRouter, Depends, Request, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
-from sqlalchemy import func, select, text
 
 from app.api.deps import get_rt
 from app.api.schemas import HealthOut, LiveOut
-from app.db.models import GameTable
 from app.metrics import TABLES
 from app.runtime import Runtime
 from app.services.errors import ServiceError
+from app.services.health import database_answers, tables_by_status
 
 router = APIRouter(tags=["operations"])
 log = logging.getLogger("app.ops")
@@ -34,7 +33,7 @@ async def ready(rt: Runtime = Depends(get_rt)) -> HealthOut:
     or orchestrator sends it no players."""
     try:
         async with rt.reads() as session:
-            await asyncio.wait_for(session.execute(text("SELECT 1")), 5)
+            await asyncio.wait_for(database_answers(session), 5)
     except Exception as exc:  # noqa: BLE001 - any failure means not ready
         raise ServiceError("database_unavailable", "The database is not answering; try again shortly.", 503) from exc
     if not await rt.broker.ready():
@@ -62,8 +61,7 @@ async def metrics(request: Request, rt: Runtime = Depends(get_rt)) -> Response:
 async def count_tables(rt: Runtime) -> None:
     """Set the tables-by-status gauge (one GROUP BY over every table: on a timer, never per scrape)."""
     async with rt.reads() as session:
-        rows = (await session.execute(select(GameTable.status, func.count()).group_by(GameTable.status))).all()
-    counts = {status: n for status, n in rows}
+        counts = await tables_by_status(session)
     for status in ("open", "playing", "finished"):
         TABLES.labels(status=status).set(counts.get(status, 0))
 

@@ -27,10 +27,11 @@ from app.api.schemas import (
 from app.db.models import User
 from app.games import GAMES
 from app.runtime import Runtime
-from app.services import history, listings, takeback
-from app.services import tables as svc
+from app.services import history, listings, options, presentation, takeback
+from app.services import lobby as svc
+from app.services import rematch as rematches
 from app.services.errors import ServiceError, not_found
-from app.services.records import TableRecord
+from app.services.record import TableRecord
 
 router = APIRouter(prefix="/api", tags=["lobby"])
 TABLE_PAGES = paged(listings.PAGE, listings.MAX_PAGE)
@@ -39,13 +40,13 @@ TABLE_PAGES = paged(listings.PAGE, listings.MAX_PAGE)
 @router.get("/games", response_model=list[GameOut])
 async def list_games() -> list[dict[str, Any]]:
     """The games on offer, with player counts and options."""
-    return [svc.game_json(g) for g in GAMES.values()]
+    return [options.game_json(g) for g in GAMES.values()]
 
 
 @router.get("/games/{game_id}/catalog", response_model=dict[str, Any])
 async def game_catalog(game_id: str) -> dict[str, Any]:
     """The game's static component faces (card texts …) for its renderer; {} when it has none."""
-    return dict(getattr(svc.get_game(game_id), "catalog", None) or {})
+    return dict(options.get_game(game_id).catalog or {})
 
 
 @router.post("/tables", response_model=TableOut, response_model_exclude_none=False)
@@ -61,7 +62,7 @@ async def create_table(
     rec = await svc.create_table(rt, session, user, body.game, body.seats, body.options, body.visibility, body.name,
                                  body.time_control)
     await rt.after_change(rec)
-    return svc.table_json(rt, rec, user.id)
+    return presentation.table_json(rt, rec, user.id)
 
 
 @router.get("/tables", response_model=TablesOut)
@@ -75,7 +76,7 @@ async def public_tables(
 ) -> dict[str, Any]:
     """A page of the public tables, newest activity first, filtered by status and game."""
     recs, after = await listings.public_tables(rt, session, status, game, page.cursor, page.limit)
-    return {"tables": [svc.table_json(rt, r, user.id if user else None) for r in recs], "next": after}
+    return {"tables": [presentation.table_json(rt, r, user.id if user else None) for r in recs], "next": after}
 
 
 @router.get("/me/tables", response_model=TablesOut)
@@ -87,7 +88,7 @@ async def mine(
 ) -> dict[str, Any]:
     """A page of the tables where I sit or host, newest activity first."""
     recs, after = await listings.my_tables(rt, session, user, page.cursor, page.limit)
-    return {"tables": [svc.table_json(rt, r, user.id) for r in recs], "next": after}
+    return {"tables": [presentation.table_json(rt, r, user.id) for r in recs], "next": after}
 
 
 async def visible_table(
@@ -136,7 +137,7 @@ async def viewing(
 @router.get("/tables/{table_id}", response_model=TableOut)
 async def get_table(v: Viewing = Depends(viewing), rt: Runtime = Depends(get_rt)) -> dict[str, Any]:
     """One table (a private one needs a seat, the host, or ?invite=)."""
-    return svc.table_json(rt, v.rec, v.user_id)
+    return presentation.table_json(rt, v.rec, v.user_id)
 
 
 @router.post("/tables/{table_id}/join", response_model=TableOut)
@@ -158,19 +159,19 @@ async def join(
         if exc.code == "bad_invite" or (exc.code == "not_found" and body.invite_code):
             await rt.limits.note(rt.limits.invite_failures, *keys)
         raise
-    return svc.table_json(rt, rec, user.id)
+    return presentation.table_json(rt, rec, user.id)
 
 
 @router.post("/tables/{table_id}/leave", response_model=TableOut)
 async def leave(table_id: str, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)) -> dict[str, Any]:
     """Give up my seat before the start."""
-    return svc.table_json(rt, await svc.lobby_change(rt, table_id, user, None, lambda s, r: svc.leave(s, r, user)), user.id)
+    return presentation.table_json(rt, await svc.lobby_change(rt, table_id, user, None, lambda s, r: svc.leave(s, r, user)), user.id)
 
 
 @router.post("/tables/{table_id}/start", response_model=TableOut)
 async def start(table_id: str, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)) -> dict[str, Any]:
     """The host starts the game."""
-    return svc.table_json(rt, await svc.lobby_change(rt, table_id, user, None, lambda s, r: svc.start(s, r, user, rt.now())),
+    return presentation.table_json(rt, await svc.lobby_change(rt, table_id, user, None, lambda s, r: svc.start(s, r, user, rt.now())),
                           user.id)
 
 
@@ -181,7 +182,7 @@ async def add_bot(
     """The host puts a bot in an empty seat, playing at the level chosen (normal unless said)."""
     rec = await svc.lobby_change(rt, table_id, user, None,
                                  lambda s, r: svc.add_bot(s, r, user, body.seat, body.level))
-    return svc.table_json(rt, rec, user.id)
+    return presentation.table_json(rt, rec, user.id)
 
 
 @router.post("/tables/{table_id}/kick", response_model=TableOut)
@@ -190,7 +191,7 @@ async def kick(
 ) -> dict[str, Any]:
     """The host empties a seat before the start."""
     rec = await svc.lobby_change(rt, table_id, user, None, lambda s, r: svc.kick(s, r, user, body.seat))
-    return svc.table_json(rt, rec, user.id)
+    return presentation.table_json(rt, rec, user.id)
 
 
 @router.post("/tables/{table_id}/stand_in", response_model=TableOut)
@@ -206,7 +207,7 @@ async def stand_in(
         lambda s, r: svc.stand_in(s, r, user, body.seat, settings.stand_in_after, settings.stand_in_after_online,
                                   lambda user_id: presence.connected(table_id, user_id)),
     )
-    return svc.table_json(rt, rec, user.id)
+    return presentation.table_json(rt, rec, user.id)
 
 
 @router.post("/tables/{table_id}/invite", response_model=TableOut)
@@ -215,13 +216,13 @@ async def rotate_invite(
 ) -> dict[str, Any]:
     """The host withdraws the private table's invite link; the answer holds the new `invite_code`."""
     rec = await svc.lobby_change(rt, table_id, user, None, lambda s, r: svc.rotate_invite(rt, s, r, user))
-    return svc.table_json(rt, rec, user.id)
+    return presentation.table_json(rt, rec, user.id)
 
 
 @router.post("/tables/{table_id}/reclaim", response_model=TableOut)
 async def reclaim(table_id: str, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)) -> dict[str, Any]:
     """Take my seat back from the bot that played it."""
-    return svc.table_json(rt, await svc.lobby_change(rt, table_id, user, None, lambda s, r: svc.reclaim(s, r, user)),
+    return presentation.table_json(rt, await svc.lobby_change(rt, table_id, user, None, lambda s, r: svc.reclaim(s, r, user)),
                           user.id)
 
 
@@ -234,7 +235,7 @@ async def abandon(
     rec = await svc.lobby_change(
         rt, table_id, user, None, lambda s, r: svc.vote_abandon(s, r, user, body.vote, body.proposal, rt.settings.stand_in_after)
     )
-    return svc.table_json(rt, rec, user.id)
+    return presentation.table_json(rt, rec, user.id)
 
 
 @router.post("/tables/{table_id}/takeback", response_model=TableOut)
@@ -244,13 +245,13 @@ async def takeback_say(
     """My say on taking back moves: "ask" (my last move and every one after it), "yes" or "no" to the open request;
     once every other player agrees, the moves are taken back."""
     rec = await svc.lobby_change(rt, table_id, user, None, lambda s, r: takeback.say(s, r, user, body.say, body.proposal))
-    return svc.table_json(rt, rec, user.id)
+    return presentation.table_json(rt, rec, user.id)
 
 
 @router.post("/tables/{table_id}/rematch", response_model=TableOut)
 async def rematch(table_id: str, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)) -> dict[str, Any]:
     """Play a finished game again: the new table (opened by the first player to ask, joined by the others)."""
-    return svc.table_json(rt, await svc.rematch(rt, table_id, user), user.id)
+    return presentation.table_json(rt, await rematches.rematch(rt, table_id, user), user.id)
 
 
 @router.get("/tables/{table_id}/moves", response_model=MovesOut)

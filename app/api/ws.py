@@ -20,11 +20,10 @@ from app import messages
 from app.api.deps import signed_in, token_from
 from app.db.models import User
 from app.logs import log_table_id, log_user_id
-from app.realtime.hub import SESSION_ENDED, SESSION_ENDED_ERROR, Connection, lose_access
+from app.realtime.connections import SESSION_ENDED, SESSION_ENDED_ERROR, Connection, lose_access
 from app.realtime.protocol import FRAME_READER
 from app.runtime import Runtime
-from app.services import chat, takeback
-from app.services import tables as tables_svc
+from app.services import chat, lobby, takeback
 from app.services.errors import ServiceError
 from app.services.play import Ack, apply_action
 from app.services.undo import take_back
@@ -230,7 +229,7 @@ async def handle_message(rt: Runtime, conn: Connection, raw: str) -> None:
                 await undo(rt, conn, msg)
             case messages.Takeback():
                 user = await _user(rt, conn)
-                rec = await tables_svc.lobby_change(
+                rec = await lobby.lobby_change(
                     rt, conn.table_id, user, None, lambda s, r: takeback.say(s, r, user, msg.say, msg.proposal)
                 )
                 conn.send_json(ack_message(Ack(msg.client_id, rec.version)))

@@ -125,7 +125,7 @@ class GameTable(Base):
     # The table the players of this finished game opened to play again (migration 0004).
     rematch_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     # The open proposal to abandon the running game, `{"by": seat, "yes": [seat], "since": version}`
-    # (services/tables.vote_abandon; migration 0006_abandon_vote). Read only while the game runs: a move that
+    # (services/lobby.vote_abandon; migration 0006_abandon_vote). Read only while the game runs: a move that
     # ends the game leaves it as it was rather than touch the group commit, and the game's end ends it.
     abandon_vote: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
     # The open request to take back moves, `{"by", "seq", "at", "yes", "since"}` (services/takeback.py; migration
@@ -187,7 +187,7 @@ class Seat(Base):
     # who registers turns only the seats of games not settled yet into an account's (services/account.register).
     guest: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     # While a bot stands in for the seat's person: since when they have been away. They keep their say on abandoning
-    # the game until away for the stand-in wait (services/tables.vote_abandon; migration 0018).
+    # the game until away for the stand-in wait (services/lobby.vote_abandon; migration 0018).
     away_since: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     # How strongly the bot the host put here plays (app.games.base.BotLevel); null plays at the normal level, as
     # a bot standing in for an away player does (migration 0021).
@@ -242,7 +242,7 @@ class MoveDraft(Base):
 
 class TableLogEntry(Base):
     """The events of one lobby change (a seat taken, a bot called, a vote, a rename …) with the version it made
-    (services/tables.lobby_change; migration 0009). They are no move, so without them a log rebuilt from the moves
+    (services/lobby.lobby_change; migration 0009). They are no move, so without them a log rebuilt from the moves
     would read differently from the live one. No foreign key to game_tables, as for the chat."""
 
     __tablename__ = "table_log"

@@ -26,9 +26,9 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.db.channels import CHANNEL, SIDE_CHANNEL
+
 log = logging.getLogger("app.broker")
-CHANNEL = "foodgames_tables"
-SIDE_CHANNEL = "foodgames_side"
 CLIENT_NAME = "foodgames"  # Redis' CLIENT LIST names a server's connections CLIENT_NAME-<its pid>
 PUBLISH_BATCH = 256  # changes per Redis message
 

@@ -11,180 +11,60 @@ way one slow client never holds up the rest and an idle socket costs little.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
-from collections import defaultdict, deque
+from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-import orjson
-from sqlalchemy import select
-from starlette.websockets import WebSocket
-
-from app.db.models import Move, RevokedSession, User
 from app.games import GAMES
 from app.metrics import SOCKETS_OPEN
+from app.realtime.catchup import events_since, recent_events_since
+from app.realtime.connections import Connection, Message, end_session, lose_access
 from app.realtime.presence import Presence, Shown, seats_by_user
-from app.realtime.protocol import FRAME_WRITER, text_frame
-from app.services import chat
-from app.services.auth import SESSION_ENDED_MESSAGE
-from app.services.records import EVENT_WINDOW, TableRecord
-from app.services.tables import clock_fields, public_table_json, table_json_for, table_key
-
-if TYPE_CHECKING:
-    from app.runtime import Runtime
+from app.services.record import TableRecord, redact_events
+from app.services.table_cache import TableCache
 
 log = logging.getLogger("app.hub")
-QUEUE_LIMIT = 256
 
 
-ACCESS_LOST = 4403  # the close code: 4000 + 403, refused for good, so the client does not reconnect
+class Presenter(Protocol):
+    """How a table is shown (services/presentation.TablePresenter)."""
+
+    def public(self, rec: TableRecord) -> dict[str, Any]:
+        """The table as every viewer sees it."""
+
+    def key(self, rec: TableRecord) -> tuple[Any, ...]:
+        """What `public` shows beyond the fields every move changes: unchanged, an update need not repeat it."""
+
+    def for_viewer(self, rec: TableRecord, public: dict[str, Any], user_id: str | None) -> dict[str, Any]:
+        """`public` completed with what depends on the viewer and the moment."""
+
+    def clock_fields(self, rec: TableRecord) -> dict[str, Any]: ...
 
 
-def lose_access(conn: Connection, client_id: Any = None) -> None:
-    """Tell a socket its person may no longer see the table (answering `client_id`, if any), then close it."""
-    doc: dict[str, Any] = {"type": "error", "code": "access_lost", "message": "You can no longer see this private table."}
-    if isinstance(client_id, str):
-        doc["client_id"] = client_id
-    conn.send_json(doc)
-    conn.close_soon(ACCESS_LOST)
+class Records(Protocol):
+    """Where the hub gets a table's record beyond its cache."""
+
+    async def reload(self, table_id: str) -> TableRecord: ...
+
+    async def record_at_least(self, table_id: str, version: int) -> TableRecord: ...
 
 
-# The close code of a socket whose session ended (a password change, or "sign out everywhere"): 4000 + 401, the code a
-# socket opened with a refused token gets, so a client treats both alike (refused for good, unless it now holds a
-# newer token: docs/api.md).
-SESSION_ENDED = 4401
-SESSION_ENDED_ERROR = {"type": "error", "code": "session_revoked", "message": SESSION_ENDED_MESSAGE}
+class HubReads(Protocol):
+    """The database reads the hub needs (services/live_reads.LiveReads)."""
 
+    async def events_after(self, table_id: str, version: int) -> list[dict[str, Any]]: ...
 
-def end_session(conn: Connection) -> None:
-    """Tell a socket its session ended, then close it: it gets nothing more."""
-    conn.send_json(SESSION_ENDED_ERROR)
-    conn.close_soon(SESSION_ENDED)
+    async def revoked_among(self, sids: list[str]) -> list[str]: ...
 
+    async def people(self, user_ids: list[str]) -> list[tuple[str, int, str]]: ...
 
-class Message:
-    """One outgoing JSON message, possibly for many sockets: serialised once, framed once."""
-
-    __slots__ = ("payload", "_frame")
-
-    def __init__(self, payload: bytes) -> None:
-        self.payload = payload
-        self._frame: bytes | None = None
-
-    @classmethod
-    def of(cls, doc: dict[str, Any]) -> Message:
-        return cls(orjson.dumps(doc))
-
-    @property
-    def frame(self) -> bytes:
-        if self._frame is None:
-            self._frame = text_frame(self.payload)
-        return self._frame
-
-
-@dataclass(eq=False, slots=True)
-class Connection:
-    """One open websocket at a table."""
-
-    ws: WebSocket
-    table_id: str
-    user_id: str | None
-    # The framed protocol's synchronous writer, if the server runs it (see app.realtime.protocol).
-    write_frame: Callable[[bytes], bool] | None = None
-    queue: deque[str | None] = field(default_factory=deque)
-    writer: asyncio.Task[None] | None = None
-    closed: bool = False
-    close_code: int = 1013
-    last_seen: float = field(default_factory=time.monotonic)
-    corked: list[bytes] | None = None  # frames held back by `cork`, written together by `uncork`
-    # The invite code the socket was opened with, if it let it in: its right to see a private table is checked
-    # again, with it, whenever the table changes (`Hub.drop_unseeing`).
-    invite: str | None = None
-    user_name: str | None = None  # the person's name as they connected: presence names the people watching
-    # The token epoch of the session it was opened with: a newer one ends it (`Hub.end_sessions`).
-    epoch: int = 0
-    sid: str | None = None  # the session it was opened with: signing out of it ends it (`Hub.revoke_session`)
-    address: str = ""  # the client's address, for the cap on one address's sockets (`Hub.sockets_of`)
-
-    @classmethod
-    def open(
-        cls,
-        ws: WebSocket,
-        table_id: str,
-        user_id: str | None,
-        invite: str | None = None,
-        user_name: str | None = None,
-        epoch: int = 0,
-        sid: str | None = None,
-    ) -> Connection:
-        """A connection for an accepted socket, using the frame writer when the protocol offers one."""
-        writer = ws.scope.get("extensions", {}).get(FRAME_WRITER)
-        return cls(
-            ws=ws, table_id=table_id, user_id=user_id, write_frame=writer, invite=invite, user_name=user_name,
-            epoch=epoch, sid=sid, address=ws.client.host if ws.client else "",
-        )
-
-    def may_see(self, rec: TableRecord) -> bool:
-        """Whether this socket's person may still see the table (a seat, the host, or the code it came with)."""
-        return rec.can_see(self.user_id, self.invite)
-
-    def send(self, message: Message) -> None:
-        """Send or queue a message; a client too far behind is dropped (it reconnects and resyncs)."""
-        if self.closed:
-            return
-        if self.write_frame is not None:
-            if self.corked is not None:
-                self.corked.append(message.frame)
-            elif not self.write_frame(message.frame):
-                self.close_soon()
-            return
-        if len(self.queue) >= QUEUE_LIMIT:
-            self.close_soon()
-            return
-        self._push(message.payload.decode())
-
-    def send_json(self, doc: dict[str, Any]) -> None:
-        self.send(Message.of(doc))
-
-    def cork(self) -> None:
-        """Hold back frames until `uncork`, which writes them in one go (one system call, not several)."""
-        if self.corked is None and self.write_frame is not None:
-            self.corked = []
-
-    def uncork(self) -> None:
-        frames, self.corked = self.corked, None
-        if frames and not self.closed and self.write_frame is not None and not self.write_frame(b"".join(frames)):
-            self.close_soon()
-
-    def close_soon(self, code: int = 1013) -> None:
-        """Close the socket once what is queued has been sent."""
-        if not self.closed:
-            self.closed = True
-            self.close_code = code
-            self._push(None)
-
-    def _push(self, item: str | None) -> None:
-        self.queue.append(item)
-        if self.writer is None:
-            self.writer = asyncio.get_running_loop().create_task(self._drain())
-
-    async def _drain(self) -> None:
-        try:
-            while self.queue:
-                text = self.queue.popleft()
-                if text is None:
-                    with contextlib.suppress(Exception):
-                        await self.ws.close(code=self.close_code)
-                    return
-                await self.ws.send_text(text)
-        except Exception:  # noqa: BLE001 - a broken socket just stops being written to
-            self.closed = True
-        finally:
-            self.writer = None
+    async def chat_since(
+        self, table_id: str, since: datetime, host_id: str
+    ) -> tuple[list[dict[str, Any]], list[int]]: ...
 
 
 @dataclass
@@ -192,7 +72,7 @@ class Room:
     conns: set[Connection] = field(default_factory=set)
     last_version: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    table_key: tuple[Any, ...] | None = None  # the table as the last update showed it (see tables.table_key)
+    table_key: tuple[Any, ...] | None = None  # the table as the last update showed it (see presentation.table_key)
     opened: float = field(default_factory=time.time)  # when its first socket came: chat since then is resent
     # Presence (realtime/presence.py): sockets here per signed-in user (in the order they came), their names as
     # their newest socket connected, signed-out sockets, each person's seat as of `seats_version`, and what the
@@ -210,26 +90,8 @@ class Room:
             self.seats, self.seats_version = seats_by_user(rec), rec.version
 
 
-def recent_events_since(rec: TableRecord, after: int) -> list[dict[str, Any]] | None:
-    """The events of the versions after `after` (the last EVENT_WINDOW at most), if the record has them all."""
-    versions = range(max(after + 1, rec.version - EVENT_WINDOW + 1), rec.version + 1)
-    if all(v in rec.recent_events for v in versions if v > 1):
-        return [ev for v in versions for ev in rec.recent_events.get(v, [])]
-    return None
-
-
-def redact_events(events: list[dict[str, Any]], seat: str | None, finished: bool) -> list[dict[str, Any]]:
-    """The events this viewer may see (all of them once the game is over)."""
-    out = []
-    for ev in events:
-        to = ev.get("visible_to")
-        if finished or to is None or (seat is not None and seat in to):
-            out.append(ev)
-    return out
-
-
 def viewer_message(
-    rt: Runtime,
+    presenter: Presenter,
     rec: TableRecord,
     user_id: str | None,
     kind: str,
@@ -262,9 +124,9 @@ def viewer_message(
         message["draft"] = drafts  # the viewer's own drafts, which its view and actions include
     if seat is not None and (seat == rec.undo_seat or drafts) and seat not in rec.bot_seats():
         message["undo"] = True  # this seat may take back its last step (a draft is always one)
-    message.update(clock_fields(rt, rec))  # every move changes a clocked table's clocks
+    message.update(presenter.clock_fields(rec))  # every move changes a clocked table's clocks
     if with_table:
-        message["table"] = table_json_for(rt, rec, table if table is not None else public_table_json(rec), user_id)
+        message["table"] = presenter.for_viewer(rec, table if table is not None else presenter.public(rec), user_id)
     message["view"] = view
     if events is not None:
         message["events"] = redact_events(events, seat, rec.status == "finished")
@@ -274,8 +136,22 @@ def viewer_message(
 class Hub:
     """Keeps every table's sockets in this process and sends them their views."""
 
-    def __init__(self, rt: Runtime) -> None:
-        self.rt = rt
+    def __init__(
+        self,
+        *,
+        cache: TableCache,
+        records: Records,
+        reads: HubReads,
+        presenter: Presenter,
+        on_renamed: Callable[[str, str], None],
+        publish_later: Callable[[str, int], None],
+    ) -> None:
+        self.cache = cache
+        self.records = records
+        self.reads = reads
+        self.presenter = presenter
+        self.on_renamed = on_renamed  # a name found changed meanwhile (`recheck_sessions`)
+        self.publish_later = publish_later  # bring a table's sockets up to a version in the background
         self.rooms: dict[str, Room] = {}
         self.presence: Presence | None = None  # set by the runtime
         # Per person, the newest token epoch whose older sessions were ended: a socket let in with an older token
@@ -285,6 +161,11 @@ class Hub:
         # Sessions signed out of (by id), for the same race; emptied past a size like `ended`.
         self.revoked: set[str] = set()
         self.addresses: dict[str, int] = {}  # open sockets per client address
+
+    def watched_at(self, table_id: str) -> int | None:
+        """The version the table's sockets here were last sent; None when none watches it."""
+        room = self.rooms.get(table_id)
+        return room.last_version if room is not None else None
 
     def sockets_of(self, table_id: str, user_id: str | None, address: str) -> tuple[int, int]:
         """How many sockets this person holds at the table, and this address at this process."""
@@ -382,7 +263,7 @@ class Hub:
             return
         try:
             async with room.lock:
-                rec = await self.rt.reload(table_id)
+                rec = await self.records.reload(table_id)
                 for conn in list(room.conns):
                     if not conn.closed:
                         self.snapshot(rec, conn)
@@ -411,24 +292,13 @@ class Hub:
         ids = sorted(held)
         sids = sorted(sessions)
         try:
-            for start in range(0, len(sids), 500):
-                async with self.rt.reads() as session:
-                    gone = await session.scalars(
-                        select(RevokedSession.sid).where(RevokedSession.sid.in_(sids[start : start + 500]))
-                    )
-                    for sid in gone:
-                        self.revoke_session(sessions[sid], sid)
-            for start in range(0, len(ids), 500):
-                chunk = ids[start : start + 500]
-                async with self.rt.reads() as session:
-                    rows = (
-                        await session.execute(select(User.id, User.token_epoch, User.name).where(User.id.in_(chunk)))
-                    ).all()
-                for user_id, epoch, name in rows:
-                    if (epoch or 0) > held[user_id]:
-                        self.end_sessions(user_id, epoch or 0)
-                    if names[user_id] != {name}:
-                        self.rt.renamed(user_id, name)
+            for sid in await self.reads.revoked_among(sids):
+                self.revoke_session(sessions[sid], sid)
+            for user_id, epoch, name in await self.reads.people(ids):
+                if epoch > held[user_id]:
+                    self.end_sessions(user_id, epoch)
+                if names[user_id] != {name}:
+                    self.on_renamed(user_id, name)
         except Exception:  # noqa: BLE001 - such a socket is refused anyway the next time it connects
             log.exception("session and name recheck failed")
 
@@ -438,7 +308,7 @@ class Hub:
         `rec` may have been read before the socket joined its room (or before a resync's read ended), and a
         change published meanwhile either missed this socket or reached it already: a snapshot older than
         that change would leave the client behind with nothing more to come."""
-        newest = self.rt.cache.get(rec.id)
+        newest = self.cache.get(rec.id)
         if newest is not None and newest.version >= rec.version:  # the same version may have new drafts
             rec = newest
         room = self.rooms.get(conn.table_id)
@@ -446,14 +316,14 @@ class Hub:
             # A new room starts at this snapshot; an existing room keeps its version, so a change not
             # yet published still reaches its other sockets.
             room.last_version = max(room.last_version, rec.version)
-        conn.send(Message.of(viewer_message(self.rt, rec, conn.user_id, "snapshot", None)))
+        conn.send(Message.of(viewer_message(self.presenter, rec, conn.user_id, "snapshot", None)))
         if room is not None and self.presence is not None:
             room.note_seats(rec)
             conn.send_json(self.presence.message(conn.table_id, room))
-        known = self.rt.cache.known_version(rec.id)
+        known = self.cache.known_version(rec.id)
         if known is not None and known > rec.version:
             # Dropped meanwhile for a change made elsewhere, whose notice found no room to tell.
-            self.rt.publish_later(rec.id, known)
+            self.publish_later(rec.id, known)
 
     def show_draft(self, rec: TableRecord, seat: str, events: list[dict[str, Any]]) -> None:
         """Show the author's sockets at this table (in this process) their new picture after a draft: a `draft`
@@ -464,7 +334,7 @@ class Hub:
         conns = [c for c in room.conns if not c.closed and rec.seat_of(c.user_id) == seat]
         if not conns:
             return
-        doc = viewer_message(self.rt, rec, conns[0].user_id, "draft", events, with_table=False)
+        doc = viewer_message(self.presenter, rec, conns[0].user_id, "draft", events, with_table=False)
         doc["draft"] = len(rec.live_drafts(seat))  # also when none is left (the last one taken back)
         message = Message.of(doc)
         for conn in conns:
@@ -494,20 +364,17 @@ class Hub:
         async with room.lock:
             if version <= room.last_version:
                 return
-            rec = await self.rt.record_at_least(table_id, version)
+            rec = await self.records.record_at_least(table_id, version)
             if rec.version <= room.last_version:
                 return
-            events = recent_events_since(rec, room.last_version)
-            if events is None:
-                events = await self._stored_events_since(rec, room.last_version)
-            self._deliver(room, rec, events)
+            self._deliver(room, rec, await events_since(rec, room.last_version, self.reads))
 
     def _deliver(self, room: Room, rec: TableRecord, events: list[dict[str, Any]]) -> None:
         """Each distinct viewer's update, made once and sent to all of that viewer's sockets.
 
         Every message is made before any is sent or the room counts the version as published, so a failure
         here leaves the room as it was (the next publish brings its sockets up to date)."""
-        key = table_key(rec)
+        key = self.presenter.key(rec)
         changed = key != room.table_key
         if changed and rec.visibility == "private":
             # Only a change of the table (a seat, the host, the invite) can take someone's right to see it away:
@@ -523,10 +390,10 @@ class Hub:
         for seat in seats:
             if rec.live_drafts(seat):  # that seat sees its own drafts
                 views[seat] = GAMES[rec.game].view(rec.state_for(seat), seat)
-        table = public_table_json(rec) if changed else None
+        table = self.presenter.public(rec) if changed else None
         messages = [
-            (conns, Message.of(viewer_message(self.rt, rec, conns[0].user_id, "update", events, views.get(seat),
-                                              table, changed)))
+            (conns, Message.of(viewer_message(self.presenter, rec, conns[0].user_id, "update", events,
+                                              views.get(seat), table, changed)))
             for (seat, _host), conns in groups.items()
         ]
         room.last_version, room.table_key = rec.version, key
@@ -536,15 +403,6 @@ class Hub:
         if changed and self.presence is not None:  # someone sat down, left or moved: the seats shown may change
             room.note_seats(rec)
             self.presence.touch(rec.id)
-
-    async def _stored_events_since(self, rec: TableRecord, after: int) -> list[dict[str, Any]]:
-        async with self.rt.reads() as session:
-            rows = await session.scalars(
-                select(Move.events)
-                .where(Move.table_id == rec.id, Move.version > max(after, rec.version - EVENT_WINDOW))
-                .order_by(Move.seq)
-            )
-            return [ev for evs in rows for ev in evs]
 
     def drop_unseeing(self, room: Room, rec: TableRecord) -> None:
         """Close the sockets whose person may no longer see the private table `rec` (kicked from their seat, left
@@ -588,15 +446,12 @@ class Hub:
         posted since it opened (the last chat.HISTORY of them), and clients keep one copy of each by its id."""
         for table_id in list(self.rooms):
             try:
-                rec = await self.rt.reload(table_id)
+                rec = await self.records.reload(table_id)
                 await self.publish(table_id, rec.version)
                 room = self.rooms.get(table_id)
                 if room is not None:
-                    async with self.rt.reads() as session:
-                        lines = await chat.history(session, table_id, datetime.fromtimestamp(room.opened - 1, UTC),
-                                                   rec.host_id)
-                        removed = await chat.removed_since(
-                            session, table_id, datetime.fromtimestamp(room.opened - 1, UTC))
+                    since = datetime.fromtimestamp(room.opened - 1, UTC)
+                    lines, removed = await self.reads.chat_since(table_id, since, rec.host_id)
                     for line in lines:
                         self.chat(table_id, line)
                     for message_id in removed:

@@ -31,7 +31,7 @@ import orjson
 if TYPE_CHECKING:
     from app.realtime.broker import Broker
     from app.realtime.hub import Hub, Room
-    from app.services.records import TableRecord
+    from app.services.record import TableRecord
 
 log = logging.getLogger("app.presence")
 MAX_IDS = 100  # user ids one process announces per table; past them it sends a count

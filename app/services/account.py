@@ -7,7 +7,7 @@ makes a lobby change with a `registered` event, as for a rename (below), so ever
 `rated`.
 
 Where a new name shows:
-- Tables name their people by a join with `users` when a record is loaded (`records.load_record`), and each server
+- Tables name their people by a join with `users` when a record is loaded (`loading.load_record`), and each server
   process caches records (`TableCache`). A rename therefore makes a lobby change of every open or running table the
   person sits at or hosts: its version moves on (not `updated_at`, so neither the lobby's order nor a stand-in's
   waiting time moves), with a `renamed` event, so every process reloads it and every socket at it gets the new
@@ -40,19 +40,19 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 import orjson
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, select
 
 from app.db.models import GameTable, RenameLog, Seat, User
 from app.services import auth
 from app.services.auth import check_distinct_name, clean_name
 from app.services.errors import ServiceError
-from app.services.records import TableRecord
-from app.services.tables import Events, lobby_change
+from app.services.lobby import Changed, lobby_change
+from app.services.record import TableRecord
 
 if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncSession
 
-    from app.runtime import Runtime
+    from app.services.ports import Context
 
 # Each rename is announced at every live table of the person: at most this many in RENAME_WINDOW seconds, so nobody
 # can flood the tables' logs with it. Counted from `rename_log` (migration 0010), so the limit holds however many
@@ -89,7 +89,7 @@ async def _count_rename(session: AsyncSession, user_id: str) -> None:
     session.add(RenameLog(user_id=user_id, created_at=now))
 
 
-async def rename(rt: Runtime, user: User, name: str) -> User:
+async def rename(rt: Context, user: User, name: str) -> User:
     """Change the person's display name (cleaned as at sign-up) and refresh the live tables that show it."""
     new = clean_name(name)
     async with rt.single_writer(), rt.sessions() as session:
@@ -104,11 +104,11 @@ async def rename(rt: Runtime, user: User, name: str) -> User:
         await _count_rename(session, user.id)
         row.name = new
         notice = orjson.dumps({"kind": "renamed", "origin": rt.origin, "user_id": user.id, "name": new}).decode()
-        await rt.broker.side_in_tx(session, notice)
+        await rt.publisher.notice_in_tx(session, notice)
         await session.commit()
         live = await _live_tables_of(session, user.id)
-    rt.renamed(user.id, new)
-    await rt.broker.side_after_commit(notice)
+    rt.publisher.renamed(user.id, new)
+    await rt.publisher.notice_after_commit(notice)
     for table_id in live:
         await _announce(rt, row, table_id, old, new)
     return row
@@ -141,16 +141,16 @@ class _NotThere(Exception):
     """The person left the table between the change and its announcement (or it ended): nothing to announce."""
 
 
-async def _announce(rt: Runtime, user: User, table_id: str, old: str, new: str) -> None:
+async def _announce(rt: Context, user: User, table_id: str, old: str, new: str) -> None:
     """One live table's lobby change for the rename: a new version, reloaded (with the new name) everywhere."""
 
-    async def change(session: AsyncSession, rec: TableRecord) -> Events:
+    async def change(session: AsyncSession, rec: TableRecord) -> Changed:
         seat = rec.seat_of(user.id)
         if seat is None and rec.host_id != user.id:
             raise _NotThere
         # Only the version: `updated_at` is the lobby's order and the stand-in clock, which a rename must not reset.
-        await session.execute(update(GameTable).where(GameTable.id == rec.id).values(version=rec.version + 1))
-        return [{"type": "renamed", "seat": seat, "old": old, "name": new, "visible_to": None}]
+        return Changed([{"type": "renamed", "seat": seat, "old": old, "name": new, "visible_to": None}],
+                       {"version": rec.version + 1})
 
     # Left meanwhile, or the table is gone: it no longer shows this person.
     with contextlib.suppress(_NotThere, ServiceError):
@@ -158,7 +158,7 @@ async def _announce(rt: Runtime, user: User, table_id: str, old: str, new: str) 
 
 
 async def register(
-    rt: Runtime, session: AsyncSession, username: str, password: str, name: str | None, current: User | None
+    rt: Context, session: AsyncSession, username: str, password: str, name: str | None, current: User | None
 ) -> User:
     """Create an account (a signed-in guest keeps their id) and, for a guest, tell each running or open table they
     sit at: their seat now counts for ratings (`auth.register` changed it), which may make the table rated."""
@@ -180,14 +180,14 @@ async def register(
     return user
 
 
-async def _registered_renamed(rt: Runtime, session: AsyncSession, user: User, old: str) -> None:
+async def _registered_renamed(rt: Context, session: AsyncSession, user: User, old: str) -> None:
     """A guest who registered under a new name is renamed as by `rename` (not counted against its limit): every
     process hears of it, and the live tables they only host say so; those they sit at are told by `registered`."""
     notice = orjson.dumps({"kind": "renamed", "origin": rt.origin, "user_id": user.id, "name": user.name}).decode()
-    await rt.broker.side_in_tx(session, notice)
+    await rt.publisher.notice_in_tx(session, notice)
     await session.commit()
-    rt.renamed(user.id, user.name)
-    await rt.broker.side_after_commit(notice)
+    rt.publisher.renamed(user.id, user.name)
+    await rt.publisher.notice_after_commit(notice)
     hosted = set(await session.scalars(
         select(GameTable.id).where(GameTable.host_id == user.id, GameTable.status != "finished")
     ))
@@ -196,24 +196,24 @@ async def _registered_renamed(rt: Runtime, session: AsyncSession, user: User, ol
         await _announce(rt, user, table_id, old, user.name)
 
 
-async def _announce_registered(rt: Runtime, user: User, table_id: str) -> None:
+async def _announce_registered(rt: Context, user: User, table_id: str) -> None:
     """One live table's lobby change for a guest who registered: a new version, reloaded everywhere with the seat
     an account's, and a `registered` event saying whether the game now counts for their rating."""
 
-    async def change(session: AsyncSession, rec: TableRecord) -> Events:
+    async def change(session: AsyncSession, rec: TableRecord) -> Changed:
         seat = rec.seat_of(user.id)
         if seat is None or rec.status == "finished":
             raise _NotThere  # a finished game is settled from the seats as stored, which need no announcement
         # Only the version, as for a rename: neither the lobby's order nor a stand-in's waiting time moves.
-        await session.execute(update(GameTable).where(GameTable.id == rec.id).values(version=rec.version + 1))
         rated = seat in rec.rated_people() and rec.counts_for_ratings()
-        return [{"type": "registered", "seat": seat, "name": user.name, "rated": rated, "visible_to": None}]
+        return Changed([{"type": "registered", "seat": seat, "name": user.name, "rated": rated, "visible_to": None}],
+                       {"version": rec.version + 1})
 
     with contextlib.suppress(_NotThere, ServiceError):
         await lobby_change(rt, table_id, user, None, change)
 
 
-async def change_password(rt: Runtime, user_id: str, current: str, new: str) -> User:
+async def change_password(rt: Context, user_id: str, current: str, new: str) -> User:
     """Change the account's password; every session of it but the caller's (which gets a new token) ends."""
     checked, new_hash = await auth.new_password_hash(rt.reads, user_id, current, new)
     async with rt.single_writer(), rt.sessions() as session:
@@ -222,7 +222,7 @@ async def change_password(rt: Runtime, user_id: str, current: str, new: str) -> 
     return user
 
 
-async def sign_out_everywhere(rt: Runtime, user_id: str) -> User:
+async def sign_out_everywhere(rt: Context, user_id: str) -> User:
     """End every session of the person, the caller's included: an account's, or a guest's (whose tokens may have been
     copied; a guest signed out keeps their tables only by registering first, which the page says)."""
     async with rt.single_writer(), rt.sessions() as session:
@@ -232,7 +232,7 @@ async def sign_out_everywhere(rt: Runtime, user_id: str) -> User:
     return user
 
 
-async def sign_out(rt: Runtime, user_id: str, sid: str | None) -> None:
+async def sign_out(rt: Context, user_id: str, sid: str | None) -> None:
     """End one session: its token is refused from now on and its sockets close, on every process. A token from before
     sessions had ids cannot be told from the person's others, so all of them end (`sign_out_everywhere`)."""
     if sid is None:
@@ -241,17 +241,17 @@ async def sign_out(rt: Runtime, user_id: str, sid: str | None) -> None:
     notice = orjson.dumps({"kind": "session_revoked", "origin": rt.origin, "user_id": user_id, "sid": sid}).decode()
     async with rt.single_writer(), rt.sessions() as session:
         await auth.revoke_session(session, user_id, sid, rt.settings.token_max_age)
-        await rt.broker.side_in_tx(session, notice)
+        await rt.publisher.notice_in_tx(session, notice)
         await session.commit()
-    rt.hub.revoke_session(user_id, sid)
-    await rt.broker.side_after_commit(notice)
+    rt.publisher.session_revoked(user_id, sid)
+    await rt.publisher.notice_after_commit(notice)
 
 
-async def _end_sessions(rt: Runtime, session: AsyncSession, user: User) -> None:
+async def _end_sessions(rt: Context, session: AsyncSession, user: User) -> None:
     """Commit the account's bumped token epoch and close its sockets opened under an older one, on every process."""
     epoch = user.token_epoch or 0
     notice = orjson.dumps({"kind": "session_ended", "origin": rt.origin, "user_id": user.id, "epoch": epoch}).decode()
-    await rt.broker.side_in_tx(session, notice)
+    await rt.publisher.notice_in_tx(session, notice)
     await session.commit()
-    rt.hub.end_sessions(user.id, epoch)
-    await rt.broker.side_after_commit(notice)
+    rt.publisher.sessions_ended(user.id, epoch)
+    await rt.publisher.notice_after_commit(notice)

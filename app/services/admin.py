@@ -29,13 +29,14 @@ from app.db.models import (
 )
 from app.services.auth import locked_user
 from app.services.errors import ServiceError
-from app.services.records import load_record, valid_id
-from app.services.tables import keep_events
+from app.services.loading import load_record
+from app.services.lobby import keep_events
+from app.services.record import valid_id
 
 if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncSession
 
-    from app.runtime import Runtime
+    from app.services.ports import Context
 
 MAX_DAYS = 36_500
 
@@ -62,7 +63,7 @@ async def find_person(session: AsyncSession, who: str) -> User:
     return user
 
 
-async def set_admin(rt: Runtime, who: str, admin: bool = True) -> User:
+async def set_admin(rt: Context, who: str, admin: bool = True) -> User:
     """Make the account an admin, or no longer one. A guest cannot be one: anybody can take a guest's place by
     copying its token, and nobody can sign in as it again."""
     async with rt.single_writer(), rt.sessions() as session:
@@ -74,7 +75,7 @@ async def set_admin(rt: Runtime, who: str, admin: bool = True) -> User:
     return user
 
 
-async def ban(rt: Runtime, who: str) -> User:
+async def ban(rt: Context, who: str) -> User:
     """Ban the person: their tokens are refused from now on (the token epoch moves on, as for "sign out everywhere"),
     they cannot sign in, and their sockets close on every process (the broker's `session_ended` notice)."""
     async with rt.single_writer(), rt.sessions() as session:
@@ -86,14 +87,14 @@ async def ban(rt: Runtime, who: str) -> User:
         notice = orjson.dumps(
             {"kind": "session_ended", "origin": rt.origin, "user_id": user.id, "epoch": user.token_epoch}
         ).decode()
-        await rt.broker.side_in_tx(session, notice)
+        await rt.publisher.notice_in_tx(session, notice)
         await session.commit()
-    rt.hub.end_sessions(user.id, user.token_epoch)
-    await rt.broker.side_after_commit(notice)
+    rt.publisher.sessions_ended(user.id, user.token_epoch)
+    await rt.publisher.notice_after_commit(notice)
     return user
 
 
-async def unban(rt: Runtime, who: str) -> User:
+async def unban(rt: Context, who: str) -> User:
     """Lift the person's ban: they may sign in again (the tokens the ban ended stay ended)."""
     async with rt.single_writer(), rt.sessions() as session:
         user = await find_person(session, who)
@@ -104,7 +105,7 @@ async def unban(rt: Runtime, who: str) -> User:
     return user
 
 
-async def close_table(rt: Runtime, table_id: str) -> str:
+async def close_table(rt: Context, table_id: str) -> str:
     """End the table as abandoned (no winner, nothing rated), whether its game runs or it still waits for players;
     every process tells its sockets at once. Returns the status it had."""
     if not valid_id(table_id):
@@ -125,7 +126,7 @@ async def close_table(rt: Runtime, table_id: str) -> str:
             "rated": False,
         }
         if rec.state is not None:
-            # The state as it stands is the final snapshot, as when the players abandon a game (tables._abandon).
+            # The state as it stands is the final snapshot, as when the players abandon a game (lobby._abandon).
             columns |= {"state": rec.state, "state_seq": rec.move_count}
         await keep_events(session, rec.id, version, [{"type": "abandoned", "visible_to": None}], columns)
         fresh = await load_record(session, table_id)
@@ -144,7 +145,7 @@ class Purged:
     chat_lines: int
 
 
-async def purge_guests(rt: Runtime, days: int, now: datetime | None = None) -> Purged:
+async def purge_guests(rt: Context, days: int, now: datetime | None = None) -> Purged:
     """Delete the guests idle for `days`: made before then, with no chat line since, seated at no game that started
     (a finished game keeps the people who played it) and hosting only tables that never started and have not changed
     since. Those tables go with them, as do their chat lines, mutes, renames and signed-out sessions."""
@@ -189,7 +190,7 @@ async def purge_guests(rt: Runtime, days: int, now: datetime | None = None) -> P
     return Purged(len(ids), tables, lines)
 
 
-async def purge_chat(rt: Runtime, days: int, now: datetime | None = None) -> int:
+async def purge_chat(rt: Context, days: int, now: datetime | None = None) -> int:
     """Delete the chat lines older than `days`, at every table; how many."""
     cutoff = (now or datetime.now(UTC)) - timedelta(days=check_days(days))
     async with rt.single_writer(), rt.sessions() as session:

@@ -17,7 +17,7 @@ import confusables
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, exists, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import GameTable, RevokedSession, Seat, User
@@ -38,8 +38,6 @@ def _lower_priority() -> None:
 
 _HASHER_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="password-hash", initializer=_lower_priority)
 _TOKEN_SALT = "session-v1"
-# Said to a session whose token epoch is past (`session_revoked`), on REST and on its sockets.
-SESSION_ENDED_MESSAGE = "You were signed out: your password changed, or you signed out everywhere. Sign in again."
 
 
 async def _hash(password: str) -> str:
@@ -171,7 +169,7 @@ def check_password(password: object) -> None:
 
 
 def is_guest(user: User) -> bool:
-    """A guest has no account (no username): their seats are not rated (records.TableRecord.rated_people)."""
+    """A guest has no account (no username): their seats are not rated (record.TableRecord.rated_people)."""
     return user.username is None
 
 
@@ -185,7 +183,7 @@ async def mark_guest_seats(session: AsyncSession, table_id: str) -> None:
     person_is_guest = select(User.username.is_(None)).where(User.id == Seat.user_id).scalar_subquery()
     await session.execute(
         update(Seat).where(Seat.table_id == table_id, Seat.user_id.is_not(None)).values(guest=person_is_guest)
-        .execution_options(synchronize_session=False)  # records.load_record reads the seats afresh
+        .execution_options(synchronize_session=False)  # loading.load_record reads the seats afresh
     )
 
 
@@ -323,3 +321,14 @@ async def change_password(session: AsyncSession, user_id: str, checked_hash: str
 
 def user_json(user: User) -> dict[str, str | None]:
     return {"id": user.id, "name": user.name, "username": user.username}
+
+
+async def token_user(session: AsyncSession, claims: Claims) -> tuple[User | None, bool]:
+    """The person a token's claims name (None if there is no such person), and whether its session was signed out
+    of."""
+    if claims.sid is None:
+        return await session.get(User, claims.user_id), False
+    # The user row is read anyway: the signed-out check rides on the same statement.
+    signed_out = exists().where(RevokedSession.sid == claims.sid)
+    row = (await session.execute(select(User, signed_out).where(User.id == claims.user_id))).first()
+    return (row[0], bool(row[1])) if row is not None else (None, False)

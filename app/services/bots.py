@@ -8,17 +8,22 @@ import logging
 import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from sqlalchemy import select
+
+from app.db.models import GameTable, Seat
 from app.games import GAMES
 from app.games.base import BotLevel, Game, IllegalAction
 from app.games.rng import below
 from app.services.errors import ServiceError
+from app.services.loading import load_record
 from app.services.play import apply_action
-from app.services.records import TableRecord
+from app.services.record import TableRecord
 
 if TYPE_CHECKING:
-    from app.runtime import Runtime
+    from app.services.ports import Context
 
 log = logging.getLogger("app.bots")
 # Refusals after which the driver looks at the table again rather than try another move: it moved on, or it is
@@ -43,14 +48,12 @@ def choose(
 
     The bot is given the seat's view, never the state: it cannot use what the seat may not see."""
     legal = game.actions(state, seat)
-    bot = getattr(game, "bot_action", None)
-    if bot is not None:
-        try:
-            action = bot(game.view(state, seat), seat, seed, level, playouts)
-            if isinstance(action, dict):
-                return action
-        except (IllegalAction, Exception):  # noqa: BLE001 - a faulty bot falls back to random play
-            log.exception("bot failed", extra={"game": game.id})
+    try:
+        action = game.bot_action(game.view(state, seat), seat, seed, level, playouts)
+        if isinstance(action, dict):
+            return action
+    except (IllegalAction, Exception):  # noqa: BLE001 - a faulty bot falls back to random play
+        log.exception("bot failed", extra={"game": game.id})
     if not legal:
         raise ServiceError("no_legal_action", "The bot has no legal action.", 409)
     _, index = below(seed, len(legal))
@@ -74,7 +77,7 @@ class BotRunner:
     interpreter lock) that would delay every other table's moves. The pool is bounded (`bot_workers`), so many
     searching bots queue for a worker rather than crowd the machine; the greedy levels decide in place."""
 
-    def __init__(self, rt: Runtime) -> None:
+    def __init__(self, rt: Context) -> None:
         self.rt = rt
         self.running: dict[str, asyncio.Task[None]] = {}
         self._pool: ProcessPoolExecutor | None = None
@@ -159,8 +162,33 @@ class BotRunner:
 
     async def resume_all(self) -> None:
         """After a start: drive every running table that waits on a bot."""
-        for rec in await self.rt.tables_waiting_on_bots():
+        for rec in await self.tables_waiting():
             self.poke(rec)
+
+    async def tables_waiting(self, idle_for: float = 0.0) -> list[TableRecord]:
+        """Running tables with a bot seat, unchanged for `idle_for` seconds, whose bot is awaited."""
+        query = (
+            select(GameTable.id, GameTable.awaiting, Seat.seat)
+            .join(Seat, Seat.table_id == GameTable.id)
+            .where(GameTable.status == "playing", Seat.bot.is_(True))
+        )
+        if idle_for:
+            query = query.where(GameTable.updated_at < datetime.now(UTC) - timedelta(seconds=idle_for))
+        async with self.rt.reads() as session:
+            rows = (await session.execute(query)).all()
+            ids = {tid for tid, awaiting, seat in rows if seat in (awaiting or []) and tid not in self.running}
+            recs = [self.rt.cache.put(await load_record(session, tid)) for tid in sorted(ids)]
+        return [r for r in recs if set(r.awaiting) & r.bot_seats()]
+
+    async def sweep(self, every: float = 20.0) -> None:
+        """Take over bots left waiting (their driving process died): the bot client_id makes two drivers safe."""
+        while True:
+            await asyncio.sleep(every)
+            try:
+                for rec in await self.tables_waiting(idle_for=max(2.0, every / 2)):
+                    self.poke(rec)
+            except Exception:  # noqa: BLE001 - try again next round
+                log.exception("bot sweep failed")
 
     async def stop(self) -> None:
         for task in list(self.running.values()):

@@ -28,10 +28,10 @@ from app.db.models import ChatMessage, ChatMute, User
 from app.services import pagination
 from app.services.errors import ServiceError
 from app.services.play import check_client_id
-from app.services.records import TableRecord
+from app.services.record import TableRecord
 
 if TYPE_CHECKING:
-    from app.runtime import Runtime
+    from app.services.ports import Context
 
 MAX_CHARS = 300  # per line, counted in code points after cleaning
 HISTORY = 100  # lines of the players (and host), and as many of the others, a reader gets on load
@@ -213,7 +213,7 @@ async def _check_newcomer(
                            retry_after=60)
 
 
-async def _lock_author(rt: Runtime, session: AsyncSession, table_id: str, user_id: str) -> None:
+async def _lock_author(rt: Context, session: AsyncSession, table_id: str, user_id: str) -> None:
     """Serialise one person's lines at one table across every server process, until the transaction ends.
 
     Two lines sent at once through two processes would otherwise both start from the same last line and both
@@ -232,7 +232,7 @@ async def is_muted(session: AsyncSession, table_id: str, user_id: str | None) ->
 
 
 async def post(
-    rt: Runtime,
+    rt: Context,
     rec: TableRecord,
     user_id: str,
     raw: Any,
@@ -281,7 +281,7 @@ async def post(
             await session.flush()
             line = message_json(row)
             payload = _notice(rt, "chat", rec.id, message=line)
-            await rt.broker.side_in_tx(session, payload)
+            await rt.publisher.notice_in_tx(session, payload)
             await session.commit()
         except IntegrityError:
             # The same line sent twice at once (a retry racing the original): answer with the stored one.
@@ -294,12 +294,12 @@ async def post(
             return known
     if on_durable is not None:
         on_durable(line)
-    rt.hub.chat(rec.id, line)
-    await rt.broker.side_after_commit(payload)
+    rt.publisher.chat_line(rec.id, line)
+    await rt.publisher.notice_after_commit(payload)
     return line
 
 
-def _notice(rt: Runtime, kind: str, table_id: str, **fields: Any) -> str:
+def _notice(rt: Context, kind: str, table_id: str, **fields: Any) -> str:
     """A side-channel notice for the other processes (`Runtime.on_side_notice` reads it)."""
     return orjson.dumps({"kind": kind, "origin": rt.origin, "table_id": table_id, **fields}).decode()
 
@@ -309,7 +309,7 @@ def _require_host(rec: TableRecord, user_id: str) -> None:
         raise ServiceError("not_host", "Only the table's host can moderate its chat.", 403)
 
 
-async def remove(rt: Runtime, rec: TableRecord, user_id: str, message_id: int) -> dict[str, Any]:
+async def remove(rt: Context, rec: TableRecord, user_id: str, message_id: int) -> dict[str, Any]:
     """The host removes one line: gone from the history, and from every screen at once.
 
     The row stays as a tombstone with its text emptied, rather than being deleted: a retry of that line under
@@ -329,11 +329,11 @@ async def remove(rt: Runtime, rec: TableRecord, user_id: str, message_id: int) -
             row.removed_at, row.text = datetime.now(UTC), ""
             await session.flush()
             payload = _notice(rt, "chat_removed", rec.id, id=message_id)
-            await rt.broker.side_in_tx(session, payload)
+            await rt.publisher.notice_in_tx(session, payload)
             await session.commit()
     if payload is not None:
-        rt.hub.chat_removed(rec.id, message_id)
-        await rt.broker.side_after_commit(payload)
+        rt.publisher.chat_removed(rec.id, message_id)
+        await rt.publisher.notice_after_commit(payload)
     return {"id": message_id, "removed": True}
 
 
@@ -363,7 +363,7 @@ async def mutes(session: AsyncSession, rec: TableRecord, user_id: str) -> list[d
     return [_mute_json(uid, name, at) for uid, name, at in rows]
 
 
-async def mute(rt: Runtime, rec: TableRecord, user_id: str, target: str) -> dict[str, Any]:
+async def mute(rt: Context, rec: TableRecord, user_id: str, target: str) -> dict[str, Any]:
     """The host mutes a person at the table (a player, someone who chatted here, or someone watching it now, who
     may not have written yet): their next lines are refused until the host unmutes them. Nobody can mute the
     host. Muting twice answers the same."""
@@ -380,7 +380,7 @@ async def mute(rt: Runtime, rec: TableRecord, user_id: str, target: str) -> dict
         # stand-in wait asks the same), or has written in its chat.
         if name is None or not (
             rec.seat_of(target) is not None
-            or rt.presence.connected(rec.id, target)
+            or rt.publisher.connected(rec.id, target)
             or await session.scalar(
                 select(ChatMessage.id).where(ChatMessage.table_id == rec.id, ChatMessage.user_id == target).limit(1)
             ) is not None
@@ -396,7 +396,7 @@ async def mute(rt: Runtime, rec: TableRecord, user_id: str, target: str) -> dict
         payload = _notice(rt, "chat_mute", rec.id, user={"id": target, "name": name}, muted=True, host_id=rec.host_id)
         try:
             await session.flush()
-            await rt.broker.side_in_tx(session, payload)
+            await rt.publisher.notice_in_tx(session, payload)
             await session.commit()
         except IntegrityError:  # muted at the same moment through another request
             await session.rollback()
@@ -404,8 +404,8 @@ async def mute(rt: Runtime, rec: TableRecord, user_id: str, target: str) -> dict
             if existing is None:
                 raise
             return _mute_json(target, name, existing.created_at)
-    rt.hub.chat_mute(rec.id, {"id": target, "name": name}, True, rec.host_id)
-    await rt.broker.side_after_commit(payload)
+    rt.publisher.chat_mute(rec.id, {"id": target, "name": name}, True, rec.host_id)
+    await rt.publisher.notice_after_commit(payload)
     return _mute_json(target, name, at)
 
 
@@ -424,7 +424,7 @@ async def carry_mutes(session: AsyncSession, old_table: str, new_table: str, new
         session.add(ChatMute(table_id=new_table, user_id=row.user_id, muted_by=row.muted_by, created_at=row.created_at))
 
 
-async def unmute(rt: Runtime, rec: TableRecord, user_id: str, target: str) -> dict[str, Any]:
+async def unmute(rt: Context, rec: TableRecord, user_id: str, target: str) -> dict[str, Any]:
     """The host lets a muted person chat again (someone not muted: nothing changes, the same answer)."""
     _require_host(rec, user_id)
     payload = None
@@ -436,9 +436,9 @@ async def unmute(rt: Runtime, rec: TableRecord, user_id: str, target: str) -> di
             payload = _notice(rt, "chat_mute", rec.id, user={"id": target, "name": name}, muted=False,
                               host_id=rec.host_id)
             await session.flush()
-            await rt.broker.side_in_tx(session, payload)
+            await rt.publisher.notice_in_tx(session, payload)
             await session.commit()
     if payload is not None:
-        rt.hub.chat_mute(rec.id, {"id": target, "name": name}, False, rec.host_id)
-        await rt.broker.side_after_commit(payload)
+        rt.publisher.chat_mute(rec.id, {"id": target, "name": name}, False, rec.host_id)
+        await rt.publisher.notice_after_commit(payload)
     return {"user_id": target, "muted": False}

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from app.services.errors import ServiceError
 
 if TYPE_CHECKING:
-    from app.services.records import TableRecord
+    from app.services.record import TableRecord
 
 
 class ClockKind(StrEnum):

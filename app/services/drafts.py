@@ -31,11 +31,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.models import Move, MoveDraft
 from app.games import GAMES
 from app.games.base import Applied, Game
-from app.services.records import Draft, TableRecord
+from app.services.record import Draft, TableRecord
 from app.services.writer import WriteConflict
 
 if TYPE_CHECKING:
-    from app.runtime import Runtime
+    from app.services.ports import Context
 
 log = logging.getLogger("app.drafts")
 
@@ -60,7 +60,7 @@ def is_draft(rec: TableRecord, seat: str, before: dict[str, Any], applied: Appli
 
 
 async def keep(
-    rt: Runtime, rec: TableRecord, seat: str, action: dict[str, Any], client_id: str | None, applied: Applied
+    rt: Context, rec: TableRecord, seat: str, action: dict[str, Any], client_id: str | None, applied: Applied
 ) -> TableRecord:
     """Store one more draft of `seat` and return the record that holds it (the same version). The caller holds the
     table's lock (on SQLite, the one writer's)."""
@@ -83,7 +83,7 @@ async def keep(
     return rt.cache.put(new)
 
 
-async def drop_last(rt: Runtime, rec: TableRecord, seat: str) -> TableRecord:
+async def drop_last(rt: Context, rec: TableRecord, seat: str) -> TableRecord:
     """Take back `seat`'s last draft (it has one); the caller holds the table's lock."""
     drafts = rec.live_drafts(seat)
     async with rt.sessions() as session:
@@ -94,9 +94,9 @@ async def drop_last(rt: Runtime, rec: TableRecord, seat: str) -> TableRecord:
     return rt.cache.put(new)
 
 
-async def forget_carried(rt: Runtime, table_id: str, seat: str, seq: int) -> None:
+async def forget_carried(rt: Context, table_id: str, seat: str, seq: int) -> None:
     """Delete the drafts of `seat` that its move `seq` carried. A crash before this leaves them spent anyway: a draft
-    is live only while no later move of its seat exists (`records.load_drafts`)."""
+    is live only while no later move of its seat exists (`loading.load_drafts`)."""
     try:
         async with rt.single_writer(), rt.sessions() as session:
             await session.execute(delete(MoveDraft).where(

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+# Said to a session whose token epoch is past (`session_revoked`), on REST and on its sockets.
+SESSION_ENDED_MESSAGE = "You were signed out: your password changed, or you signed out everywhere. Sign in again."
+
 
 class ServiceError(Exception):
     """A refused request with a stable code, a readable message and an HTTP status."""

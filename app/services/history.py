@@ -10,9 +10,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import GameTable, Move, TableLogEntry
 from app.games import GAMES
-from app.realtime.hub import redact_events
 from app.services.errors import ServiceError
-from app.services.records import TableRecord, initial_state, seed_commitment
+from app.services.loading import initial_state
+from app.services.record import TableRecord, redact_events, seed_commitment
 
 
 def canonical(doc: Any) -> str:

@@ -26,8 +26,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import PlayerRating, User
 from app.services import glicko2, pagination
+from app.services.options import get_game
 from app.services.pagination import PageRequest
-from app.services.tables import get_game
 
 MIN_GAMES = 3  # rated games a person needs in a game to be listed on its leaderboard
 PAGE = 50  # rows per page, unless asked for fewer or more

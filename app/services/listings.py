@@ -16,10 +16,10 @@ from app.db.models import GameTable, Seat, User
 from app.games import GAMES
 from app.services import pagination
 from app.services.pagination import PageRequest
-from app.services.records import TableRecord
+from app.services.record import TableRecord
 
 if TYPE_CHECKING:
-    from app.runtime import Runtime
+    from app.services.ports import Context
 
 PAGE = 50  # tables per page, unless asked for fewer or more
 MAX_PAGE = 100
@@ -28,7 +28,7 @@ _ORDER = [(GameTable.updated_at, True), (GameTable.id, True)]
 
 
 async def _page(
-    rt: Runtime, session: AsyncSession, query: Any, name: str, page: PageRequest
+    rt: Context, session: AsyncSession, query: Any, name: str, page: PageRequest
 ) -> tuple[list[TableRecord], str | None]:
     rows = (
         await session.execute(
@@ -42,7 +42,7 @@ async def _page(
 
 
 async def public_tables(
-    rt: Runtime, session: AsyncSession, status: str | None, game: str | None, cursor: str | None, limit: int
+    rt: Context, session: AsyncSession, status: str | None, game: str | None, cursor: str | None, limit: int
 ) -> tuple[list[TableRecord], str | None]:
     """A page of the public tables (filtered by status and game), and the cursor of the next; an open one with nobody
     seated (its host left) is not listed."""
@@ -61,7 +61,7 @@ async def public_tables(
 
 
 async def my_tables(
-    rt: Runtime, session: AsyncSession, user: User, cursor: str | None, limit: int
+    rt: Context, session: AsyncSession, user: User, cursor: str | None, limit: int
 ) -> tuple[list[TableRecord], str | None]:
     """A page of the tables where this person sits or hosts, and the cursor of the next."""
     page = PageRequest(limit, pagination.decode("my-tables", cursor, KEY))

@@ -39,11 +39,10 @@ from app.games import GAMES
 from app.services import push
 from app.services.clocks import ClockKind
 from app.services.errors import ServiceError
-from app.services.records import TableRecord
-from app.services.tables import invite_code
+from app.services.record import TableRecord, invite_code
 
 if TYPE_CHECKING:
-    from app.runtime import Runtime
+    from app.services.ports import Context
 
 log = logging.getLogger("app.notify")
 ADDRESS = re.compile(r"[^@\s\"<>,;]{1,64}@[^@\s\"<>,;]{1,188}\.[A-Za-z0-9-]{2,63}")
@@ -68,30 +67,30 @@ def wants(user: User, kind: Notice) -> bool:
     return bool(user.email and user.email_verified and (user.notify or {}).get(kind.value, True))
 
 
-def preferences(rt: Runtime, user: User) -> dict[str, Any]:
+def preferences(rt: Context, user: User) -> dict[str, Any]:
     prefs = user.notify or {}
     return {"enabled": enabled(rt.settings), "push": rt.vapid is not None,
             "email": user.email, "email_verified": bool(user.email_verified),
             **{kind.value: bool(prefs.get(kind.value, True)) for kind in Notice}}
 
 
-def _verifier(rt: Runtime) -> URLSafeTimedSerializer:
+def _verifier(rt: Context) -> URLSafeTimedSerializer:
     return URLSafeTimedSerializer(rt.secret_key, salt="email-verify")
 
 
-def _unsubscriber(rt: Runtime) -> URLSafeSerializer:
+def _unsubscriber(rt: Context) -> URLSafeSerializer:
     return URLSafeSerializer(rt.secret_key, salt="email-unsubscribe")
 
 
-def link(rt: Runtime, path: str) -> str:
+def link(rt: Context, path: str) -> str:
     return rt.settings.effective_public_url + path
 
 
-def unsubscribe_link(rt: Runtime, user_id: str, kind: Notice) -> str:
+def unsubscribe_link(rt: Context, user_id: str, kind: Notice) -> str:
     return link(rt, f"/api/email/unsubscribe?token={_unsubscriber(rt).dumps([user_id, kind.value])}")
 
 
-async def update(rt: Runtime, session: AsyncSession, user: User, changes: dict[str, Any]) -> User:
+async def update(rt: Context, session: AsyncSession, user: User, changes: dict[str, Any]) -> User:
     """Change the person's address (a new one waits for its confirmation; empty or null removes it) and which notices
     they want; refused whole when any part is wrong."""
     if not user.username:
@@ -118,7 +117,7 @@ async def update(rt: Runtime, session: AsyncSession, user: User, changes: dict[s
     return row
 
 
-async def _confirmation(rt: Runtime, session: AsyncSession, user: User) -> None:
+async def _confirmation(rt: Context, session: AsyncSession, user: User) -> None:
     since = datetime.now(UTC) - timedelta(days=1)
     sent = await session.scalar(
         select(func.count()).select_from(EmailOut)
@@ -134,7 +133,7 @@ async def _confirmation(rt: Runtime, session: AsyncSession, user: User) -> None:
     await enqueue(session, f"verify:{user.id}:{secrets.token_hex(8)}", user, "Confirm your email address", body, None)
 
 
-async def verify(rt: Runtime, session: AsyncSession, token: str) -> User:
+async def verify(rt: Context, session: AsyncSession, token: str) -> User:
     """Confirm the address a link was mailed to (if it is still the person's)."""
     try:
         user_id, address = _verifier(rt).loads(token, max_age=VERIFY_MAX_AGE)
@@ -150,7 +149,7 @@ async def verify(rt: Runtime, session: AsyncSession, token: str) -> User:
     return row
 
 
-async def unsubscribe(rt: Runtime, session: AsyncSession, token: str) -> Notice:
+async def unsubscribe(rt: Context, session: AsyncSession, token: str) -> Notice:
     """Turn off the kind of notice a mail's link names."""
     try:
         user_id, kind = _unsubscriber(rt).loads(token)
@@ -185,7 +184,7 @@ def _title(rec: TableRecord) -> str:
     return f"{rec.name} ({game.title if game is not None else rec.game})"
 
 
-def turns_started(rt: Runtime, rec: TableRecord) -> list[tuple[str, str]]:
+def turns_started(rt: Context, rec: TableRecord) -> list[tuple[str, str]]:
     """The turns this change started in a turn-based game for people away from the table: (the turn's key, user id).
     Someone at the table now sees it is their turn: a mail or a push is for a person who is away."""
     tc, clock = rec.time_control, rec.clock
@@ -193,16 +192,16 @@ def turns_started(rt: Runtime, rec: TableRecord) -> list[tuple[str, str]]:
         return []
     people = {s.seat: s.user_id for s in rec.seats if s.user_id is not None and not s.bot}
     return [(f"turn:{rec.id}:{seat}:{since}", people[seat]) for seat, since in clock["since"].items()
-            if seat in people and (rt.presence is None or not rt.presence.connected(rec.id, people[seat]))]
+            if seat in people and not rt.publisher.connected(rec.id, people[seat])]
 
 
-def concerns(rt: Runtime, rec: TableRecord) -> bool:
+def concerns(rt: Context, rec: TableRecord) -> bool:
     """Whether a committed change may make a notice (a mail, a push): `after_change` is spawned only for these."""
     turn_based = rec.time_control is not None and rec.time_control["kind"] == ClockKind.TURN
     return turn_based or (enabled(rt.settings) and (rec.time_control is not None or rec.status == "finished"))
 
 
-async def after_change(rt: Runtime, rec: TableRecord) -> None:
+async def after_change(rt: Context, rec: TableRecord) -> None:
     """The notices a committed change makes: a turn starting in a turn-based game (a mail, a push), the end of a game
     (a mail)."""
     turns = turns_started(rt, rec)
@@ -213,7 +212,7 @@ async def after_change(rt: Runtime, rec: TableRecord) -> None:
         await push.notify(rt, [(key, user_id, message) for key, user_id in turns])
 
 
-async def _mail(rt: Runtime, rec: TableRecord, turns: list[tuple[str, str]]) -> None:
+async def _mail(rt: Context, rec: TableRecord, turns: list[tuple[str, str]]) -> None:
     url = link(rt, f"/t/{rec.id}")
     wanted: list[tuple[str, str, Notice, str, str]] = []  # key, user id, kind, subject, body
     for key, user_id in turns:
@@ -237,7 +236,7 @@ async def _mail(rt: Runtime, rec: TableRecord, turns: list[tuple[str, str]]) -> 
         await session.commit()
 
 
-async def invite(rt: Runtime, rec: TableRecord, host: User, username: Any) -> None:
+async def invite(rt: Context, rec: TableRecord, host: User, username: Any) -> None:
     """The host invites a registered person to their table by email (if that person takes invitations by email:
     the answer is the same either way, so it tells nobody who has an address)."""
     if rec.host_id != host.id:
@@ -289,13 +288,13 @@ def _send(settings: Settings, messages: list[EmailMessage]) -> list[str | None]:
     return out
 
 
-async def send_due(rt: Runtime) -> int:
+async def send_due(rt: Context) -> int:
     """Send the outbox's waiting mails; how many were sent."""
     async with rt.mail_lock:
         return await _send_due(rt)
 
 
-async def _send_due(rt: Runtime) -> int:
+async def _send_due(rt: Context) -> int:
     unsent = (EmailOut.sent_at.is_(None)) & (EmailOut.attempts < MAX_ATTEMPTS)
     query = select(EmailOut).where(unsent).order_by(EmailOut.id).limit(BATCH)
     if rt.is_postgres:
@@ -316,7 +315,7 @@ async def _send_due(rt: Runtime) -> int:
     return sent
 
 
-async def _deliver(rt: Runtime, rows: list[EmailOut]) -> int:
+async def _deliver(rt: Context, rows: list[EmailOut]) -> int:
     if not rows:
         return 0
     try:

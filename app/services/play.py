@@ -19,11 +19,11 @@ from app.messages import BAD_CLIENT_ID, CLIENT_ID_PATTERN
 from app.metrics import COMMAND_LATENCY, COMMANDS_APPLIED, COMMANDS_REFUSED
 from app.services import clocks, drafts
 from app.services.errors import ServiceError
-from app.services.records import TableRecord
+from app.services.record import TableRecord
 from app.services.writer import MoveWrite, WriteConflict
 
 if TYPE_CHECKING:
-    from app.runtime import Runtime
+    from app.services.ports import Context
 
 log = logging.getLogger("app.play")
 CLIENT_ID = re.compile(CLIENT_ID_PATTERN)
@@ -58,7 +58,7 @@ def _check_shape(action: Any, client_id: Any, expected_version: Any) -> None:
         raise ServiceError("bad_version", "expected_version must be a whole number.", 422)
 
 
-async def _previous_ack(rt: Runtime, table_id: str, seat: str | None, client_id: str | None) -> Ack | None:
+async def _previous_ack(rt: Context, table_id: str, seat: str | None, client_id: str | None) -> Ack | None:
     """The ack of a move this seat already made under this client_id (a retry after a lost ack). Another seat's move
     under the same id is no answer: an id is its sender's."""
     if client_id is None or seat is None:
@@ -75,7 +75,7 @@ async def _previous_ack(rt: Runtime, table_id: str, seat: str | None, client_id:
 
 
 async def apply_action(
-    rt: Runtime,
+    rt: Context,
     table_id: str,
     seat: str | None,
     action: Any,
@@ -102,7 +102,7 @@ async def apply_action(
                     # Another process moved the table (or saw this client_id): start again from the database.
                     # Its notice may have been taken for our own write's echo, so publish what we found.
                     fresh = await rt.reload(table_id)
-                    rt.spawn(rt.hub.publish(table_id, fresh.version))
+                    rt.publisher.table_changed(table_id, fresh.version)
                     previous = await _previous_ack(rt, table_id, seat, client_id)
                     if previous:
                         return previous
@@ -121,7 +121,7 @@ async def apply_action(
         ack = Ack(client_id, new.version, draft=len(new.live_drafts(seat)))
         if on_durable is not None:
             on_durable(ack)
-        rt.hub.show_draft(new, seat, draft)
+        rt.publisher.draft_shown(new, seat, draft)
         return ack
     ack = Ack(client_id, new.version)
     if on_durable is not None:
@@ -131,7 +131,7 @@ async def apply_action(
 
 
 async def _apply_once(
-    rt: Runtime,
+    rt: Context,
     rec: TableRecord,
     seat: str,
     action: dict[str, Any],

@@ -25,7 +25,7 @@ from app.services import glicko2, pagination
 from app.services.auth import is_guest
 from app.services.errors import not_found
 from app.services.pagination import PageRequest
-from app.services.records import valid_id
+from app.services.record import valid_id
 
 PAGE = 20  # recent games per page, unless asked for fewer or more
 MAX_PAGE = 50

@@ -40,7 +40,7 @@ from app.services.errors import ServiceError
 if TYPE_CHECKING:
     from py_vapid import Vapid
 
-    from app.runtime import Runtime
+    from app.services.ports import Context
 
 log = logging.getLogger("app.push")
 MAX_PER_USER = 10  # browsers one person gets pushes on; the oldest subscription goes to make room
@@ -100,7 +100,7 @@ class VapidKeys:
         from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
         from py_vapid import Vapid
 
-        signer = Vapid.from_raw(settings.effective_vapid_private_key().encode())
+        signer = Vapid.from_raw(settings.effective_vapid_private_key(new_private_key).encode())
         public = signer.public_key.public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)
         subject = settings.vapid_subject or settings.effective_public_url
         return cls(signer, _b64(public), subject)
@@ -130,7 +130,7 @@ def _check(settings: Settings, endpoint: Any, p256dh: Any, auth: Any) -> tuple[s
     return endpoint, _b64(key), _b64(secret)
 
 
-async def subscribe(rt: Runtime, session: AsyncSession, user: User, endpoint: Any, p256dh: Any, auth: Any) -> None:
+async def subscribe(rt: Context, session: AsyncSession, user: User, endpoint: Any, p256dh: Any, auth: Any) -> None:
     """Keep this browser's subscription for the person (the one before under this endpoint goes)."""
     if rt.vapid is None:
         raise unavailable()
@@ -169,7 +169,7 @@ async def count(session: AsyncSession, user: User) -> int:
     ) or 0)
 
 
-async def notify(rt: Runtime, notices: list[tuple[str, str, dict[str, str]]]) -> int:
+async def notify(rt: Context, notices: list[tuple[str, str, dict[str, str]]]) -> int:
     """Send each notice (key, user id, message: title, body, url) not sent before to the person's browsers; how many
     pushes the push services took (none without the `push` extra)."""
     keys = rt.vapid

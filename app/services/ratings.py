@@ -42,12 +42,13 @@ from sqlalchemy.orm import aliased
 from app.config import Settings
 from app.db.models import GameTable, PlayerRating, RatingChange, Seat, User
 from app.services import glicko2
+from app.services.loading import load_record
+from app.services.lobby import keep_events
 from app.services.profiles import places
-from app.services.records import TableRecord, load_record
-from app.services.tables import keep_events
+from app.services.record import TableRecord
 
 if TYPE_CHECKING:
-    from app.runtime import Runtime
+    from app.services.ports import Context
 
 log = logging.getLogger("app.ratings")
 ATTEMPTS = 3  # a claim lost to a change made meanwhile (a rematch) is tried again from a fresh read
@@ -65,7 +66,7 @@ def final_places(rec: TableRecord) -> dict[str, int]:
     return out
 
 
-async def settle(rt: Runtime, table_id: str) -> TableRecord | None:
+async def settle(rt: Context, table_id: str) -> TableRecord | None:
     """Rate a finished table, or mark it not rated; the new record when this call settled it with a new version
     (rated, or said rated while it ran but with fewer than two established accounts), else None (not finished,
     settled already, by this process or another, or never rated)."""
@@ -214,7 +215,7 @@ async def _rate(
     return [{"type": "rated", "changes": changes, "visible_to": None}]
 
 
-async def unsettled(rt: Runtime, idle_for: float, limit: int = 100) -> list[str]:
+async def unsettled(rt: Context, idle_for: float, limit: int = 100) -> list[str]:
     """Finished tables whose rating is not settled, unchanged for `idle_for` seconds (oldest first)."""
     since = datetime.now(UTC) - timedelta(seconds=idle_for)
     async with rt.reads() as session:
@@ -227,7 +228,7 @@ async def unsettled(rt: Runtime, idle_for: float, limit: int = 100) -> list[str]
         return list(ids)
 
 
-async def sweep(rt: Runtime, idle_for: float = 0.0) -> int:
+async def sweep(rt: Context, idle_for: float = 0.0) -> int:
     """Settle the tables left unsettled (their process died before it could, or failed); how many were rated.
 
     `idle_for` leaves the newest ones to the process that finished them, which is about to."""

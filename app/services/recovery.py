@@ -27,7 +27,7 @@ from app.services.account import _end_sessions
 from app.services.errors import ServiceError
 
 if TYPE_CHECKING:
-    from app.runtime import Runtime
+    from app.services.ports import Context
 
 TOKEN_BYTES = 32
 
@@ -46,7 +46,7 @@ def asked_about(who: object) -> str:
     return who.strip().lower()[:254] if isinstance(who, str) else ""
 
 
-async def request_reset(rt: Runtime, who: object) -> None:
+async def request_reset(rt: Context, who: object) -> None:
     """Mail a reset link to the account named by `who` (a username, or a confirmed address) if there is one with a
     confirmed address; nothing is said either way."""
     if not notify.enabled(rt.settings):
@@ -79,7 +79,7 @@ async def request_reset(rt: Runtime, who: object) -> None:
         await session.commit()
 
 
-async def reset(rt: Runtime, token: object, password: object) -> User:
+async def reset(rt: Context, token: object, password: object) -> User:
     """Set a new password by a reset link's token: the link is used up, and every session of the account ends."""
     if not isinstance(token, str) or not 20 <= len(token) <= 100:
         raise ServiceError("bad_link", "This reset link is not valid, or was used already.", 400)

@@ -23,8 +23,9 @@ from app.db.models import Move, MoveDraft, User
 from app.games import GAMES
 from app.games.toolkit import is_listed
 from app.services.errors import ServiceError
-from app.services.records import TableRecord, initial_state
-from app.services.tables import Events, _bump
+from app.services.loading import initial_state
+from app.services.lobby import Changed, Events, bumped
+from app.services.record import TableRecord
 
 States = tuple[dict[str, Any], dict[str, Any]]  # the states before the last kept move and after it
 
@@ -44,7 +45,7 @@ def parse_say(value: Any) -> Say:
         raise ServiceError("bad_say", 'A takeback say is "ask", "yes" or "no".', 422) from None
 
 
-async def say(session: AsyncSession, rec: TableRecord, user: User, what: Any, proposal: Any = None) -> Events:
+async def say(session: AsyncSession, rec: TableRecord, user: User, what: Any, proposal: Any = None) -> Changed:
     """`user`'s say on taking back moves at the running table `rec` (row locked by `lobby_change`); the events."""
     word = parse_say(what)
     if proposal is not None and (not isinstance(proposal, int) or isinstance(proposal, bool)):
@@ -74,14 +75,12 @@ async def say(session: AsyncSession, rec: TableRecord, user: User, what: Any, pr
         asked: dict[str, Any] = {"by": seat, "seq": first, "at": rec.move_count, "yes": [], "since": rec.version + 1}
         events: Events = [{"type": "takeback_asked", **who, "moves": rec.move_count - first + 1}]
         if rec.evolve(takeback=asked).takeback_waiting():
-            _bump(session, rec, takeback=asked)
-            return events
-        return [*events, *await _take_back(session, rec, asked, before)]
+            return bumped(rec, events, takeback=asked)
+        return await _take_back(session, rec, asked, before, events)
     if current is None or (proposal is not None and current["since"] != proposal):
         raise ServiceError("no_takeback", "There is no such request to take back moves open.", 409)
     if word is Say.NO:
-        _bump(session, rec, takeback=None)
-        return [{"type": "takeback_declined", **who, "withdrawn": seat == current["by"]}]
+        return bumped(rec, [{"type": "takeback_declined", **who, "withdrawn": seat == current["by"]}], takeback=None)
     if seat == current["by"]:
         raise ServiceError("own_takeback", "You asked for it: the other players say yes or no.", 409)
     if seat not in rec.takeback_waiting():
@@ -89,10 +88,9 @@ async def say(session: AsyncSession, rec: TableRecord, user: User, what: Any, pr
     agreed = {**current, "yes": [*current["yes"], seat]}
     events = [{"type": "takeback_agreed", **who}]
     if rec.evolve(takeback=agreed).takeback_waiting():
-        _bump(session, rec, takeback=agreed)
-        return events
+        return bumped(rec, events, takeback=agreed)
     before, _ = await _before(session, rec, current["seq"])
-    return [*events, *await _take_back(session, rec, agreed, before)]
+    return await _take_back(session, rec, agreed, before, events)
 
 
 async def _last_move_of(session: AsyncSession, table_id: str, seat: str) -> int | None:
@@ -124,21 +122,24 @@ async def _before(session: AsyncSession, rec: TableRecord, first: int) -> tuple[
     return (previous, kept), revealed
 
 
-async def _take_back(session: AsyncSession, rec: TableRecord, request: dict[str, Any], states: States) -> Events:
-    """Delete the moves from the request's first on and put the table back to the state before it."""
+async def _take_back(
+    session: AsyncSession, rec: TableRecord, request: dict[str, Any], states: States, events: Events
+) -> Changed:
+    """Delete the moves from the request's first on and put the table back to the state before it (`events`: the
+    say's own, which come first)."""
     previous, kept = states
     first = request["seq"]
     count = first - 1
     await session.execute(delete(Move).where(Move.table_id == rec.id, Move.seq >= first))
     # Everyone's drafts were made on a state that is no more.
     await session.execute(delete(MoveDraft).where(MoveDraft.table_id == rec.id))
-    # While a game runs the snapshot is older than its last move, which a load replays (services/records.py): that
+    # While a game runs the snapshot is older than its last move, which a load replays (services/loading.py): that
     # tells whether the last move may be undone.
     snapshot, snapshot_seq = (previous, count - 1) if count >= 1 else (kept, 0)
-    _bump(session, rec, state=snapshot, state_seq=snapshot_seq, move_count=count,
-          awaiting=GAMES[rec.game].awaiting(kept), takeback=None)
-    return [{"type": "taken_back", "seat": request["by"], "moves": rec.move_count - count, "seq": first,
-             "visible_to": None}]
+    taken = {"type": "taken_back", "seat": request["by"], "moves": rec.move_count - count, "seq": first,
+             "visible_to": None}
+    return bumped(rec, [*events, taken], state=snapshot, state_seq=snapshot_seq, move_count=count,
+                  awaiting=GAMES[rec.game].awaiting(kept), takeback=None)
 
 
 def preview(rec: TableRecord, seat: str | None, action: Any) -> bool:

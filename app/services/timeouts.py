@@ -36,11 +36,12 @@ from app.games.rng import below
 from app.services import clocks, drafts
 from app.services.bots import bot_seed, choose
 from app.services.clocks import TimeoutPolicy
-from app.services.records import TableRecord, load_record
-from app.services.tables import keep_events
+from app.services.loading import load_record
+from app.services.lobby import keep_events
+from app.services.record import TableRecord
 
 if TYPE_CHECKING:
-    from app.runtime import Runtime
+    from app.services.ports import Context
 
 log = logging.getLogger("app.timeouts")
 BATCH = 100  # due tables claimed per sweep round, earliest first
@@ -49,7 +50,7 @@ MAX_STEPS = 100  # a timed-out turn is played by the bot in at most this many ac
 Events = list[dict[str, Any]]
 
 
-async def due(rt: Runtime, now: datetime, limit: int = BATCH) -> list[str]:
+async def due(rt: Context, now: datetime, limit: int = BATCH) -> list[str]:
     """Running tables with a clock that has run out by `now`, earliest first (through the partial index)."""
     async with rt.reads() as session:
         ids = await session.scalars(
@@ -61,7 +62,7 @@ async def due(rt: Runtime, now: datetime, limit: int = BATCH) -> list[str]:
         return list(ids)
 
 
-async def sweep(rt: Runtime, now: datetime) -> int:
+async def sweep(rt: Context, now: datetime) -> int:
     """Claim and apply every timeout due by `now`; how many tables this process claimed."""
     claimed = 0
     for table_id in await due(rt, now):
@@ -74,7 +75,7 @@ async def sweep(rt: Runtime, now: datetime) -> int:
     return claimed
 
 
-async def claim(rt: Runtime, table_id: str, now: datetime) -> TableRecord | None:
+async def claim(rt: Context, table_id: str, now: datetime) -> TableRecord | None:
     """Apply the table's timeouts due by `now` if this process is first to claim them; the new record, or None
     (not due any more, or another process holds the row)."""
     async with rt.table_lock(table_id), rt.sessions() as session:

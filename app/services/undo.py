@@ -20,15 +20,16 @@ from app.db.models import GameTable, Move
 from app.games import GAMES
 from app.services import clocks, drafts
 from app.services.errors import ServiceError
+from app.services.loading import Replayed, initial_state, load_record, replay, replay_stored
 from app.services.play import Ack, check_client_id
-from app.services.records import Replayed, TableRecord, initial_state, load_record, replay, replay_stored
+from app.services.record import TableRecord
 
 if TYPE_CHECKING:
-    from app.runtime import Runtime
+    from app.services.ports import Context
 
 
 async def take_back(
-    rt: Runtime,
+    rt: Context,
     table_id: str,
     seat: str | None,
     client_id: Any,
@@ -55,7 +56,7 @@ async def take_back(
             ack = Ack(client_id, kept.version, draft=len(kept.live_drafts(seat)))
             if on_durable is not None:
                 on_durable(ack)
-            rt.hub.show_draft(kept, seat, [])
+            rt.publisher.draft_shown(kept, seat, [])
             return ack
         async with rt.sessions() as session:
             rec = await load_record(session, table_id, for_update=True)

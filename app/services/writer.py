@@ -32,9 +32,9 @@ from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.db.channels import CHANNEL
 from app.db.models import GameTable, Move
 from app.metrics import GROUP_COMMIT_MOVES, GROUP_COMMIT_SECONDS
-from app.realtime.broker import CHANNEL
 
 log = logging.getLogger("app.writer")
 # Moves per group commit; its one NOTIFY payload (at most 25 bytes a move) stays under Postgres' 8,000.

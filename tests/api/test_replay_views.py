@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 
 from app.games import GAMES
-from app.realtime.hub import redact_events
+from app.services.record import redact_events
 from tests.conftest import Server
 from tests.games.contract import canonical, seats
 from tests.hardening.helpers import close_all, guests, moves, table_state

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from app.games import GAMES
-from app.services.tables import game_json
+from app.services.options import game_json
 
 RULES = Path(__file__).resolve().parents[2] / "frontend" / "rules"
 REQUIRED = ["goal", "setup", "end", "options", "on-this-site"]

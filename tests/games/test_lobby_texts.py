@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.games import GAMES
-from app.services.tables import game_json
+from app.services.options import game_json
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))

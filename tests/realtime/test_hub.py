@@ -4,15 +4,18 @@ leaves the room ready to publish that version again."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from types import SimpleNamespace
 from typing import Any
 
 import orjson
 import pytest
 
+from app.config import Settings
 from app.games import GAMES
-from app.realtime.hub import Connection, Hub, Message
-from app.services.records import SeatInfo, TableCache, TableRecord
+from app.realtime.connections import Connection, Message
+from app.realtime.hub import Hub
+from app.services.presentation import TablePresenter
+from app.services.record import SeatInfo, TableRecord
+from app.services.table_cache import TableCache
 
 
 class FakeSocket:
@@ -39,10 +42,76 @@ def record(version: int, state: dict[str, Any]) -> TableRecord:
     )
 
 
-def hub_with_socket() -> tuple[Hub, Connection, FakeSocket, TableCache]:
+class StoredPeople:
+    """The hub's database reads, answered from a list of stored (id, token epoch, name) rows: no events, no signed
+    out sessions, no chat."""
+
+    def __init__(self, people: list[tuple[str, int, str]] | None = None) -> None:
+        self.rows = people or []
+
+    async def events_after(self, table_id: str, version: int) -> list[dict[str, Any]]:
+        return []
+
+    async def revoked_among(self, sids: list[str]) -> list[str]:
+        return []
+
+    async def people(self, user_ids: list[str]) -> list[tuple[str, int, str]]:
+        return [row for row in self.rows if row[0] in user_ids]
+
+    async def chat_since(self, table_id: str, since: datetime, host_id: str) -> tuple[list[dict[str, Any]], list[int]]:
+        return [], []
+
+
+class CachedOnly:
+    """Records from the cache alone: these tests read no table from a database."""
+
+    def __init__(self, cache: TableCache) -> None:
+        self.cache = cache
+
+    async def reload(self, table_id: str) -> TableRecord:
+        rec = self.cache.get(table_id)
+        assert rec is not None
+        return rec
+
+    async def record_at_least(self, table_id: str, version: int) -> TableRecord:
+        return await self.reload(table_id)
+
+
+def make_hub(
+    cache: TableCache,
+    reads: StoredPeople | None = None,
+    renamed: list[tuple[str, str]] | None = None,
+    later: list[tuple[str, int]] | None = None,
+) -> Hub:
+    """A hub with its collaborators: `renamed` and `later` collect the names it found changed and the versions it
+    asked to publish in the background."""
+    settings = Settings(stand_in_after=300.0, stand_in_after_online=900.0)
+    hub: Hub
+
+    def on_renamed(user_id: str, name: str) -> None:
+        if renamed is not None:
+            renamed.append((user_id, name))
+        hub.rename(user_id, name)
+
+    def publish_later(table_id: str, version: int) -> None:
+        if later is not None:
+            later.append((table_id, version))
+
+    hub = Hub(
+        cache=cache, records=CachedOnly(cache), reads=reads or StoredPeople(),
+        presenter=TablePresenter(secret_key="k" * 32, settings=settings, now=lambda: datetime.now(UTC)),
+        on_renamed=on_renamed, publish_later=publish_later,
+    )
+    return hub
+
+
+def hub_with_socket(
+    reads: StoredPeople | None = None,
+    renamed: list[tuple[str, str]] | None = None,
+    later: list[tuple[str, int]] | None = None,
+) -> tuple[Hub, Connection, FakeSocket, TableCache]:
     cache = TableCache()
-    rt = SimpleNamespace(cache=cache, secret_key="k" * 32, settings=SimpleNamespace(stand_in_after=300.0, stand_in_after_online=900.0))
-    hub = Hub(rt)  # type: ignore[arg-type]
+    hub = make_hub(cache, reads, renamed, later)
     sock = FakeSocket()
     conn = Connection(ws=None, table_id="t1", user_id="u0", write_frame=sock.write)  # type: ignore[arg-type]
     hub.attach(conn)
@@ -86,10 +155,9 @@ def test_a_failed_publish_does_not_count_the_version_as_published(monkeypatch: p
 
 
 def test_a_snapshot_of_a_table_dropped_for_a_newer_change_elsewhere_brings_the_room_up_to_it() -> None:
-    hub, conn, sock, cache = hub_with_socket()
-    old, _new = two_versions()
     later: list[tuple[str, int]] = []
-    hub.rt.publish_later = lambda table_id, version: later.append((table_id, version))  # type: ignore[attr-defined]
+    hub, conn, sock, cache = hub_with_socket(later=later)
+    old, _new = two_versions()
     cache.put(old)
     cache.drop("t1", newer=2)  # the notice came while the socket's read of `old` was under way
     hub.snapshot(old, conn)
@@ -116,38 +184,12 @@ async def test_ending_a_persons_sessions_closes_only_their_sockets_of_older_toke
     assert hub.end_sessions("u0", 1) == 0  # the same notice again (another process's, or a recheck): nothing more
 
 
-class _Rows:
-    def __init__(self, rows: list[tuple[Any, ...]]) -> None:
-        self.rows = rows
-
-    def all(self) -> list[tuple[Any, ...]]:
-        return self.rows
-
-
-class _Session:
-    """Answers the recheck's one read with the stored (id, token epoch, name) rows."""
-
-    def __init__(self, rows: list[tuple[Any, ...]]) -> None:
-        self.rows = rows
-
-    async def __aenter__(self) -> _Session:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        return None
-
-    async def execute(self, _statement: Any) -> _Rows:
-        return _Rows(self.rows)
-
-
 async def test_a_rename_missed_while_the_broker_was_away_is_taken_up_by_the_recheck() -> None:
-    hub, conn, _sock, _cache = hub_with_socket()
+    renamed: list[tuple[str, str]] = []
+    hub, conn, _sock, _cache = hub_with_socket(StoredPeople([("u0", 0, "Ana B"), ("u1", 0, "Ben")]), renamed)
     conn.user_name = "Ana"
     ben = Connection(ws=None, table_id="t1", user_id="u1", user_name="Ben")  # type: ignore[arg-type]
     hub.attach(ben)
-    renamed: list[tuple[str, str]] = []
-    hub.rt.reads = lambda: _Session([("u0", 0, "Ana B"), ("u1", 0, "Ben")])  # type: ignore[attr-defined]
-    hub.rt.renamed = lambda user, name: (renamed.append((user, name)), hub.rename(user, name))  # type: ignore[attr-defined]
     await hub.recheck_sessions()
     assert renamed == [("u0", "Ana B")]  # Ben's name did not change
     assert conn.user_name == "Ana B" and hub.rooms["t1"].names == {"u0": "Ana B", "u1": "Ben"}

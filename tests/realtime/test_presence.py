@@ -4,12 +4,11 @@ the cap on the ids a process names, the notices' size, and the coalescing of a b
 from __future__ import annotations
 
 import asyncio
-from types import SimpleNamespace
 from typing import Any
 
 import orjson
 
-from app.realtime.hub import Connection, Hub
+from app.realtime.connections import Connection
 from app.realtime.presence import (
     MAX_IDS,
     NAME_CHARS,
@@ -23,7 +22,8 @@ from app.realtime.presence import (
     notices,
     watchers,
 )
-from tests.realtime.test_hub import FakeSocket, two_versions
+from app.services.table_cache import TableCache
+from tests.realtime.test_hub import FakeSocket, make_hub, two_versions
 
 SEATS = {"u0": "0", "u1": "1", "u2": "2", "u10": "10"}
 
@@ -146,9 +146,9 @@ class FakeBroker:
 
 async def test_a_burst_of_sockets_gives_each_socket_one_message_and_the_others_one_notice() -> None:
     _old, rec = two_versions()
-    cache = SimpleNamespace(get=lambda _tid: rec, known_version=lambda _tid: rec.version)
-    rt = SimpleNamespace(cache=cache, secret_key="k" * 32, settings=SimpleNamespace(stand_in_after=300.0, stand_in_after_online=900.0))
-    hub = Hub(rt)  # type: ignore[arg-type]
+    cache = TableCache()
+    cache.put(rec)
+    hub = make_hub(cache)
     broker = FakeBroker()
     tasks: list[asyncio.Task[None]] = []
     hub.presence = Presence(hub, broker, "me", lambda c: tasks.append(asyncio.ensure_future(c)),  # type: ignore[arg-type]

@@ -20,11 +20,11 @@ from app.games import GAMES
 from app.games.rng import Rng
 from app.main import run_migrations
 from app.runtime import Runtime
-from app.services import clocks, tables
+from app.services import clocks, lobby, presentation
 from app.services.errors import ServiceError
 from app.services.play import apply_action
 from app.services.ratings import settle
-from app.services.records import TableRecord
+from app.services.record import TableRecord
 from app.services.timeouts import claim, sweep
 from app.services.undo import take_back
 from tests.conftest import SECRET, Database, requires_postgres
@@ -99,10 +99,10 @@ async def started(rt: Runtime, clock: Clock, tc: dict[str, Any], people: tuple[s
     """A public tiny table with this time control, its seats taken by `people` in order, started at T0."""
     host = await _user(rt, people[0])
     async with rt.sessions() as session:
-        rec = await tables.create_table(rt, session, host, "tiny", len(people), {"target": target}, "public", None, tc)
+        rec = await lobby.create_table(rt, session, host, "tiny", len(people), {"target": target}, "public", None, tc)
     for person in people[1:]:
         user = await _user(rt, person)
-        await tables.lobby_change(rt, rec.id, user, None, lambda s, r, u=user: tables.join(rt, s, r, u, None, None))
+        await lobby.lobby_change(rt, rec.id, user, None, lambda s, r, u=user: lobby.join(rt, s, r, u, None, None))
     # A seed with which seat 0 bumps first, so that every run plays the same turns.
     seed = next(n for n in range(1, 100) if Rng(n).below(len(people)) == 0)
     async with rt.sessions() as session:
@@ -110,7 +110,7 @@ async def started(rt: Runtime, clock: Clock, tc: dict[str, Any], people: tuple[s
         await session.commit()
     await rt.reload(rec.id)
     clock.to(0)
-    return await tables.lobby_change(rt, rec.id, host, None, lambda s, r: tables.start(s, r, host, clock.now()))
+    return await lobby.lobby_change(rt, rec.id, host, None, lambda s, r: lobby.start(s, r, host, clock.now()))
 
 
 async def fresh(rt: Runtime, table_id: str) -> TableRecord:
@@ -119,7 +119,7 @@ async def fresh(rt: Runtime, table_id: str) -> TableRecord:
 
 def shown(rt: Runtime, rec: TableRecord) -> dict[str, Any]:
     """The clocks as the API shows them now."""
-    return tables.clock_fields(rt, rec)["clock"]["seats"]
+    return presentation.clock_fields(rt, rec)["clock"]["seats"]
 
 
 async def timeout_moves(rt: Runtime, table_id: str) -> list[Move]:
@@ -301,7 +301,7 @@ async def test_loss_with_more_players_hands_the_seat_to_a_bot_and_ranks_it_last(
     assert rec.clock is not None and "2" not in rec.clock["left"]
     cy = await _user(rt, "cy")
     with pytest.raises(ServiceError) as err:
-        await tables.lobby_change(rt, rec.id, cy, None, lambda s, r: tables.reclaim(s, r, cy))
+        await lobby.lobby_change(rt, rec.id, cy, None, lambda s, r: lobby.reclaim(s, r, cy))
     assert err.value.code == "timed_out"
     # The bot plays the seat on (the runner was poked by the change); the people play theirs to the end.
     for _ in range(200):
@@ -322,7 +322,7 @@ async def test_loss_with_more_players_hands_the_seat_to_a_bot_and_ranks_it_last(
 
 async def test_a_bot_move_tables_ratings_are_not_changed(rt: Runtime, clock: Clock) -> None:
     rec = await started(rt, clock, {"kind": "realtime", "base": 60, "increment": 0}, target=1)
-    assert not rec.counts_for_ratings() and tables.public_table_json(rec)["rated"] is False
+    assert not rec.counts_for_ratings() and presentation.public_table_json(rec)["rated"] is False
     await apply_action(rt, rec.id, "0", {"type": "pick", "n": 3})
     await apply_action(rt, rec.id, "1", PICK)
     while (rec := await fresh(rt, rec.id)).status == "playing":

@@ -14,7 +14,7 @@ from app.services import glicko2
 from app.services.glicko2 import Rating as R
 from app.services.glicko2 import Result
 from app.services.ratings import final_places
-from app.services.records import SeatInfo, TableRecord
+from app.services.record import SeatInfo, TableRecord
 
 
 def test_the_papers_worked_example() -> None:

@@ -14,10 +14,10 @@ from app.config import Settings
 from app.db.models import Seat, User
 from app.main import run_migrations
 from app.runtime import Runtime
-from app.services import tables
+from app.services import lobby
 from app.services.auth import create_guest, register
 from app.services.errors import ServiceError
-from app.services.records import load_record
+from app.services.loading import load_record
 from tests.conftest import SECRET, Database
 
 PASSWORD = "correct horse"
@@ -48,7 +48,7 @@ async def _register(rt: Runtime, guest: User, username: str) -> User:
 
 async def _open_table(rt: Runtime, host: User, seats: int = 2) -> str:
     async with rt.sessions() as session:
-        return (await tables.create_table(rt, session, host, "food-truck", seats, {}, "public", None)).id
+        return (await lobby.create_table(rt, session, host, "food-truck", seats, {}, "public", None)).id
 
 
 async def _guest_flags(rt: Runtime, table_id: str) -> dict[str, bool]:
@@ -61,7 +61,7 @@ async def _guest_flags(rt: Runtime, table_id: str) -> dict[str, bool]:
 async def _join(rt: Runtime, table_id: str, user: User) -> None:
     async with rt.sessions() as session:
         rec = await load_record(session, table_id, for_update=True)
-        await tables.join(rt, session, rec, user, None, None)
+        await lobby.join(rt, session, rec, user, None, None)
         await session.commit()
 
 
@@ -93,7 +93,7 @@ async def test_a_table_opened_or_started_by_a_guest_who_has_just_registered_is_a
     await _register(rt, ana, "ana")
     async with rt.sessions() as session:
         rec = await load_record(session, started, for_update=True)
-        await tables.start(session, rec, ana)  # the record read before, the seats rewritten from it
+        await lobby.start(session, rec, ana)  # the record read before, the seats rewritten from it
         await session.commit()
         assert [s.guest for s in (await load_record(session, started)).seats] == [False, False]
     assert await _guest_flags(rt, started) == {ana.id: False, bo.id: False}
@@ -105,7 +105,7 @@ async def test_a_registration_that_races_a_seat_being_taken_waits_for_it_and_tur
     gus = await _guest(rt, "Gus")
     async with rt.sessions() as session:
         rec = await load_record(session, table_id, for_update=True)
-        await tables.join(rt, session, rec, gus, None, None)  # the seat is his, as a guest's, not committed yet
+        await lobby.join(rt, session, rec, gus, None, None)  # the seat is his, as a guest's, not committed yet
         registering = asyncio.create_task(_register(rt, gus, "gus"))
         await asyncio.sleep(0.5)
         assert not registering.done()  # it waits for the seat's transaction (a row lock, or SQLite's one writer)

@@ -17,10 +17,10 @@ from prometheus_client import REGISTRY
 from sqlalchemy import select
 
 from app.config import Settings
+from app.db.channels import CHANNEL
 from app.db.models import GameTable, Move, User
 from app.db.session import make_engine, make_sessionmaker
 from app.main import run_migrations
-from app.realtime.broker import CHANNEL
 from app.services.writer import (
     _BATCH_SKIPPING_SEEN_SQL,
     _BATCH_SQL,

@@ -1,4 +1,4 @@
-"""Bringing a cached table record forward by stored moves (`records.advance`), as a process does for the
+"""Bringing a cached table record forward by stored moves (`loading.advance`), as a process does for the
 tables other processes moved: the same record the writer would have stored, or None when it cannot."""
 
 from __future__ import annotations
@@ -11,7 +11,9 @@ import orjson
 import pytest
 
 from app.games import GAMES
-from app.services.records import EVENT_WINDOW, SeatInfo, TableCache, TableRecord, advance
+from app.services.loading import advance
+from app.services.record import EVENT_WINDOW, SeatInfo, TableRecord
+from app.services.table_cache import TableCache
 from tests.platform.tiny_game import TinyGame
 
 TINY = TinyGame()
