@@ -53,7 +53,7 @@ function append(el, children) {
 }
 
 // Replace everything inside `container` with `nodes`. Keyboard focus inside it stays on the same control
-// (or, when that one is gone, the one now in its place): a redraw would otherwise drop it to the page's start.
+// (focusKey; when that one is gone, the one now in its place): a redraw would otherwise drop it to the page's start.
 export function mount(container, ...nodes) {
   const focused = focusWithin(container);
   container.replaceChildren();
@@ -64,10 +64,12 @@ export function mount(container, ...nodes) {
 const FOCUSABLE = "a[href], button, input, select, textarea, summary, [tabindex]";
 
 function focusKey(el) {
-  // A control whose name and text change from one redraw to the next (a map square that turns legal) says which
-  // one it is with a data-focus-id; the others are known by their tag, name, label, test id and text.
+  // Never by its words, which change with the language, a count or a state ("Mute" → "Unmute"): a control says which
+  // one it is with a stable data-focus-id (a map square, a seat's button), else it is known by its kind (tag, type,
+  // name, test id, the card it draws: data-card) and, among those of its kind, by its place (the one nearest to where
+  // the focused one was).
   if (el.dataset.focusId) return `#${el.dataset.focusId}`;
-  return [el.tagName, el.getAttribute("name"), el.getAttribute("aria-label"), el.dataset.testid, el.textContent.trim()].join("|");
+  return [el.tagName, el.getAttribute("type"), el.getAttribute("name"), el.dataset.testid, el.dataset.card].join("|");
 }
 
 function focusWithin(container) {
