@@ -55,14 +55,18 @@ export function headPanel(store, deps) {
     return notify;
   }
 
-  const head = panel(store, (s) => [s.table, s.game, s.seat, s.awaiting, s.chime, s.notify, s.lang], () => {
+  // The tab's title: visible in the tab strip while the player looks elsewhere.
+  const title = panel(store, (s) => [s.table?.name, s.game?.title, s.table?.game, isMyTurn(s), s.lang], (name, gameTitle, game, mine) => {
+    if (!game) return;
+    document.title = `${mine ? `▶ ${t("table.your_turn")} · ` : ""}${name || gameTitle || game} · ${t("app.name")}`;
+  });
+
+  const head = panel(store, (s) => [s.table, s.game, s.seat, s.chime, s.notify, s.lang], () => {
     const s = store.get();
     const table = s.table;
     if (!table) return;
     const gameTitle = s.game?.title ?? null;
     const title = table.name || gameTitle || table.game;
-    // Visible in the tab strip while the player looks elsewhere.
-    document.title = `${isMyTurn(s) ? `▶ ${t("table.your_turn")} · ` : ""}${title} · ${t("app.name")}`;
     const options = s.game ? optionsText(s.game, table.options) : "";
     mount(deps.head,
       h("div", { class: "table-head-main" },
@@ -104,5 +108,5 @@ export function headPanel(store, deps) {
     mountIfChanged(deps.banner, h("div", { class: "banner-inner" }, h("span", null, text), join));
   });
 
-  return { head, conn, banner };
+  return { title, head, conn, banner };
 }

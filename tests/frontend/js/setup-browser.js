@@ -271,15 +271,18 @@ const fakeDocument = {
   title: "",
   hidden: false,
   documentElement: new FakeElement("html"),
+  head: new FakeElement("head"),
   body: new FakeElement("body"),
   createElement: (tag) => new FakeElement(tag),
   createElementNS: (_ns, tag) => new FakeElement(tag),
   createTextNode: (text) => new FakeText(String(text)),
-  getElementById: (id) => fakeDocument.body.querySelector(`#${id}`),
+  getElementById: (id) => fakeDocument.documentElement.querySelector(`#${id}`),
+  querySelector: (selector) => fakeDocument.documentElement.querySelector(selector),
+  querySelectorAll: (selector) => fakeDocument.documentElement.querySelectorAll(selector),
   addEventListener() {},
   removeEventListener() {},
 };
-fakeDocument.documentElement.appendChild(fakeDocument.body);
+fakeDocument.documentElement.append(fakeDocument.head, fakeDocument.body);
 
 if (!globalThis.document || !globalThis.document.createElement) {
   globalThis.document = /** @type {any} */ (fakeDocument);
