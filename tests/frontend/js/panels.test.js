@@ -198,3 +198,35 @@ test("mount keeps focus on the control with the same data-focus-id though its te
   assert.equal(document.activeElement.textContent, "Dos");
   box.remove();
 });
+
+test("the replay's move list marks the step shown and is built again only for a new step or new moves", async () => {
+  const { Store } = await import("../../../frontend/app/store.js");
+  const { replayPanels } = await import("../../../frontend/app/panels/replay.js");
+  let renders = 0;
+  const module = { render(container, view) { renders += 1; mount(container, h("p", null, `at ${view.at}`)); } };
+  const store = new Store({ table: table(), renderer: { module }, current: null, moves: [], seenBy: null, error: null, lang: "en" });
+  const buttons = { first: h("button"), prev: h("button"), next: h("button"), last: h("button") };
+  const deps = { area: h("div"), counter: h("span"), slider: /** @type {any} */ (h("input")), eventsBox: h("ol"),
+    movesBox: h("ol"), roundsBox: h("div"), buttons, ctx: () => ({ names: {}, lang: "en" }), go: () => {}, errorText: () => "" };
+  const handles = replayPanels(store, deps);
+  const moves = [{ version: 1, events: [{ type: "round_started", round: 1 }] }, { version: 2, events: [] }];
+  store.set({ moves });
+  store.set({ current: { step: 1, total: 2, seat: null, view: { at: 1 }, events: [] } });
+  assert.equal(renders, 1);
+  assert.equal(deps.area.textContent, "at 1");
+  assert.equal(deps.counter.textContent.length > 0, true);
+  assert.equal(buttons.prev.disabled, false);
+  assert.equal(buttons.next.disabled, false);
+  assert.equal(deps.movesBox.querySelector("li.current button").dataset.step, "1");
+  assert.ok(deps.roundsBox.querySelector("[data-round='1']"));
+  const drawnMoves = handles.moves.draws();
+
+  store.set({ seenBy: "0" }); // asked for, not yet answered: nothing of the panels changes
+  assert.equal(handles.moves.draws(), drawnMoves);
+  assert.equal(renders, 1);
+
+  store.set({ current: { step: 2, total: 2, seat: "0", view: { at: 2 }, events: [] } });
+  assert.equal(renders, 2);
+  assert.equal(deps.movesBox.querySelector("li.current button").dataset.step, "2");
+  assert.equal(buttons.next.disabled, true);
+});
