@@ -62,8 +62,6 @@ export async function runReplay(main, { tableId, invite, step }) {
   const eventsTitle = h("h2");
   // As on the table page: the renderers' h3s need an h2 above them (see table.js).
   const gameTitle = h("h2", { class: "sr-only" });
-  // The renderer's UI state (ctx.ui, docs/renderers.md): the replay's own, apart from any table page's.
-  const ui = {};
 
   function ctx() {
     const current = store.get().current;
@@ -78,7 +76,6 @@ export async function runReplay(main, { tableId, invite, step }) {
       host: table.host ?? null,
       lang: getLang(),
       events: (current && current.events) || [],
-      ui,
     };
   }
 

@@ -32,8 +32,6 @@ const invite = params.get("invite");
 
 const store = tableStore(getLang());
 const NO_EVENTS = Object.freeze([]);
-// The game area's UI state (ctx.ui): the renderer's half-made choices and folds, kept by the page across redraws.
-const renderUi = {};
 
 const els = {};
 let socket = null;
@@ -111,7 +109,6 @@ function ctx(prompt = board?.showPrompt) {
     // The renderer hands its instruction to the viewer (text and its buttons) here, on every draw of its own: it is
     // shown in the sticky turn bar, which stays in sight wherever the targets it names are.
     prompt,
-    ui: renderUi,
   };
 }
 

@@ -94,6 +94,21 @@ export function mountIfChanged(container, node) {
   mount(container, node);
 }
 
+// The UI state of a game area: what its renderer keeps between draws that is not the game's (a half-made choice, a
+// card armed for its target, a fold opened, the zoom), one plain object per container the renderer draws into. The
+// table page keeps one game area for its life and a replay has its own, so each has its own state; a renderer keeps
+// nothing of the kind in module variables or in the drawn elements, and drops a half-made choice itself when the
+// decision it belonged to is over (docs/renderers.md).
+const uiStates = new WeakMap();
+export function uiState(container) {
+  let state = uiStates.get(container);
+  if (!state) {
+    state = {};
+    uiStates.set(container, state);
+  }
+  return state;
+}
+
 // Props that make a non-button element act as a button: clicked, or Enter/Space while focused; reachable with
 // Tab and named for assistive technology by `label` (else by its text). Nothing when there is no handler.
 export function clickable(onclick, label) {

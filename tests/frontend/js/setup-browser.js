@@ -202,7 +202,10 @@ class FakeElement extends FakeNode {
   /** A click, as a person's: its listeners and then (a submit button's) its form's submit. */
   click() {
     if (this.disabled) return;
-    this.dispatchEvent({ type: "click", bubbles: true, preventDefault() {} });
+    let stopped = false;
+    const event = { type: "click", bubbles: true, preventDefault() {}, stopPropagation() { stopped = true; } };
+    Object.defineProperty(event, "bubbles", { get: () => !stopped });
+    this.dispatchEvent(event);
     if (this.tagName === "BUTTON" && (this.getAttribute("type") ?? "submit") === "submit") {
       let form = this.parentNode;
       while (form && !(form instanceof FakeElement && form.tagName === "FORM")) form = form.parentNode;
@@ -292,4 +295,5 @@ if (!globalThis.document || !globalThis.document.createElement) {
 }
 globalThis.window ??= /** @type {any} */ ({ addEventListener() {}, removeEventListener() {} });
 globalThis.location ??= /** @type {any} */ ({ href: "http://localhost/", pathname: "/", search: "", origin: "http://localhost" });
+globalThis.CSS ??= /** @type {any} */ ({ escape: (text) => String(text).replace(/[^\w-]/g, (c) => `\\${c}`) });
 globalThis.matchMedia ??= /** @type {any} */ (() => ({ matches: true, addEventListener() {} }));
