@@ -61,6 +61,7 @@ export function prestartPanel(store, deps) {
   return panel(store, (s) => [s.table, s.seat, s.lang], (table, seat, lang) => {
     if (!table || table.status !== "open") {
       deps.prestart.hidden = true;
+      deps.prestart.replaceChildren();
       return;
     }
     deps.prestart.hidden = false;
