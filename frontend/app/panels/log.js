@@ -5,7 +5,7 @@ import { LogPanel } from "../log.js";
 import { panel } from "../store.js";
 
 /** Whether `next` starts with every line of `previous`, the same ones. */
-export function extends_(previous, next) {
+export function extendsLog(previous, next) {
   return next.length >= previous.length && previous.every((line, i) => line === next[i]);
 }
 
@@ -15,7 +15,7 @@ export function logPanel(store) {
   /** @type {any[]} */
   let drawn = [];
   const handle = panel(store, (s) => [s.log], (lines) => {
-    if (extends_(drawn, lines)) view.append(lines.slice(drawn.length));
+    if (extendsLog(drawn, lines)) view.append(lines.slice(drawn.length));
     else view.reset(lines);
     drawn = lines;
   });
