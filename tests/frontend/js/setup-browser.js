@@ -159,6 +159,11 @@ class FakeElement extends FakeNode {
   }
 
   get value() {
+    if (this.tagName === "SELECT" && this._value === undefined) {
+      const options = this.querySelectorAll("option");
+      const chosen = options.find((o) => o.selected) ?? options[0];
+      return chosen ? chosen.value || chosen.textContent : "";
+    }
     return this._value ?? this.getAttribute("value") ?? "";
   }
 
