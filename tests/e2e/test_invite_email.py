@@ -153,4 +153,4 @@ def test_only_the_host_is_offered_the_invitation(browser: Browser, mailing: tupl
         # The API refuses anyone but the host, whatever a page offers.
         answer = bo.page.request.post(ana.page.url.replace("/t/", "/api/tables/") + "/invite_email",
                                       data={"username": "whoever"})
-        assert answer.status == 403 and answer.json()["code"] == "not_host"
+        assert answer.status == 403 and answer.json()["error"]["code"] == "not_host"
