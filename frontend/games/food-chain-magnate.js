@@ -1,7 +1,7 @@
 // Food Chain Magnate renderer: the city map (roads, houses with demand, gardens, drinks, restaurants,
 // campaigns), every chain's company pyramid, the employee supply, milestones, turn order, bank and cash.
 // Every decision is made on the board: map squares, cards, supply piles, tokens; legal targets are "legal".
-import { attr, clickable as asButton, h, instruction, markChanged, matching, mount, named } from "../lib/dom.js";
+import { attr, clickable as asButton, h, instruction, markChanged, matching, mount, named, uiState } from "../lib/dom.js";
 import { iconFor } from "../lib/icons.js";
 import { langOf as lang, seatName as nameOf } from "../lib/text.js";
 
@@ -429,8 +429,7 @@ const LOG = {
 
 // ---------- small helpers ----------
 
-// Per container: the half-made choice (selected squares, card, good…) and the last drawn view/ctx.
-const memory = new WeakMap();
+// Per game area (uiState): the half-made choice (selected squares, card, good…), the folds, and the last drawn view/ctx.
 
 function tx(ctx) {
   return TEXT[lang(ctx)];
@@ -465,8 +464,8 @@ function slotsOf(id) {
 function send(ctx, action, container) {
   if (container) {
     // A sent action ends the half-made choice; the zoom and the open supply stay as they were.
-    const mem = memory.get(container);
-    if (mem) mem.ui = { zoom: mem.ui.zoom, openSupply: mem.ui.openSupply };
+    const mem = uiState(container);
+    if (mem.ui) mem.ui = { zoom: mem.ui.zoom, openSupply: mem.ui.openSupply };
   }
   const result = ctx.send(action);
   if (result && typeof result.catch === "function") result.catch(() => {});
@@ -864,7 +863,7 @@ function cityMap(view, ctx, container, ui) {
   const targets = mapTargets(view, ctx, container, ui);
   const ghost = new Set(targets.ghost.map(key));
   const zoom = ui.zoom || 1;
-  const mem = memory.get(container);
+  const mem = uiState(container);
   // A square is the width of the game area shared by the map's columns (container query units), but never less than
   // --fcm-min-cell (28 px to read a house's number and demand; 40 px, a finger, while a touch screen picks a square:
   // the stylesheet sets it) nor more than 40 px, times the zoom. On a phone the map is then wider than the screen and
@@ -1067,14 +1066,14 @@ function cityMap(view, ctx, container, ui) {
 
 // A folded panel that stays as the person left it: every update redraws the whole area.
 function foldable(container, key, byDefault, props, ...children) {
-  const open = memory.get(container).open;
+  const open = uiState(container).open;
   return h("details", { ...props, open: (key in open ? open[key] : byDefault) ? true : null,
     ontoggle: (e) => { open[key] = e.target.open; } }, ...children);
 }
 
 function redraw(container) {
-  const mem = memory.get(container);
-  if (mem && mem.view) render(container, mem.view, mem.ctx);
+  const mem = uiState(container);
+  if (mem.view) render(container, mem.view, mem.ctx);
 }
 
 // ---------- shared areas ----------
@@ -1464,8 +1463,9 @@ function finalScoring(view, ctx) {
 
 export function render(container, view, ctx) {
   const t = tx(ctx);
-  let mem = memory.get(container);
-  if (!mem) { mem = { ui: {}, open: {} }; memory.set(container, mem); }
+  const mem = uiState(container);
+  mem.ui ??= {};
+  mem.open ??= {};
   // Half-made choices only survive while the same decision is open.
   const decision = JSON.stringify([view.phase, view.round, view.work && view.work.seat, view.work && view.work.step,
     view.pending, (ctx.actions || []).length]);

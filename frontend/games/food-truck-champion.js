@@ -1,7 +1,7 @@
 // Food Truck Champion renderer: your truck board (fridge, hired staff, plating, awards), your hand, the
 // marketplace with its covered stacks, the popularity stacks, the action round's choices and the other trucks.
 // Every decision is made by clicking the card, stack, position or board section itself.
-import { attr, cardWords, clickable, h, instruction, markChanged, matching, mount, named, piece, syllables } from "../lib/dom.js";
+import { attr, cardWords, clickable, h, instruction, markChanged, matching, mount, named, piece, syllables, uiState } from "../lib/dom.js";
 import { iconFor } from "../lib/icons.js";
 import { langOf, seatName } from "../lib/text.js";
 
@@ -203,9 +203,10 @@ const TEXT = {
 };
 
 const cardCache = CATALOG.cards; // card id -> printed faces, for the log lines
-let selection = null; // a half-made choice: {kind: "market"|"fridge"|"hand"|"ownerLead", ...}
-let selectionKey = "";
-let last = null; // {container, view, ctx} for redrawing after a local selection
+// The game area's uiState, of the draw under way: `selection`, a half-made choice ({kind: "market"|"fridge"|"hand"|
+// "ownerLead", ...}), dropped when the moves offered change (`selectionKey`); `last`, {container, view, ctx} for
+// redrawing after a local selection.
+let ui = { selection: null, selectionKey: "", last: null };
 
 function tr(ctx) { return TEXT[langOf(ctx)]; }
 function nameOf(ctx, seat) {
@@ -294,13 +295,13 @@ function back(label, count, opts = {}) {
 // ---- actions ----------------------------------------------------------------------------------------------
 
 function act(ctx, action) {
-  selection = null;
+  ui.selection = null;
   ctx.send(action).catch(() => {});
 }
-function redraw() { if (last) render(last.container, last.view, last.ctx); }
+function redraw() { if (ui.last) render(ui.last.container, ui.last.view, ui.last.ctx); }
 // These choices end with a button of the prompt, which the table page keeps in sight in its turn bar.
 function choose(sel) {
-  selection = sel;
+  ui.selection = sel;
   redraw();
 }
 
@@ -333,7 +334,7 @@ function marketEl(view, ctx) {
     const onclick = here.length
       ? () => (here.length === 1 ? act(ctx, here[0]) : choose({ kind: "market", position: pos }))
       : null;
-    const selected = selection && selection.kind === "market" && selection.position === pos;
+    const selected = ui.selection && ui.selection.kind === "market" && ui.selection.position === pos;
     const top = pile.length ? pile[pile.length - 1] : null;
     return h("div", { class: ["ftc-pos", here.length && "legal", selected && "selected"], dataset: { position: pos } },
       h("div", { class: "ftc-pos-label" }, `M${pos}`, pile.length > 1 ? h("span", { class: "ftc-depth" }, ` ×${pile.length}`) : null),
@@ -407,8 +408,8 @@ function sectionEl(view, ctx, seat, board, section, big) {
   const mine = seat === ctx.seat;
   const cap = board.capacity[section];
   const placeTok = mine ? ctx.actions.find((a) => a.type === "place_token" && a.section === section) : null;
-  const marketSel = mine && selection && selection.kind === "market"
-    ? ctx.actions.filter((a) => a.position === selection.position && sectionOf(a.type) === section) : [];
+  const marketSel = mine && ui.selection && ui.selection.kind === "market"
+    ? ctx.actions.filter((a) => a.position === ui.selection.position && sectionOf(a.type) === section) : [];
   const header = h("div", { class: ["ftc-sec-head", placeTok && "legal"], ...clickable(placeTok ? () => act(ctx, placeTok) : null),
     "aria-label": placeTok ? T.placeToken(T.section[section]) : null, dataset: { section } },
   h("span", null, T.section[section]), h("span", { class: "ftc-cap" }, ` ${section === "plating" ? board.plating.length : board[section].length}/${cap}`),
@@ -417,8 +418,8 @@ function sectionEl(view, ctx, seat, board, section, big) {
   if (section === "plating") {
     items = board.plating.map((slot) => {
       const replace = marketSel.find((a) => a.replace === slot.card);
-      const cook = mine && selection && (selection.kind === "fridge" || selection.kind === "hand")
-        ? ctx.actions.find((a) => a.card === selection.card && a.ticket === slot.card) : null;
+      const cook = mine && ui.selection && (ui.selection.kind === "fridge" || ui.selection.kind === "hand")
+        ? ctx.actions.find((a) => a.card === ui.selection.card && a.ticket === slot.card) : null;
       const target = replace || cook;
       return ticketEl(view, ctx, slot, { legal: Boolean(target), onclick: target ? () => act(ctx, target) : null });
     });
@@ -427,14 +428,14 @@ function sectionEl(view, ctx, seat, board, section, big) {
       const replace = marketSel.find((a) => a.replace === id);
       let onclick = replace ? () => act(ctx, replace) : null;
       let legal = Boolean(replace);
-      if (mine && section === "fridge" && !selection) {
+      if (mine && section === "fridge" && !ui.selection) {
         const cooks = matching(ctx.actions, { type: "prep_cook", card: id });
         if (cooks.length) {
           legal = true;
           onclick = () => (cooks.length === 1 ? act(ctx, cooks[0]) : choose({ kind: "fridge", card: id }));
         }
       }
-      if (mine && section === "hired_staff" && view.round && view.round.stage === "decide" && !selection) {
+      if (mine && section === "hired_staff" && view.round && view.round.stage === "decide" && !ui.selection) {
         const c = CATALOG.cards[id];
         const follows = matching(ctx.actions, { type: "follow_staff" });
         if (c && c.action === view.round.lead_action && follows.length) {
@@ -442,7 +443,7 @@ function sectionEl(view, ctx, seat, board, section, big) {
           onclick = () => (follows.length === 1 ? act(ctx, follows[0]) : choose({ kind: "followStaff" }));
         }
       }
-      const selected = selection && selection.kind === "fridge" && selection.card === id;
+      const selected = ui.selection && ui.selection.kind === "fridge" && ui.selection.card === id;
       return cardEl(view, id, { face: section === "fridge" ? "ingredient" : "staff", legal, selected, onclick, small: !big });
     });
   }
@@ -454,7 +455,7 @@ function sectionEl(view, ctx, seat, board, section, big) {
       ...piece(free ? () => act(ctx, free) : null, T.emptySlot(T.section[section])) }, "+"));
   }
   // Where the chosen market card or ingredient goes: the instruction names this section.
-  const reveal = marketSel.length > 0 || (mine && section === "plating" && selection && ["fridge", "hand"].includes(selection.kind));
+  const reveal = marketSel.length > 0 || (mine && section === "plating" && ui.selection && ["fridge", "hand"].includes(ui.selection.kind));
   return h("div", { class: ["ftc-section", `ftc-${section}`], "data-reveal": reveal || null }, header, h("div", { class: "ftc-row" }, items, empties));
 }
 
@@ -514,7 +515,7 @@ function handEl(view, ctx) {
   const board = view.boards[ctx.seat];
   const cards = board.hand.map((id) => {
     const here = ctx.actions.filter((a) => a.card === id && ["lead", "follow_hand", "discard", "exec_chef"].includes(a.type));
-    const selected = selection && (selection.kind === "hand" || selection.kind === "ownerLead") && selection.card === id;
+    const selected = ui.selection && (ui.selection.kind === "hand" || ui.selection.kind === "ownerLead") && ui.selection.card === id;
     let onclick = null;
     if (here.length === 1) onclick = () => act(ctx, here[0]);
     else if (here.length > 1) {
@@ -524,7 +525,7 @@ function handEl(view, ctx) {
     return cardEl(view, id, { legal: here.length > 0, selected, onclick });
   });
   // The hand is what the instruction names first when it holds the choice (lead, follow, discard).
-  const reveal = !selection && board.hand.some((id) => ctx.actions.some((a) => a.card === id && ["lead", "follow_hand", "discard"].includes(a.type)));
+  const reveal = !ui.selection && board.hand.some((id) => ctx.actions.some((a) => a.card === id && ["lead", "follow_hand", "discard"].includes(a.type)));
   return h("section", { class: "ftc-hand", "data-reveal": reveal || null },
     h("h3", null, `${T.hand} (${board.hand.length})`), h("div", { class: "ftc-row" }, cards));
 }
@@ -580,17 +581,17 @@ function promptEl(view, ctx) {
   } else {
     text = P.market;
   }
-  if (selection && selection.kind === "market") {
+  if (ui.selection && ui.selection.kind === "market") {
     // The section the chosen card goes to, named: on a phone it is a screen or two below the market.
-    const into = ctx.actions.find((a) => a.position === selection.position && sectionOf(a.type));
+    const into = ctx.actions.find((a) => a.position === ui.selection.position && sectionOf(a.type));
     text = P.whereTo(T.section[into ? sectionOf(into.type) : "fridge"]);
   }
-  if (selection && (selection.kind === "fridge" || selection.kind === "hand")) text = P.whichTicket;
-  if (selection && selection.kind === "ownerLead") {
+  if (ui.selection && (ui.selection.kind === "fridge" || ui.selection.kind === "hand")) text = P.whichTicket;
+  if (ui.selection && ui.selection.kind === "ownerLead") {
     text = P.ownerLead;
-    for (const a of matching(ctx.actions, { type: "lead", card: selection.card })) button(T.staff[a.action], a);
+    for (const a of matching(ctx.actions, { type: "lead", card: ui.selection.card })) button(T.staff[a.action], a);
   }
-  const staffOnly = selection && selection.kind === "followStaff";
+  const staffOnly = ui.selection && ui.selection.kind === "followStaff";
   if (staffOnly) text = P.followStaff;
   const research = ctx.actions.find((a) => a.type === "market_research");
   const charge = ctx.actions.find((a) => a.type === "take_charge");
@@ -601,7 +602,7 @@ function promptEl(view, ctx) {
   }
   const decline = ctx.actions.find((a) => a.type === "decline");
   if (decline) button(T.btn.decline, decline);
-  if (selection) buttons.push(h("button", { type: "button", class: "secondary", onclick: () => choose(null) }, T.btn.cancel));
+  if (ui.selection) buttons.push(h("button", { type: "button", class: "secondary", onclick: () => choose(null) }, T.btn.cancel));
   return h("div", { class: "ftc-prompt mine", "data-testid": "ftc-prompt" }, h("span", null, text),
     buttons.length ? h("div", { class: "ftc-buttons" }, buttons) : null);
 }
@@ -654,9 +655,10 @@ export function render(container, view, ctx) {
   ctx = { ...ctx, actions: ctx.actions || [], awaiting: ctx.awaiting || view.awaiting || [] };
   
   T0 = tr(ctx);
+  ui = uiState(container);
   const key = JSON.stringify(ctx.actions);
-  if (key !== selectionKey) { selection = null; selectionKey = key; }
-  last = { container, view, ctx };
+  if (key !== ui.selectionKey) { ui.selection = null; ui.selectionKey = key; }
+  ui.last = { container, view, ctx };
   const mine = ctx.seat !== null && ctx.seat !== undefined && view.boards[ctx.seat];
   const others = view.order.filter((s) => s !== ctx.seat);
   const mineNow = Boolean(ctx.actions.length && ctx.awaiting.includes(ctx.seat));

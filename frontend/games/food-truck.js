@@ -1,6 +1,6 @@
 // Food Truck renderer: every player's served meals by type (who serves what is the whole game), the
 // face-up Truck cards, the supply, victory points, and the click-by-click ordering of one's hand in Prep.
-import { attr, cardWords, clickable, h, instruction, markChanged, matching, mount, named, piece, syllables } from "../lib/dom.js";
+import { attr, cardWords, clickable, h, instruction, markChanged, matching, mount, named, piece, syllables, uiState } from "../lib/dom.js";
 import { langOf as lang, seatName as nameOf } from "../lib/text.js";
 import { icon, iconFor } from "../lib/icons.js";
 
@@ -228,16 +228,14 @@ const LOG = {
   },
 };
 
-// A Truck card play waiting for its target (E2: a single; E3: a supply card), per container.
-const armed = new WeakMap();
-// The table the winning round left (the winning move's `final_board` event), per container: the end screen draws it
+// Per game area (uiState): `armed`, a Truck card play waiting for its target (E2: a single; E3: a supply card), and
+// `lastTable`, the table the winning round left (the winning move's `final_board` event): the end screen draws it
 // rather than the board the engine resets after every round. Kept once seen, as later updates carry other events.
-const lastTable = new WeakMap();
 
 function finalBoard(container, ctx) {
   const found = [...(ctx.events || []), ...(ctx.lastMoveEvents || [])].find((e) => e && e.type === "final_board");
-  if (found) lastTable.set(container, found.seats);
-  return lastTable.get(container) || null;
+  if (found) uiState(container).lastTable = found.seats;
+  return uiState(container).lastTable || null;
 }
 
 // The view with each seat's last-round table in place of the reset one (served meals, eliminations, face-up Truck).
@@ -365,7 +363,7 @@ function servedArea(view, ctx, seat, opts) {
         legal: !!target,
         badge: cards.length > 1 ? `×${cards.length}` : null, pile: cards.length,
         class: cards.length > 1 ? "ft-pile" : "ft-single",
-        onclick: target ? () => { armed.delete(opts.container); send(ctx, target); } : null,
+        onclick: target ? () => { uiState(opts.container).armed = null; send(ctx, target); } : null,
       }));
   });
   if (me.desserts_served.length) {
@@ -436,7 +434,7 @@ function sharedArea(view, ctx, container, mode) {
         const action = take || swap;
         return mealCard(view, t, card, {
           legal: !!action,
-          onclick: action ? () => { armed.delete(container); send(ctx, action); } : null,
+          onclick: action ? () => { uiState(container).armed = null; send(ctx, action); } : null,
         });
       }) : h("span", { class: "ft-muted" }, t.empty),
       cardBack(t, t.deck, view.central_deck_count, { title: t.deck })));
@@ -506,7 +504,7 @@ function myArea(view, ctx, container, mode, e2Targets) {
     const effect = plays[0].effect;
     if (effect === "E2" || effect === "E3") {
       truckClick = () => {
-        if (armed.get(container) === effect) armed.delete(container); else armed.set(container, effect);
+        if (uiState(container).armed === effect) uiState(container).armed = null; else uiState(container).armed = effect;
         // The targets, above this card, are brought into sight by the table page with the new instruction.
         rerender();
       };
@@ -633,9 +631,9 @@ export function render(container, view, ctx) {
   const ended = view.phase === "over" ? finalBoard(container, ctx) : null;
   if (ended) view = asLastRound(view, ended);
   const lastRound = ended && view.rounds.length ? view.rounds[view.rounds.length - 1].round : null;
-  let mode = armed.get(container) || null;
+  let mode = uiState(container).armed || null;
   if (mode && !acts.some((a) => a.type === "play_truck" && a.effect === mode)) {
-    armed.delete(container);
+    uiState(container).armed = null;
     mode = null;
   }
   const e2Targets = mode === "E2" ? acts.filter((a) => a.type === "play_truck" && a.effect === "E2") : [];

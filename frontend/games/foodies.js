@@ -1,6 +1,6 @@
 // Foodies renderer: food courts (3x3 stalls whose half-stars meet at the edges), the market with its
 // prices, the chefs, the popularity track, coins, flyers and the die. Texts in English and Spanish.
-import { attr, cardWords, clickable, h, instruction, markChanged, matching, mount, named, piece, syllables } from "../lib/dom.js";
+import { attr, cardWords, clickable, h, instruction, markChanged, matching, mount, named, piece, syllables, uiState } from "../lib/dom.js";
 import { iconFor } from "../lib/icons.js";
 import { langOf, seatName as nameOf } from "../lib/text.js";
 
@@ -205,14 +205,12 @@ const SEAT_COLOURS = ["#d0463b", "#2f6fd0", "#2e9b4f", "#d99a16", "#8c4bc4"];
 const EDGES = ["top", "right", "bottom", "left"];
 const PRINTED = { 1: 0, 2: 1, 3: 0, 4: 1, 5: 2, 6: 1, 7: 0, 8: 1, 9: 0 };
 
-// The market card picked before a space is clicked, per container.
-const picked = new WeakMap();
+// The market card picked before a space is clicked: `picked` of the game area's uiState.
 
 // "Always keep my flyers": a preference of this browser's player. Holding a flyer asks for a decision on every roll,
 // anyone's; with it on, the page answers "keep" (no_flyer) at once, as the player would by clicking the space
 // visited. The game still waits on the player while no page of theirs is open.
 const KEEP_FLYERS = "fg.foodies.keepFlyers";
-let keptThisDecision = false;
 
 function keepFlyers() {
   try {
@@ -232,14 +230,15 @@ function setKeepFlyers(on) {
 }
 
 /** Answer the flyer decision with "keep" when the preference says so: once per decision. */
-function keepFlyersIfAsked(ctx) {
+function keepFlyersIfAsked(container, ctx) {
+  const ui = uiState(container); // `keptFlyers`: answered for the decision open now
   const deciding = (ctx.actions || []).some((a) => a.type === "no_flyer");
   if (!deciding) {
-    keptThisDecision = false;
+    ui.keptFlyers = false;
     return;
   }
-  if (keptThisDecision || !keepFlyers()) return;
-  keptThisDecision = true;
+  if (ui.keptFlyers || !keepFlyers()) return;
+  ui.keptFlyers = true;
   send(ctx, { type: "no_flyer" });
 }
 
@@ -251,8 +250,7 @@ function keepFlyersSwitch(ctx, rerender) {
     } }),
     h("span", null, tx(ctx).keepFlyers));
 }
-// Whether the person opened the culture legend, per container (every update redraws the whole area).
-const legendOpen = new WeakMap();
+// Whether the person opened the culture legend: `legendOpen` of the game area's uiState (every update redraws it).
 
 function tx(ctx) {
   return TEXT[langOf(ctx)];
@@ -477,8 +475,8 @@ function inkOn(hex) {
 
 function cultureLegend(view, ctx, container) {
   const t = tx(ctx);
-  return h("details", { class: "fd-legend", open: legendOpen.get(container) ? true : null,
-    ontoggle: (e) => legendOpen.set(container, e.target.open) },
+  return h("details", { class: "fd-legend", open: uiState(container).legendOpen ? true : null,
+    ontoggle: (e) => { uiState(container).legendOpen = e.target.open; } },
     h("summary", null, view.cultures.map((c) => h("span", { class: "fd-chip", style: { background: CULTURE_COLOURS[c], color: inkOn(CULTURE_COLOURS[c]) } }, t.cultures[c]))),
     h("ul", null, view.cultures.map((c) => h("li", null, h("b", null, t.cultures[c], ": "), t.effects[EFFECT_OF[c]]))));
 }
@@ -576,11 +574,11 @@ function finalScoring(view, ctx) {
 export function render(container, view, ctx) {
   const t = tx(ctx);
   const rerender = () => render(container, view, ctx);
-  let sel = picked.get(container) || null;
+  let sel = uiState(container).picked || null;
   const buys = matching(ctx.actions || [], { type: "buy" });
   if (sel && !buys.some((a) => a.slot === sel)) sel = null;
-  const setSel = (slot) => { picked.set(container, slot); rerender(); };
-  picked.set(container, sel);
+  const setSel = (slot) => { uiState(container).picked = slot; rerender(); };
+  uiState(container).picked = sel;
 
   const me = ctx.seat !== null && ctx.seat !== undefined && view.players[ctx.seat] ? ctx.seat : null;
   const others = view.seats.filter((s) => s !== me);
@@ -622,7 +620,7 @@ export function render(container, view, ctx) {
     mine,
     rivals));
   markChanged(container, changedPieces(view, ctx.lastMoveEvents || []));
-  keepFlyersIfAsked(ctx);
+  keepFlyersIfAsked(container, ctx);
 }
 
 // What the last move changed, as selectors: the stall bought (its space in the buyer's court) and the market slot

@@ -53,7 +53,7 @@ function append(el, children) {
 }
 
 // Replace everything inside `container` with `nodes`. Keyboard focus inside it stays on the same control
-// (or, when that one is gone, the one now in its place): a redraw would otherwise drop it to the page's start.
+// (focusKey; when that one is gone, the one now in its place): a redraw would otherwise drop it to the page's start.
 export function mount(container, ...nodes) {
   const focused = focusWithin(container);
   container.replaceChildren();
@@ -64,10 +64,12 @@ export function mount(container, ...nodes) {
 const FOCUSABLE = "a[href], button, input, select, textarea, summary, [tabindex]";
 
 function focusKey(el) {
-  // A control whose name and text change from one redraw to the next (a map square that turns legal) says which
-  // one it is with a data-focus-id; the others are known by their tag, name, label, test id and text.
+  // Never by its words, which change with the language, a count or a state ("Mute" → "Unmute"): a control says which
+  // one it is with a stable data-focus-id (a map square, a seat's button), else it is known by its kind (tag, type,
+  // name, test id, the card it draws: data-card) and, among those of its kind, by its place (the one nearest to where
+  // the focused one was).
   if (el.dataset.focusId) return `#${el.dataset.focusId}`;
-  return [el.tagName, el.getAttribute("name"), el.getAttribute("aria-label"), el.dataset.testid, el.textContent.trim()].join("|");
+  return [el.tagName, el.getAttribute("type"), el.getAttribute("name"), el.dataset.testid, el.dataset.card].join("|");
 }
 
 function focusWithin(container) {
@@ -90,6 +92,21 @@ function refocus(container, { key, index }) {
 export function mountIfChanged(container, node) {
   if (container.childNodes.length === 1 && container.firstChild.isEqualNode(node)) return;
   mount(container, node);
+}
+
+// The UI state of a game area: what its renderer keeps between draws that is not the game's (a half-made choice, a
+// card armed for its target, a fold opened, the zoom), one plain object per container the renderer draws into. The
+// table page keeps one game area for its life and a replay has its own, so each has its own state; a renderer keeps
+// nothing of the kind in module variables or in the drawn elements, and drops a half-made choice itself when the
+// decision it belonged to is over (docs/renderers.md).
+const uiStates = new WeakMap();
+export function uiState(container) {
+  let state = uiStates.get(container);
+  if (!state) {
+    state = {};
+    uiStates.set(container, state);
+  }
+  return state;
 }
 
 // Props that make a non-button element act as a button: clicked, or Enter/Space while focused; reachable with

@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { clickable, instruction, matching, named, piece, syllables } from "../../../frontend/lib/dom.js";
+import { clickable, instruction, matching, named, piece, syllables, uiState } from "../../../frontend/lib/dom.js";
 
 test("matching keeps the actions whose fields equal every given one", () => {
   const actions = [{ type: "buy", slot: 1 }, { type: "buy", slot: 2 }, { type: "skip_buy" }];
@@ -47,4 +47,13 @@ test("instruction: the viewer's own goes to the page's bar, another's stays in t
   assert.deepEqual(shown, [node, null]); // the bar is cleared when the instruction is not the viewer's
   // Where no page offers a bar (a replay), the renderer keeps every line.
   assert.equal(instruction({}, node, true), node);
+});
+
+test("uiState: one object per game area, the same on every draw, apart from another area's", () => {
+  const table = {};
+  const replay = {};
+  uiState(table).picked = 3;
+  assert.equal(uiState(table).picked, 3);
+  assert.equal(uiState(table), uiState(table));
+  assert.deepEqual(uiState(replay), {});
 });
