@@ -31,7 +31,7 @@ from app.services.push import VapidKeys
 from app.services.ratelimits import make_rate_limits
 from app.services.ratings import settle as settle_rating
 from app.services.ratings import sweep as sweep_ratings
-from app.services.record import TableRecord
+from app.services.record import TableRecord, TableStatus
 from app.services.remote_changes import RemoteChanges
 from app.services.table_cache import TableCache
 from app.services.timeouts import sweep as sweep_timeouts
@@ -169,7 +169,7 @@ class Runtime:
         rec = self.cache.get(table_id)
         if rec is not None and rec.version >= version:
             return rec
-        if rec is not None and rec.status == "playing" and rec.state is not None:
+        if rec is not None and rec.status == TableStatus.PLAYING and rec.state is not None:
             async with self.reads() as session:
                 newer = await catch_up(session, rec)
             if newer is not None:
@@ -255,7 +255,7 @@ class Runtime:
                 published = False
             if not published:
                 self.spawn(self.hub.publish(rec.id, rec.version))
-            if rec.status == "finished" and rec.rated is None:
+            if rec.status == TableStatus.FINISHED and rec.rated is None:
                 # Once per game, after its end is published: the final move waits for none of it.
                 self.spawn(self._settle_rating(rec.id))
             if notify.concerns(self, rec):

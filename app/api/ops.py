@@ -15,6 +15,7 @@ from app.metrics import TABLES
 from app.runtime import Runtime
 from app.services.errors import ServiceError
 from app.services.health import database_answers, tables_by_status
+from app.services.record import TableStatus
 
 router = APIRouter(tags=["operations"])
 log = logging.getLogger("app.ops")
@@ -62,7 +63,7 @@ async def count_tables(rt: Runtime) -> None:
     """Set the tables-by-status gauge (one GROUP BY over every table: on a timer, never per scrape)."""
     async with rt.reads() as session:
         counts = await tables_by_status(session)
-    for status in ("open", "playing", "finished"):
+    for status in TableStatus:
         TABLES.labels(status=status).set(counts.get(status, 0))
 
 

@@ -7,6 +7,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.games.base import BotLevel
+from app.services.record import TableStatus, Visibility
 
 
 class ErrorBody(BaseModel):
@@ -107,7 +108,7 @@ class CreateTableIn(BaseModel):
     game: str = Field(max_length=100)
     seats: int
     options: dict[str, Any] = Field(default_factory=dict)
-    visibility: Literal["public", "private"] = "public"
+    visibility: Visibility = Visibility.PUBLIC
     name: str | None = Field(default=None, max_length=200)
     # Any JSON here: the service refuses a wrong one with its own code (bad_time_control).
     time_control: Any = None
@@ -206,8 +207,8 @@ class TableOut(BaseModel):
     id: str
     game: str
     name: str
-    visibility: Literal["public", "private"]
-    status: Literal["open", "playing", "finished"]
+    visibility: Visibility
+    status: TableStatus
     host: SeatUser
     seat_count: int
     seats: list[SeatOut]
@@ -425,7 +426,7 @@ class ProfileEntryOut(BaseModel):
     game: str
     title: str
     name: str
-    visibility: Literal["public", "private"]
+    visibility: Visibility
     finished_at: str
     abandoned: bool = False  # ended by agreement: no place, score or winners
     seat: str  # the player's seat there

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from fastapi import APIRouter, Depends, Query, Request
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -31,7 +31,7 @@ from app.services import history, listings, options, presentation, takeback
 from app.services import lobby as svc
 from app.services import rematch as rematches
 from app.services.errors import ServiceError, not_found
-from app.services.record import TableRecord
+from app.services.record import TableRecord, TableStatus
 
 router = APIRouter(prefix="/api", tags=["lobby"])
 TABLE_PAGES = paged(listings.PAGE, listings.MAX_PAGE)
@@ -67,7 +67,7 @@ async def create_table(
 
 @router.get("/tables", response_model=TablesOut)
 async def public_tables(
-    status: Literal["open", "playing", "finished"] | None = None,
+    status: TableStatus | None = None,
     game: str | None = Query(default=None, max_length=100),
     page: PageIn = Depends(TABLE_PAGES),
     rt: Runtime = Depends(get_rt),

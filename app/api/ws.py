@@ -26,6 +26,7 @@ from app.runtime import Runtime
 from app.services import chat, lobby, takeback
 from app.services.errors import ServiceError
 from app.services.play import Ack, apply_action
+from app.services.record import Visibility
 from app.services.undo import take_back
 
 log = logging.getLogger("app.ws")
@@ -133,7 +134,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         return
     await ws.accept()
     # The code is kept only where it is what lets the socket in, to check again when the table changes.
-    kept_invite = invite if rec.visibility == "private" and rec.invite_ok(invite) else None
+    kept_invite = invite if rec.visibility == Visibility.PRIVATE and rec.invite_ok(invite) else None
     conn = Connection.open(
         ws, table_id, user.id if user else None, kept_invite, user.name if user else None,
         (user.token_epoch or 0) if user else 0, found.claims.sid if found is not None else None,

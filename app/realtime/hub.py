@@ -24,7 +24,7 @@ from app.metrics import SOCKETS_OPEN
 from app.realtime.catchup import events_since, recent_events_since
 from app.realtime.connections import Connection, Message, end_session, lose_access
 from app.realtime.presence import Presence, Shown, seats_by_user
-from app.services.record import TableRecord, redact_events
+from app.services.record import TableRecord, TableStatus, Visibility, redact_events
 from app.services.table_cache import TableCache
 
 log = logging.getLogger("app.hub")
@@ -111,12 +111,12 @@ def viewer_message(
     if rec.state is not None:
         if view is None:
             view = game.view(rec.state_for(seat), seat)
-        actions = rec.actions_for(seat) if rec.status == "playing" and seat in rec.awaiting else []
+        actions = rec.actions_for(seat) if rec.status == TableStatus.PLAYING and seat in rec.awaiting else []
     message: dict[str, Any] = {
         "type": kind,
         "version": rec.version,
         "seat": seat,
-        "awaiting": rec.awaiting if rec.status == "playing" else [],
+        "awaiting": rec.awaiting if rec.status == TableStatus.PLAYING else [],
         "actions": actions or [],
     }
     drafts = len(rec.live_drafts(seat))
@@ -129,7 +129,7 @@ def viewer_message(
         message["table"] = presenter.for_viewer(rec, table if table is not None else presenter.public(rec), user_id)
     message["view"] = view
     if events is not None:
-        message["events"] = redact_events(events, seat, rec.status == "finished")
+        message["events"] = redact_events(events, seat, rec.status == TableStatus.FINISHED)
     return message
 
 
@@ -376,7 +376,7 @@ class Hub:
         here leaves the room as it was (the next publish brings its sockets up to date)."""
         key = self.presenter.key(rec)
         changed = key != room.table_key
-        if changed and rec.visibility == "private":
+        if changed and rec.visibility == Visibility.PRIVATE:
             # Only a change of the table (a seat, the host, the invite) can take someone's right to see it away:
             # the moves in between cost no check.
             self.drop_unseeing(room, rec)

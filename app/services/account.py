@@ -47,7 +47,7 @@ from app.services import auth
 from app.services.auth import check_distinct_name, clean_name
 from app.services.errors import ServiceError
 from app.services.lobby import Changed, lobby_change
-from app.services.record import TableRecord
+from app.services.record import TableRecord, TableStatus
 
 if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncSession
@@ -117,7 +117,7 @@ async def rename(rt: Context, user: User, name: str) -> User:
 async def _names_beside(session: AsyncSession, user_id: str) -> list[str]:
     """The names of the other people at the open or running tables this person sits at or hosts."""
     live = select(GameTable.id).where(
-        GameTable.status != "finished",
+        GameTable.status != TableStatus.FINISHED,
         (GameTable.host_id == user_id) | GameTable.id.in_(select(Seat.table_id).where(Seat.user_id == user_id)),
     )
     seated = select(Seat.user_id).where(Seat.table_id.in_(live), Seat.user_id.is_not(None), Seat.user_id != user_id)
@@ -131,7 +131,7 @@ async def _live_tables_of(session: AsyncSession, user_id: str) -> list[str]:
     return list(
         await session.scalars(
             select(GameTable.id).where(
-                GameTable.status != "finished", (GameTable.host_id == user_id) | GameTable.id.in_(seated)
+                GameTable.status != TableStatus.FINISHED, (GameTable.host_id == user_id) | GameTable.id.in_(seated)
             )
         )
     )
@@ -172,7 +172,7 @@ async def register(
             live = await reads.scalars(
                 select(GameTable.id)
                 .join(Seat, Seat.table_id == GameTable.id)
-                .where(Seat.user_id == user.id, GameTable.status != "finished")
+                .where(Seat.user_id == user.id, GameTable.status != TableStatus.FINISHED)
             )
             tables = list(live)
         for table_id in tables:
@@ -189,7 +189,7 @@ async def _registered_renamed(rt: Context, session: AsyncSession, user: User, ol
     rt.publisher.renamed(user.id, user.name)
     await rt.publisher.notice_after_commit(notice)
     hosted = set(await session.scalars(
-        select(GameTable.id).where(GameTable.host_id == user.id, GameTable.status != "finished")
+        select(GameTable.id).where(GameTable.host_id == user.id, GameTable.status != TableStatus.FINISHED)
     ))
     seated = set(await session.scalars(select(Seat.table_id).where(Seat.user_id == user.id)))
     for table_id in sorted(hosted - seated):
@@ -202,7 +202,7 @@ async def _announce_registered(rt: Context, user: User, table_id: str) -> None:
 
     async def change(session: AsyncSession, rec: TableRecord) -> Changed:
         seat = rec.seat_of(user.id)
-        if seat is None or rec.status == "finished":
+        if seat is None or rec.status == TableStatus.FINISHED:
             raise _NotThere  # a finished game is settled from the seats as stored, which need no announcement
         # Only the version, as for a rename: neither the lobby's order nor a stand-in's waiting time moves.
         rated = seat in rec.rated_people() and rec.counts_for_ratings()

@@ -31,7 +31,7 @@ from app.services.auth import locked_user
 from app.services.errors import ServiceError
 from app.services.loading import load_record
 from app.services.lobby import keep_events
-from app.services.record import valid_id
+from app.services.record import TableStatus, valid_id
 
 if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncSession
@@ -112,13 +112,13 @@ async def close_table(rt: Context, table_id: str) -> str:
         raise ServiceError("not_found", "No such table.", 404)
     async with rt.table_lock(table_id), rt.sessions() as session:
         rec = await load_record(session, table_id, for_update=True)
-        if rec.status == "finished":
+        if rec.status == TableStatus.FINISHED:
             raise ServiceError("already_finished", "That table's game is already over.", 409)
         version = rec.version + 1
         columns: dict[str, Any] = {
             "version": version,
             "updated_at": datetime.now(UTC),
-            "status": "finished",
+            "status": TableStatus.FINISHED,
             "abandoned": True,
             "abandon_vote": None,
             "outcome": None,
@@ -150,7 +150,7 @@ async def purge_guests(rt: Context, days: int, now: datetime | None = None) -> P
     (a finished game keeps the people who played it) and hosting only tables that never started and have not changed
     since. Those tables go with them, as do their chat lines, mutes, renames and signed-out sessions."""
     cutoff = (now or datetime.now(UTC)) - timedelta(days=check_days(days))
-    stale_open = and_(GameTable.status == "open", GameTable.updated_at < cutoff)
+    stale_open = and_(GameTable.status == TableStatus.OPEN, GameTable.updated_at < cutoff)
     played = exists().where(Seat.user_id == User.id, Seat.table_id == GameTable.id, ~stale_open)
     hosts_live = exists().where(GameTable.host_id == User.id, ~stale_open)
     spoke = exists().where(ChatMessage.user_id == User.id, ChatMessage.created_at >= cutoff)

@@ -20,7 +20,7 @@ from app.games.rng import below
 from app.services.errors import ServiceError
 from app.services.loading import load_record
 from app.services.play import apply_action
-from app.services.record import TableRecord
+from app.services.record import TableRecord, TableStatus
 
 if TYPE_CHECKING:
     from app.services.ports import Context
@@ -105,7 +105,7 @@ class BotRunner:
 
     def poke(self, rec: TableRecord) -> None:
         """Start driving a table's bots if one of them is awaited."""
-        if rec.status != "playing" or rec.id in self.running:
+        if rec.status != TableStatus.PLAYING or rec.id in self.running:
             return
         if not set(rec.awaiting) & rec.bot_seats():
             return
@@ -118,7 +118,7 @@ class BotRunner:
                 await asyncio.sleep(self.rt.settings.bot_delay)
                 rec = self.rt.cache.get(table_id) or await self.rt.reload(table_id)
                 seats = [s for s in rec.awaiting if s in rec.bot_seats()]
-                if rec.status != "playing" or not seats or rec.state is None:
+                if rec.status != TableStatus.PLAYING or not seats or rec.state is None:
                     return
                 seat = seats[0]
                 game = GAMES[rec.game]
@@ -170,7 +170,7 @@ class BotRunner:
         query = (
             select(GameTable.id, GameTable.awaiting, Seat.seat)
             .join(Seat, Seat.table_id == GameTable.id)
-            .where(GameTable.status == "playing", Seat.bot.is_(True))
+            .where(GameTable.status == TableStatus.PLAYING, Seat.bot.is_(True))
         )
         if idle_for:
             query = query.where(GameTable.updated_at < datetime.now(UTC) - timedelta(seconds=idle_for))

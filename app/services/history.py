@@ -12,7 +12,7 @@ from app.db.models import GameTable, Move, TableLogEntry
 from app.games import GAMES
 from app.services.errors import ServiceError
 from app.services.loading import initial_state
-from app.services.record import TableRecord, redact_events, seed_commitment
+from app.services.record import TableRecord, TableStatus, redact_events, seed_commitment
 
 
 def canonical(doc: Any) -> str:
@@ -28,7 +28,7 @@ async def stored_moves(session: AsyncSession, table_id: str, limit: int | None =
 
 async def moves_for(session: AsyncSession, rec: TableRecord, seat: str | None) -> list[dict[str, Any]]:
     """The move log as this viewer may see it: others' actions stay hidden until the end."""
-    finished = rec.status == "finished"
+    finished = rec.status == TableStatus.FINISHED
     return [
         {
             "seq": m.seq,
@@ -50,7 +50,7 @@ async def lobby_log_for(session: AsyncSession, rec: TableRecord, seat: str | Non
     rows = await session.scalars(
         select(TableLogEntry).where(TableLogEntry.table_id == rec.id).order_by(TableLogEntry.version)
     )
-    finished = rec.status == "finished"
+    finished = rec.status == TableStatus.FINISHED
     return [
         {"version": r.version, "events": redact_events(r.events, seat, finished), "created_at": r.created_at.isoformat()}
         for r in rows
@@ -78,7 +78,7 @@ async def replay_step(
     meanwhile cannot leave a view of fewer moves labelled `step`."""
     if rec.state is None:
         raise ServiceError("not_started", "The game has not started yet.", 409)
-    finished = rec.status == "finished"
+    finished = rec.status == TableStatus.FINISHED
     if seat is not None:
         if not finished:
             raise ServiceError(
@@ -108,7 +108,7 @@ async def replay_step(
 async def verify(session: AsyncSession, rec: TableRecord) -> dict[str, Any]:
     """Replay the stored moves from the revealed seed and compare with the stored final state (for a game its
     players abandoned, the state they left it in: it is over, so its seed is revealed too)."""
-    if rec.status != "finished":
+    if rec.status != TableStatus.FINISHED:
         return {
             "ok": False,
             "abandoned": False,

@@ -16,7 +16,7 @@ from app.db.models import GameTable, Seat, User
 from app.games import GAMES
 from app.services import pagination
 from app.services.pagination import PageRequest
-from app.services.record import TableRecord
+from app.services.record import TableRecord, TableStatus, Visibility
 
 if TYPE_CHECKING:
     from app.services.ports import Context
@@ -51,7 +51,7 @@ async def public_tables(
         return [], None
     someone_seated = exists().where(Seat.table_id == GameTable.id, Seat.user_id.is_not(None))
     query = select(GameTable.id, GameTable.updated_at).where(
-        GameTable.visibility == "public", (GameTable.status != "open") | someone_seated
+        GameTable.visibility == Visibility.PUBLIC, (GameTable.status != TableStatus.OPEN) | someone_seated
     )
     if status:
         query = query.where(GameTable.status == status)

@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.models import GameTable, Move, MoveDraft, RatingChange, Seat, User
 from app.games import GAMES
 from app.services.errors import not_found
-from app.services.record import Draft, SeatInfo, TableRecord, as_utc, valid_id
+from app.services.record import Draft, SeatInfo, TableRecord, TableStatus, as_utc, valid_id
 
 
 async def load_record(session: AsyncSession, table_id: str, *, for_update: bool = False) -> TableRecord:
@@ -38,7 +38,7 @@ async def load_record(session: AsyncSession, table_id: str, *, for_update: bool 
     if state is not None and row.state_seq < row.move_count:
         replayed = await replay_stored(session, row.game, row.id, state, row.state_seq, row.move_count)
         state = replayed.state
-        undo_seat = replayed.undo_seat if row.status == "playing" else None
+        undo_seat = replayed.undo_seat if row.status == TableStatus.PLAYING else None
     seats = sorted(
         (SeatInfo(s.seat, s.user_id, name if s.user_id else None, s.bot, bool(s.guest) and s.user_id is not None,
                   away_since=s.away_since if s.bot else None,
@@ -72,9 +72,9 @@ async def load_record(session: AsyncSession, table_id: str, *, for_update: bool 
         seats=seats,
         rematch_id=row.rematch_id,
         # The column may outlive the game it was about (a move that ends the game does not clear it).
-        abandon=row.abandon_vote if row.status == "playing" else None,
+        abandon=row.abandon_vote if row.status == TableStatus.PLAYING else None,
         abandoned=bool(row.abandoned),
-        takeback=row.takeback if row.status == "playing" else None,
+        takeback=row.takeback if row.status == TableStatus.PLAYING else None,
         undo_seat=undo_seat,
         rated=row.rated,
         time_control=row.time_control,
@@ -87,7 +87,7 @@ async def load_record(session: AsyncSession, table_id: str, *, for_update: bool 
             .where(RatingChange.table_id == table_id)
         )
         rec.ratings = {c.seat: {"before": c.before, "after": c.after, "change": c.change} for c in changes}
-    if row.status == "playing":
+    if row.status == TableStatus.PLAYING:
         rec.drafts = await load_drafts(session, table_id)
     lobby = row.lobby_events
     if lobby and lobby.get("version") == row.version:
@@ -200,7 +200,7 @@ async def catch_up(session: AsyncSession, rec: TableRecord) -> TableRecord | Non
         awaiting=list(row.awaiting or []),
         outcome=row.outcome,
         updated_at=row.updated_at,
-        abandon=rec.abandon if row.status == "playing" else None,
+        abandon=rec.abandon if row.status == TableStatus.PLAYING else None,
         undo_seat=replayed.undo_seat,
         clock=row.clock,
         deadline=as_utc(row.deadline) if row.deadline is not None else None,
@@ -250,7 +250,7 @@ def advance(rec: TableRecord, moves: list[Any]) -> TableRecord | None:
         move_count=moves[-1]["seq"],
         awaiting=[] if outcome is not None else game.awaiting(state),
         outcome=dict(outcome) if outcome is not None else None,
-        status="finished" if outcome is not None else "playing",
+        status=TableStatus.FINISHED if outcome is not None else TableStatus.PLAYING,
         updated_at=moves[-1]["created_at"],
         abandon=None if outcome is not None else rec.abandon,
         undo_seat=replayed.undo_seat,

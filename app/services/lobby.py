@@ -20,7 +20,15 @@ from app.services.chat import ChatMode
 from app.services.errors import ServiceError, not_found
 from app.services.loading import load_record
 from app.services.options import check_options, get_game, seated_options
-from app.services.record import TableRecord, hash_invite, invite_code, seed_commitment, waited
+from app.services.record import (
+    TableRecord,
+    TableStatus,
+    Visibility,
+    hash_invite,
+    invite_code,
+    seed_commitment,
+    waited,
+)
 
 if TYPE_CHECKING:
     from app.services.ports import Context
@@ -59,7 +67,7 @@ async def create_table(
         raise ServiceError(
             "bad_seats", f"{game.title} is for {game.min_players} to {game.max_players} players.", 422
         )
-    if visibility not in ("public", "private"):
+    if visibility not in tuple(Visibility):
         raise ServiceError("bad_visibility", "Visibility must be 'public' or 'private'.", 422)
     opts = check_options(game, options, seats)
     tc = clocks.check_time_control(time_control)
@@ -69,7 +77,7 @@ async def create_table(
     seated = exists().where(Seat.table_id == GameTable.id, Seat.user_id.is_not(None))
     waiting = await session.scalar(
         select(func.count()).select_from(GameTable)
-        .where(GameTable.host_id == host.id, GameTable.status == "open", seated)
+        .where(GameTable.host_id == host.id, GameTable.status == TableStatus.OPEN, seated)
     )
     if (waiting or 0) >= rt.settings.max_open_tables:
         raise ServiceError(
@@ -105,8 +113,8 @@ async def add_table(
         name=title,
         host_id=host.id,
         visibility=visibility,
-        invite_hash=hash_invite(invite_code(rt.secret_key, table_id)) if visibility == "private" else None,
-        status="open",
+        invite_hash=hash_invite(invite_code(rt.secret_key, table_id)) if visibility == Visibility.PRIVATE else None,
+        status=TableStatus.OPEN,
         seat_count=len(seating),
         options=options,
         seed=seed,
@@ -135,7 +143,7 @@ def _seat_number(rec: TableRecord, seat: Any) -> str:
 
 
 def _require_open(rec: TableRecord) -> None:
-    if rec.status != "open":
+    if rec.status != TableStatus.OPEN:
         raise ServiceError("already_started", "The game has already started.", 409)
 
 
@@ -149,7 +157,7 @@ async def join(
 ) -> Changed:
     """Take a free seat (the first one if none is named)."""
     _require_open(rec)
-    if rec.visibility == "private" and user.id != rec.host_id and not rec.invite_ok(invite):
+    if rec.visibility == Visibility.PRIVATE and user.id != rec.host_id and not rec.invite_ok(invite):
         raise ServiceError("bad_invite", "This table is private: the invite code is missing or wrong.", 403)
     if rec.seat_of(user.id) is not None:
         raise ServiceError("already_seated", "You already have a seat at this table.", 409)
@@ -251,7 +259,7 @@ async def stand_in(
     immediate stand-in would let a host take a rival's game out of their hands.
 
     The player keeps the seat: they see it as before and take it back when they return (`reclaim`)."""
-    if rec.status != "playing":
+    if rec.status != TableStatus.PLAYING:
         raise ServiceError("not_playing", "Only a running game's seats can be handed to a bot.", 409)
     target = _seat_number(rec, seat)
     info = next(s for s in rec.seats if s.seat == target)
@@ -310,7 +318,7 @@ async def rotate_invite(rt: Context, session: AsyncSession, rec: TableRecord, us
     the old code lets nobody in from now on, and those watching only by it lose sight of the table. Seated players
     and the host are not affected."""
     _require_host(rec, user)
-    if rec.visibility != "private":
+    if rec.visibility != Visibility.PRIVATE:
         raise ServiceError("not_private", "Only a private table has an invite link.", 409)
     new_round = rec.invite_round + 1
     return bumped(rec, [{"type": "invite_changed", "visible_to": None}], invite_round=new_round,
@@ -329,7 +337,7 @@ async def set_chat_mode(session: AsyncSession, rec: TableRecord, user: User, mod
 
 async def reclaim(session: AsyncSession, rec: TableRecord, user: User) -> Changed:
     """A player takes their seat back from the bot that played it meanwhile."""
-    if rec.status != "playing":
+    if rec.status != TableStatus.PLAYING:
         raise ServiceError("not_playing", "The game is not running.", 409)
     seat = rec.seat_of(user.id)
     if seat is None:
@@ -357,7 +365,7 @@ async def vote_abandon(
         raise ServiceError("bad_vote", "A vote is \"yes\" or \"no\".", 422)
     if proposal is not None and (not isinstance(proposal, int) or isinstance(proposal, bool)):
         raise ServiceError("bad_proposal", "proposal must be the id (a whole number) of the open proposal.", 422)
-    if rec.status != "playing":
+    if rec.status != TableStatus.PLAYING:
         raise ServiceError("not_playing", "Only a running game can be abandoned.", 409)
     seat = rec.seat_of(user.id)
     if seat is None:
@@ -389,7 +397,7 @@ def _abandon(rec: TableRecord, events: Events) -> Changed:
     """End the running game as abandoned: no outcome, nobody awaited; the state as it stands is kept as the
     final snapshot (what `verify` replays to, and what the replay's last step shows)."""
     assert rec.state is not None
-    return bumped(rec, events, status="finished", abandoned=True, abandon_vote=None, outcome=None, awaiting=[],
+    return bumped(rec, events, status=TableStatus.FINISHED, abandoned=True, abandon_vote=None, outcome=None, awaiting=[],
                   state=rec.state, state_seq=rec.move_count, rated=False)  # no result, so nothing to rate
 
 
@@ -425,7 +433,7 @@ async def start(session: AsyncSession, rec: TableRecord, user: User, now: dateti
     return bumped(
         rec,
         [{"type": "game_started", "players": len(taken), "visible_to": None}],
-        status="playing",
+        status=TableStatus.PLAYING,
         seat_count=len(taken),
         options=options,
         state=state,

@@ -39,7 +39,7 @@ from app.games import GAMES
 from app.services import push
 from app.services.clocks import ClockKind
 from app.services.errors import ServiceError
-from app.services.record import TableRecord, invite_code
+from app.services.record import TableRecord, TableStatus, Visibility, invite_code
 
 if TYPE_CHECKING:
     from app.services.ports import Context
@@ -188,7 +188,7 @@ def turns_started(rt: Context, rec: TableRecord) -> list[tuple[str, str]]:
     """The turns this change started in a turn-based game for people away from the table: (the turn's key, user id).
     Someone at the table now sees it is their turn: a mail or a push is for a person who is away."""
     tc, clock = rec.time_control, rec.clock
-    if rec.status != "playing" or tc is None or tc["kind"] != ClockKind.TURN or clock is None:
+    if rec.status != TableStatus.PLAYING or tc is None or tc["kind"] != ClockKind.TURN or clock is None:
         return []
     people = {s.seat: s.user_id for s in rec.seats if s.user_id is not None and not s.bot}
     return [(f"turn:{rec.id}:{seat}:{since}", people[seat]) for seat, since in clock["since"].items()
@@ -198,7 +198,7 @@ def turns_started(rt: Context, rec: TableRecord) -> list[tuple[str, str]]:
 def concerns(rt: Context, rec: TableRecord) -> bool:
     """Whether a committed change may make a notice (a mail, a push): `after_change` is spawned only for these."""
     turn_based = rec.time_control is not None and rec.time_control["kind"] == ClockKind.TURN
-    return turn_based or (enabled(rt.settings) and (rec.time_control is not None or rec.status == "finished"))
+    return turn_based or (enabled(rt.settings) and (rec.time_control is not None or rec.status == TableStatus.FINISHED))
 
 
 async def after_change(rt: Context, rec: TableRecord) -> None:
@@ -218,7 +218,7 @@ async def _mail(rt: Context, rec: TableRecord, turns: list[tuple[str, str]]) -> 
     for key, user_id in turns:
         wanted.append((key, user_id, Notice.TURN, f"Your turn: {_title(rec)}",
                        f"It is your turn at {_title(rec)}.\n\nPlay: {url}\n"))
-    if rec.status == "finished" and rec.outcome is not None:
+    if rec.status == TableStatus.FINISHED and rec.outcome is not None:
         names = {s.seat: s.user_name or f"Bot {int(s.seat) + 1}" for s in rec.seats}
         winners = ", ".join(names.get(seat, seat) for seat in rec.outcome.get("winners") or []) or "nobody"
         for user_id in {s.user_id for s in rec.seats if s.user_id is not None}:
@@ -241,7 +241,7 @@ async def invite(rt: Context, rec: TableRecord, host: User, username: Any) -> No
     the answer is the same either way, so it tells nobody who has an address)."""
     if rec.host_id != host.id:
         raise ServiceError("not_host", "Only the host can do that.", 403)
-    if rec.status != "open":
+    if rec.status != TableStatus.OPEN:
         raise ServiceError("already_started", "The game has already started.", 409)
     if not isinstance(username, str) or not username:
         raise ServiceError("bad_username", "Name the account to invite by its username.", 422)
@@ -250,7 +250,7 @@ async def invite(rt: Context, rec: TableRecord, host: User, username: Any) -> No
         if user is None or not wants(user, Notice.INVITE) or user.id == host.id:
             return
         url = link(rt, f"/t/{rec.id}")
-        if rec.visibility == "private":
+        if rec.visibility == Visibility.PRIVATE:
             url += f"?invite={invite_code(rt.secret_key, rec.id, rec.invite_round)}"
         await enqueue(session, f"invite:{rec.id}:{user.id}:{rec.invite_round}", user,
                       f"{host.name} invites you to {_title(rec)}",

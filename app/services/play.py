@@ -19,7 +19,7 @@ from app.messages import BAD_CLIENT_ID, CLIENT_ID_PATTERN
 from app.metrics import COMMAND_LATENCY, COMMANDS_APPLIED, COMMANDS_REFUSED
 from app.services import clocks, drafts
 from app.services.errors import ServiceError
-from app.services.record import TableRecord
+from app.services.record import TableRecord, TableStatus
 from app.services.writer import MoveWrite, WriteConflict
 
 if TYPE_CHECKING:
@@ -140,7 +140,7 @@ async def _apply_once(
 ) -> tuple[TableRecord, list[dict[str, Any]] | None]:
     """Validate and apply against the known record, write it, and return the new record, with the step's events
     when it was kept as a draft (None for a move)."""
-    if rec.status != "playing" or rec.state is None:
+    if rec.status != TableStatus.PLAYING or rec.state is None:
         raise ServiceError("not_playing", "The game is not running.", 409)
     if expected_version is not None and expected_version != rec.version:
         raise ServiceError(
@@ -199,7 +199,7 @@ async def _apply_once(
         state_seq=snapshot_seq,
         awaiting=[] if outcome is not None else game.awaiting(state),
         outcome=dict(outcome) if outcome is not None else None,
-        status="finished" if outcome is not None else "playing",
+        status=TableStatus.FINISHED if outcome is not None else TableStatus.PLAYING,
         at=now,
     )
     item.clock, item.deadline = clocks.after_move(rec, item.awaiting, now)

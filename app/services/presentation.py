@@ -12,7 +12,7 @@ from typing import Any, Protocol
 from app.config import Settings, get_settings
 from app.games.base import BotLevel
 from app.services import clocks
-from app.services.record import TableRecord, invite_code, waited
+from app.services.record import TableRecord, TableStatus, Visibility, invite_code, waited
 
 
 class Shows(Protocol):
@@ -30,7 +30,7 @@ def table_json(rt: Shows, rec: TableRecord, user_id: str | None) -> dict[str, An
 
 def public_table_json(rec: TableRecord) -> dict[str, Any]:
     """The part of `table_json` that is the same for every user (made once per change for all sockets)."""
-    finished = rec.status == "finished"
+    finished = rec.status == TableStatus.FINISHED
     return {
         "id": rec.id,
         "game": rec.game,
@@ -52,7 +52,7 @@ def public_table_json(rec: TableRecord) -> dict[str, Any]:
         "options": rec.options,
         "version": rec.version,
         "move_count": rec.move_count,
-        "awaiting": rec.awaiting if rec.status == "playing" else [],
+        "awaiting": rec.awaiting if rec.status == TableStatus.PLAYING else [],
         "outcome": rec.outcome if finished else None,
         "seed_commitment": rec.seed_commitment,
         "seed": rec.seed if finished else None,
@@ -101,7 +101,7 @@ def abandon_json(rec: TableRecord) -> dict[str, Any] | None:
     who agreed so far and whose say it still waits for (as of this version: a player a bot stands in for loses
     their say once away for the stand-in wait, which the next vote finds)."""
     vote = rec.abandon
-    if vote is None or rec.status != "playing":
+    if vote is None or rec.status != TableStatus.PLAYING:
         return None
     waiting = rec.abandon_waiting(get_settings().stand_in_after)
     return {"id": vote["since"], "by": vote["by"], "yes": list(vote["yes"]), "waiting": waiting}
@@ -111,11 +111,11 @@ def table_json_for(rt: Shows, rec: TableRecord, public: dict[str, Any], user_id:
     """`public_table_json` completed with what depends on the user (their seat, host rights, the invite) or
     on the moment: in a running game, how long the table has waited and when its players may call a bot."""
     data = {**public, "my_seat": rec.seat_of(user_id), "is_host": user_id is not None and user_id == rec.host_id}
-    if rec.visibility == "private" and user_id == rec.host_id:
+    if rec.visibility == Visibility.PRIVATE and user_id == rec.host_id:
         data["invite_code"] = invite_code(rt.secret_key, rec.id, rec.invite_round)
     if rec.time_control is not None and rec.clock is not None:
         data.update(clock_fields(rt, rec))
-    if rec.status == "playing":
+    if rec.status == TableStatus.PLAYING:
         # Seconds rather than a time of day, so a client whose clock is off still counts right.
         data["waited"] = round(waited(rec), 1)
         data["stand_in_after"] = rt.settings.stand_in_after

@@ -25,7 +25,7 @@ from app.services import glicko2, pagination
 from app.services.auth import is_guest
 from app.services.errors import not_found
 from app.services.pagination import PageRequest
-from app.services.record import valid_id
+from app.services.record import TableStatus, Visibility, valid_id
 
 PAGE = 20  # recent games per page, unless asked for fewer or more
 MAX_PAGE = 50
@@ -59,10 +59,10 @@ def _visible(user_id: str, viewer_id: str | None) -> ColumnElement[bool]:
     if viewer_id == user_id:
         return true()  # they sit at every one of them
     if viewer_id is None:
-        return GameTable.visibility == "public"
+        return GameTable.visibility == Visibility.PUBLIC
     viewer_seat = aliased(Seat)
     return or_(
-        GameTable.visibility == "public",
+        GameTable.visibility == Visibility.PUBLIC,
         GameTable.host_id == viewer_id,
         exists().where(viewer_seat.table_id == GameTable.id, viewer_seat.user_id == viewer_id),
     )
@@ -79,7 +79,7 @@ def _played(user_id: str, viewer_id: str | None) -> Any:
         select()
         .select_from(Seat)
         .join(GameTable, GameTable.id == Seat.table_id)
-        .where(Seat.user_id == user_id, GameTable.status == "finished", _visible(user_id, viewer_id))
+        .where(Seat.user_id == user_id, GameTable.status == TableStatus.FINISHED, _visible(user_id, viewer_id))
     )
 
 

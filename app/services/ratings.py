@@ -45,7 +45,7 @@ from app.services import glicko2
 from app.services.loading import load_record
 from app.services.lobby import keep_events
 from app.services.profiles import places
-from app.services.record import TableRecord
+from app.services.record import TableRecord, TableStatus
 
 if TYPE_CHECKING:
     from app.services.ports import Context
@@ -73,7 +73,7 @@ async def settle(rt: Context, table_id: str) -> TableRecord | None:
     for _attempt in range(ATTEMPTS):
         async with rt.table_lock(table_id), rt.sessions() as session:
             rec = await load_record(session, table_id, for_update=True)
-            if rec.status != "finished" or rec.rated is not None:
+            if rec.status != TableStatus.FINISHED or rec.rated is not None:
                 return None
             if not rec.counts_for_ratings():
                 await session.execute(
@@ -121,7 +121,7 @@ async def _established(session: AsyncSession, rec: TableRecord, settings: Settin
     finished = (
         select(Seat.user_id, func.count().label("played"))
         .join(GameTable, GameTable.id == Seat.table_id)
-        .where(Seat.user_id.in_(people.values()), GameTable.status == "finished", GameTable.id != rec.id)
+        .where(Seat.user_id.in_(people.values()), GameTable.status == TableStatus.FINISHED, GameTable.id != rec.id)
         .group_by(Seat.user_id).subquery()
     )
     rows = (await session.execute(
@@ -221,7 +221,7 @@ async def unsettled(rt: Context, idle_for: float, limit: int = 100) -> list[str]
     async with rt.reads() as session:
         ids = await session.scalars(
             select(GameTable.id)
-            .where(GameTable.status == "finished", GameTable.rated.is_(None), GameTable.updated_at < since)
+            .where(GameTable.status == TableStatus.FINISHED, GameTable.rated.is_(None), GameTable.updated_at < since)
             .order_by(GameTable.updated_at)
             .limit(limit)
         )

@@ -11,10 +11,26 @@ import hashlib
 import hmac
 from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
+from enum import StrEnum
 from typing import Any
 
 from app.games import GAMES
 from app.games.base import IllegalAction
+
+
+class TableStatus(StrEnum):
+    """Where a table is in its life (`game_tables.status`)."""
+
+    OPEN = "open"  # seats are being taken; no game yet
+    PLAYING = "playing"
+    FINISHED = "finished"  # the game ended, by its rules, a timeout's loss or abandonment
+
+
+class Visibility(StrEnum):
+    """Who may find and watch a table (`game_tables.visibility`)."""
+
+    PUBLIC = "public"  # listed in the lobby, anyone may watch
+    PRIVATE = "private"  # its people, and whoever holds the invite
 
 
 @dataclass
@@ -122,7 +138,7 @@ class TableRecord:
 
     def live_drafts(self, seat: str | None) -> tuple[Draft, ...]:
         """The seat's drafts, while they can still be carried: the game runs and awaits the seat."""
-        if seat is None or self.status != "playing" or seat not in self.awaiting:
+        if seat is None or self.status != TableStatus.PLAYING or seat not in self.awaiting:
             return ()
         return self.drafts.get(seat, ())
 
@@ -163,7 +179,7 @@ class TableRecord:
             return self.rated  # settled under the rule of its day, which a rule of later must not rewrite
         if self.time_control is not None and self.time_control.get("timeout") != "loss":
             return False  # a bot may play anyone's turn that runs out (services/timeouts.py)
-        return self.visibility == "public" and not self.abandoned and len(self.rated_people()) >= 2
+        return self.visibility == Visibility.PUBLIC and not self.abandoned and len(self.rated_people()) >= 2
 
     def timed_out(self) -> list[str]:
         """The seats whose person ran out of time and lost (a bot plays them to the end)."""
@@ -190,7 +206,7 @@ class TableRecord:
     def takeback_open(self) -> dict[str, Any] | None:
         """The request to take back moves that is open now: none once a move was made after it, or the game ended."""
         tb = self.takeback
-        if tb is None or self.status != "playing" or tb.get("at") != self.move_count:
+        if tb is None or self.status != TableStatus.PLAYING or tb.get("at") != self.move_count:
             return None
         return tb
 
@@ -207,7 +223,7 @@ class TableRecord:
 
     def can_see(self, user_id: str | None, invite: str | None) -> bool:
         """Whether this user may look at the table (public, seated, host, or holding the code)."""
-        if self.visibility == "public":
+        if self.visibility == Visibility.PUBLIC:
             return True
         if user_id is not None and (user_id == self.host_id or self.seat_of(user_id) is not None):
             return True

@@ -14,7 +14,7 @@ from app.services.errors import ServiceError
 from app.services.loading import load_record
 from app.services.lobby import Events, add_table, join, keep_events, lobby_change
 from app.services.options import get_game
-from app.services.record import TableRecord, invite_code
+from app.services.record import TableRecord, TableStatus, invite_code
 
 if TYPE_CHECKING:
     from app.services.ports import Context
@@ -28,7 +28,7 @@ async def rematch(rt: Context, table_id: str, user: User) -> TableRecord:
     async with rt.table_lock(table_id), rt.sessions() as session:
         old = await load_record(session, table_id, for_update=True)
         seat = old.seat_of(user.id)
-        if old.status != "finished":
+        if old.status != TableStatus.FINISHED:
             raise ServiceError("not_finished", "A rematch can be asked for once the game is over.", 409)
         if seat is None:
             raise ServiceError("not_seated", "Only the players of this game can ask for a rematch.", 403)

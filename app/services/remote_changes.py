@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Protocol
 
 from app.services.loading import advance
-from app.services.record import TableRecord
+from app.services.record import TableRecord, TableStatus
 from app.services.table_cache import TableCache
 
 log = logging.getLogger("app.remote")
@@ -82,7 +82,7 @@ class RemoteChanges:
         behind = {
             tid: rec for tid, version in changes.items()
             if (rec := self.cache.get(tid)) is not None and rec.version < version
-            and rec.status == "playing" and rec.state is not None
+            and rec.status == TableStatus.PLAYING and rec.state is not None
         }
         if behind and self.moves_after is not None:
             try:

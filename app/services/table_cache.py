@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from app.services.record import TableRecord
+from app.services.record import TableRecord, TableStatus
 
 
 class TableCache:
@@ -67,7 +67,7 @@ class TableCache:
         the processes caching them: they are read again, with the new name, when next needed."""
         gone = [
             rec.id for rec in self._items.values()
-            if rec.status == "finished"
+            if rec.status == TableStatus.FINISHED
             and (rec.host_id == user_id or any(s.user_id == user_id for s in rec.seats))
         ]
         for table_id in gone:

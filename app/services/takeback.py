@@ -25,7 +25,7 @@ from app.games.toolkit import is_listed
 from app.services.errors import ServiceError
 from app.services.loading import initial_state
 from app.services.lobby import Changed, Events, bumped
-from app.services.record import TableRecord
+from app.services.record import TableRecord, TableStatus
 
 States = tuple[dict[str, Any], dict[str, Any]]  # the states before the last kept move and after it
 
@@ -50,7 +50,7 @@ async def say(session: AsyncSession, rec: TableRecord, user: User, what: Any, pr
     word = parse_say(what)
     if proposal is not None and (not isinstance(proposal, int) or isinstance(proposal, bool)):
         raise ServiceError("bad_proposal", "proposal must be the id (a whole number) of the open request.", 422)
-    if rec.status != "playing" or rec.state is None:
+    if rec.status != TableStatus.PLAYING or rec.state is None:
         raise ServiceError("not_playing", "Moves can be taken back only while the game runs.", 409)
     seat = rec.seat_of(user.id)
     if seat is None:
@@ -148,7 +148,7 @@ def preview(rec: TableRecord, seat: str | None, action: Any) -> bool:
     written; a move that is not legal now is refused as it would be if made."""
     if seat is None:
         raise ServiceError("not_seated", "Spectators cannot move; take a seat to play.", 403)
-    if rec.status != "playing" or rec.state is None:
+    if rec.status != TableStatus.PLAYING or rec.state is None:
         raise ServiceError("not_playing", "The game is not running.", 409)
     if seat not in rec.awaiting:
         raise ServiceError("not_your_turn", "It is not your turn.", 409)

@@ -38,7 +38,7 @@ from app.services.bots import bot_seed, choose
 from app.services.clocks import TimeoutPolicy
 from app.services.loading import load_record
 from app.services.lobby import keep_events
-from app.services.record import TableRecord
+from app.services.record import TableRecord, TableStatus
 
 if TYPE_CHECKING:
     from app.services.ports import Context
@@ -55,7 +55,7 @@ async def due(rt: Context, now: datetime, limit: int = BATCH) -> list[str]:
     async with rt.reads() as session:
         ids = await session.scalars(
             select(GameTable.id)
-            .where(GameTable.deadline <= now, GameTable.status == "playing")
+            .where(GameTable.deadline <= now, GameTable.status == TableStatus.PLAYING)
             .order_by(GameTable.deadline)
             .limit(limit)
         )
@@ -81,7 +81,7 @@ async def claim(rt: Context, table_id: str, now: datetime) -> TableRecord | None
     async with rt.table_lock(table_id), rt.sessions() as session:
         locked = await session.scalar(
             select(GameTable.id)
-            .where(GameTable.id == table_id, GameTable.status == "playing", GameTable.deadline <= now)
+            .where(GameTable.id == table_id, GameTable.status == TableStatus.PLAYING, GameTable.deadline <= now)
             .with_for_update(skip_locked=True)
         )
         if locked is None:
@@ -127,7 +127,7 @@ async def _lose(session: AsyncSession, rec: TableRecord, late: list[str], now: d
     version = rec.version + 1
     events = [_timeout_event(rec, seat, TimeoutPolicy.LOSS) for seat in late]
     await keep_events(session, rec.id, version, events, {
-        "version": version, "updated_at": now, "status": "finished", "outcome": outcome, "awaiting": [],
+        "version": version, "updated_at": now, "status": TableStatus.FINISHED, "outcome": outcome, "awaiting": [],
         "state": rec.state, "state_seq": rec.move_count, "clock": {**clock, "timed_out": late}, "deadline": None,
     })
     return {version: events}
@@ -216,7 +216,7 @@ async def _bot_plays(session: AsyncSession, rec: TableRecord, late: list[str], n
     result = await session.execute(
         update(GameTable).where(GameTable.id == rec.id, GameTable.version == rec.version).values(
             version=version, move_count=seq, awaiting=awaiting, outcome=dict(outcome) if outcome else None,
-            status="finished" if outcome is not None else "playing", updated_at=now, state=state, state_seq=seq,
+            status=TableStatus.FINISHED if outcome is not None else TableStatus.PLAYING, updated_at=now, state=state, state_seq=seq,
             clock=clock, deadline=None if outcome is not None else clocks.deadline(rec.time_control, clock),
         )
     )

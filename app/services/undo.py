@@ -22,7 +22,7 @@ from app.services import clocks, drafts
 from app.services.errors import ServiceError
 from app.services.loading import Replayed, initial_state, load_record, replay, replay_stored
 from app.services.play import Ack, check_client_id
-from app.services.record import TableRecord
+from app.services.record import TableRecord, TableStatus
 
 if TYPE_CHECKING:
     from app.services.ports import Context
@@ -60,7 +60,7 @@ async def take_back(
             return ack
         async with rt.sessions() as session:
             rec = await load_record(session, table_id, for_update=True)
-            if rec.status != "playing" or rec.state is None:
+            if rec.status != TableStatus.PLAYING or rec.state is None:
                 raise ServiceError("not_playing", "The game is not running.", 409)
             if expected_version != rec.version:
                 raise ServiceError(
