@@ -21,10 +21,14 @@ What a run holds (every figure a flag; the defaults, stated here, are what the r
   come back `--offline` (2) seconds later as a new socket to the same seat, which must resume from a snapshot.
 
 It raises its open-file limit to the hard limit (the servers and socket processes inherit it), creates a fresh
-Postgres database, starts `--servers` server processes on it, and sets every table up through REST (guests, create,
-join, bot, start; `--setup-concurrency` tables at a time per server, more exhausts a server's connection pool). The
-REST path is kept rather than seeding the database directly: a table's set-up costs ~25 ms of server CPU, so 10,000
-tables take a few minutes, and this way the set-up goes through the code people use. Each table's sockets all go to
+Postgres database and starts `--servers` server processes on it. Set-up, `--setup sql` (the default): one template
+table per game and bot layout is set up through REST (guests, create, join, bot, start), then cloned in SQL for
+every table with fresh ids, guests and seed commitments (the same seed as its template, so clones begin alike and
+part at their first random moves); the guests' tokens are signed here with the servers' key. Through REST a table
+costs ~25 ms of server CPU and seven requests, which on this shared machine took minutes per thousand tables;
+the clones take seconds. `--setup rest` sets every table up through REST (`--setup-concurrency` tables at a time per
+server; more exhausts a server's connection pool). A finished game's next table is set up through REST either
+way. Each table's sockets all go to
 one server process (`index % servers`, as deploy/nginx.conf routes by table id); each server's sockets are played by
 its own bench/loadclient.c process bound to its own loopback source address (127.0.0.1+k), so no process holds more
 than ~15,000 sockets (a process here may open at most 20,000 files).
@@ -63,6 +67,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from interpreter import interpreter  # noqa: E402
 from load import (  # noqa: E402
     PG,
+    SECRET_KEY,
     TICK,
     Driver,
     Server,
@@ -78,6 +83,8 @@ from load import (  # noqa: E402
     ticks_of,
     wait_healthy,
 )
+
+from app.services.auth import TokenSigner  # noqa: E402
 
 GRACE = 1.0  # seconds before a socket's drop whose moves it is not owed (its successor's snapshot carries them)
 GAMES = ("food-truck-champion", "food-truck", "foodies", "food-chain-magnate")
@@ -158,6 +165,7 @@ class Table:
         self.bot = rng.random() < run.args.bot_share
         self.watchers = int((index + 1) * run.args.watchers) - int(index * run.args.watchers)
         self.tokens: list[str] = []
+        self.seeded: str | None = None  # the table cloned for this place (--setup sql)
         self.socks: list[Seat] = []
         self.live: list[Seat] = []  # the sockets open now (or opening)
         self.over = asyncio.Event()
@@ -208,8 +216,9 @@ class Table:
         stats = self.run.stats
         while not stats.stopping:
             try:
-                async with self.run.gates[self.server]:
-                    tid = await self.new_table()
+                # A cloned table only opens its sockets: more of those go at once than REST set-ups.
+                async with (self.run.open_gates if self.seeded else self.run.gates)[self.server]:
+                    tid, self.seeded = self.seeded or await self.new_table(), None
                     self.over.clear()
                     self.live = []
                     socks = [self.open(tid, True, t) for t in self.tokens]
@@ -262,12 +271,21 @@ class Run:
         self.http: list[httpx.AsyncClient] = []
         self.drivers: list[Driver] = []
         self.gates: list[asyncio.Semaphore] = []
+        self.open_gates: list[asyncio.Semaphore] = []
         self.tasks: set[asyncio.Task[None]] = set()
         self.stopped = asyncio.Event()
         self.tables: list[Table] = []
         self.lobby_ms: dict[str, list[float]] = {}
         self.reconnects = 0
         self.chats_sent = 0
+        self.db_url = ""
+
+    async def progress(self) -> None:
+        """Every 10 s of the set-up, how many tables have their sockets open."""
+        while True:
+            await asyncio.sleep(10)
+            ready = sum(t.ready.is_set() for t in self.tables)
+            print(f"human: {ready} of {len(self.tables)} tables open (load average {loadavg()})", file=sys.stderr)
 
     async def stop_or(self, aw: Any) -> None:
         """Wait for `aw` or the run's stop, whichever comes first."""
@@ -362,6 +380,60 @@ class Run:
                 task.add_done_callback(self.tasks.discard)
 
 
+async def seed_tables(run: Run) -> None:
+    """Clone a REST-made template table per game and bot layout for every table of the run, in SQL."""
+    import asyncpg  # the servers' own driver
+
+    signer = TokenSigner(SECRET_KEY, 30 * 86400)
+    conn = await asyncpg.connect(run.db_url)
+    try:
+        columns: dict[str, list[str]] = {}
+        for name in ("users", "game_tables", "seats", "table_log"):
+            rows = await conn.fetch("SELECT column_name FROM information_schema.columns WHERE table_name = $1 "
+                                    "ORDER BY ordinal_position", name)
+            columns[name] = [r["column_name"] for r in rows if not (name == "seats" and r["column_name"] == "id")]
+
+        async def clone(table: str, where: str, arrays: list[list[str]], names: list[str], swap: dict[str, str],
+                        *params: Any) -> None:
+            cols = columns[table]
+            exprs = ", ".join(swap.get(c, f"t.{c}") for c in cols)
+            unnest = ", ".join(f"${k + 1}::text[]" for k in range(len(arrays)))
+            await conn.execute(
+                f"INSERT INTO {table} ({', '.join(cols)}) SELECT {exprs} FROM {table} t, unnest({unnest}) AS n({', '.join(names)}) "
+                f"WHERE {where}", *arrays, *params)
+
+        groups: dict[tuple[str, bool], list[Table]] = {}
+        for t in run.tables:
+            groups.setdefault((t.game, t.bot), []).append(t)
+        for (game, bot), members in groups.items():
+            template = Table(-1 - len(groups), run)
+            template.game, template.bot, template.http = game, bot, run.http[0]
+            tid = await template.new_table()
+            run.stats.tables_started -= 1  # a template is not one of the run's tables
+            seats = await conn.fetch("SELECT seat, user_id FROM seats WHERE table_id = $1 ORDER BY seat", tid)
+            people = [r for r in seats if r["user_id"] is not None]
+            ids = [f"{(0xB0 << 56) + t.index:016x}" for t in members]
+            users = [[f"{(0xA0 << 56) + t.index * 8 + k:016x}" for t in members] for k in range(len(people))]
+            for k, person in enumerate(people):
+                await clone("users", "t.id = $3", [users[k], [f"human {t.index}.{k}" for t in members]], ["id", "name"],
+                            {"id": "n.id", "name": "n.name"}, person["user_id"])
+            await clone("game_tables", "t.id = $3", [ids, users[0]], ["id", "host"],
+                        {"id": "n.id", "host_id": "n.host", "name": "'human ' || n.id",
+                         "seed_commitment": "encode(sha256(convert_to(n.id || ':' || t.seed::text, 'UTF8')), 'hex')"},
+                        tid)
+            for r in seats:
+                k = next((i for i, p in enumerate(people) if p["seat"] == r["seat"]), None)
+                arrays = [ids, users[k] if k is not None else ids]
+                swap = {"table_id": "n.tid"} | ({"user_id": "n.uid"} if k is not None else {})
+                await clone("seats", "t.table_id = $3 AND t.seat = $4", arrays, ["tid", "uid"], swap, tid, r["seat"])
+            await clone("table_log", "t.table_id = $2", [ids], ["tid"], {"table_id": "n.tid"}, tid)
+            for t, table_id in zip(members, ids, strict=True):
+                t.seeded = table_id
+                t.tokens = [signer.issue(users[k][members.index(t)]) for k in range(len(people))]
+    finally:
+        await conn.close()
+
+
 def accounting(run: Run) -> tuple[list[float], int, int, int, int]:
     """Delivery latencies (ms), missed deliveries, deliveries owed, resumes checked, stale resumes."""
     stats = run.stats
@@ -417,7 +489,7 @@ async def main_run(args: argparse.Namespace) -> dict[str, Any]:
     try:
         psql(f"CREATE DATABASE {db}")
         created = True
-        db_url = f"postgresql://{PG['user']}@{PG['host']}:{PG['port']}/{db}"
+        db_url = run.db_url = f"postgresql://{PG['user']}@{PG['host']}:{PG['port']}/{db}"
         env = {"BOT_DELAY": str(args.bot_delay), **dict(kv.split("=", 1) for kv in args.server_env)}
         run.servers.append(start_server(db_url, args.port, True, log_dir, args.broker_url, env))
         await wait_healthy(run.servers[0])
@@ -428,6 +500,7 @@ async def main_run(args: argparse.Namespace) -> dict[str, Any]:
         limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
         run.http = [httpx.AsyncClient(base_url=s.url, timeout=120, limits=limits) for s in run.servers]
         run.gates = [asyncio.Semaphore(args.setup_concurrency) for _ in run.servers]
+        run.open_gates = [asyncio.Semaphore(args.open_concurrency) for _ in run.servers]
         for k in range(args.clients or args.servers):
             think = ["--think-median", str(args.think_median), "--think-sigma", str(args.think_sigma)]
             run.drivers.append(await Driver.start(stats, 0, args.seed + k, False,
@@ -436,12 +509,17 @@ async def main_run(args: argparse.Namespace) -> dict[str, Any]:
         rss_idle = [tree_rss_mb(p) for p in pids]
         run.tables = [Table(i, run) for i in range(args.tables)]
         t_setup = time.perf_counter()
+        if args.setup == "sql":
+            await seed_tables(run)
+            print(f"human: {args.tables} tables cloned in {time.perf_counter() - t_setup:.1f} s", file=sys.stderr)
         setups = [asyncio.create_task(t.play()) for t in run.tables]
         ready = asyncio.gather(*(t.ready.wait() for t in run.tables))
+        progress = asyncio.create_task(run.progress())
         try:
             await asyncio.wait_for(ready, args.setup_timeout)
         except TimeoutError:
             raise RuntimeError(f"set-up not done in {args.setup_timeout} s: {dict(stats.errors)}") from None
+        progress.cancel()
         setup_s = time.perf_counter() - t_setup
         rss_ready = [tree_rss_mb(p) for p in pids]
         sockets = sum(len(t.live) for t in run.tables)
@@ -577,7 +655,10 @@ def main() -> None:
     ap.add_argument("--warmup", type=float, default=20)
     ap.add_argument("--drain", type=float, default=5)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--setup", choices=["sql", "rest"], default="sql",
+                    help="clone template tables in SQL, or set every table up through REST")
     ap.add_argument("--setup-concurrency", type=int, default=4, help="tables being set up at once, per server")
+    ap.add_argument("--open-concurrency", type=int, default=32, help="cloned tables opening their sockets at once, per server")
     ap.add_argument("--setup-timeout", type=float, default=1800)
     ap.add_argument("--keep-db", action="store_true")
     ap.add_argument("--log-dir", default=str(Path(tempfile.gettempdir()) / "bench-human-logs"))

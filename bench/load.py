@@ -155,6 +155,7 @@ class Server:
 
 
 METRICS_TOKEN = "bench-metrics"
+SECRET_KEY = "bench-secret-key-shared-by-all-processes"
 
 
 def start_server(db_url: str, port: int, migrate: bool, log_dir: Path, broker_url: str = "",
@@ -168,7 +169,7 @@ def start_server(db_url: str, port: int, migrate: bool, log_dir: Path, broker_ur
         HOST="127.0.0.1",
         BOT_DELAY="0",
         LOG_LEVEL="warning",
-        SECRET_KEY="bench-secret-key-shared-by-all-processes",
+        SECRET_KEY=SECRET_KEY,
         RUN_MIGRATIONS="true" if migrate else "false",
         BROKER_URL=broker_url,
         METRICS_TOKEN=METRICS_TOKEN,
