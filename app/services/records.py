@@ -9,7 +9,9 @@ write transaction catches a record made stale by another process.
 from __future__ import annotations
 
 import hashlib
+import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
 from typing import Any
@@ -315,8 +317,8 @@ async def load_record(session: AsyncSession, table_id: str, *, for_update: bool 
         move_count=row.move_count,
         awaiting=list(row.awaiting or []),
         outcome=row.outcome,
-        created_at=row.created_at,
-        updated_at=row.updated_at,
+        created_at=_aware(row.created_at),
+        updated_at=_aware(row.updated_at),
         seats=seats,
         rematch_id=row.rematch_id,
         # The column may outlive the game it was about (a move that ends the game does not clear it).
@@ -436,7 +438,7 @@ async def catch_up(session: AsyncSession, rec: TableRecord) -> TableRecord | Non
         state_seq=row.state_seq,
         awaiting=list(row.awaiting or []),
         outcome=row.outcome,
-        updated_at=row.updated_at,
+        updated_at=_aware(row.updated_at),
         abandon=rec.abandon if row.status == "playing" else None,
         undo_seat=replayed.undo_seat,
         clock=row.clock,
@@ -503,21 +505,46 @@ def _doc(value: Any) -> Any:
 
 
 class TableCache:
-    """The newest known record of recently used tables, bounded in size (LRU).
+    """The newest known record of recently used tables, bounded in size (LRU) and in time.
+
+    A table unused (neither read nor stored) for `idle_seconds` leaves at the next use of the cache, so a
+    process's memory follows the tables in play, not every table it ever served: a finished or abandoned
+    game does not wait for `capacity` others to push it out. Either way it comes back from the database
+    unchanged when next needed (tests/services/test_cache_eviction.py). 0 keeps idle tables until pushed out.
 
     A table dropped because another process moved it ahead keeps that version as a floor: a record
     older than it (this process's own write, committed before the other one but stored after its
     notice) is not kept, so no reader here sees a version it knows to be stale."""
 
-    def __init__(self, capacity: int = 5000) -> None:
+    def __init__(self, capacity: int = 5000, idle_seconds: float = 0.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self._items: OrderedDict[str, TableRecord] = OrderedDict()
+        self._used: dict[str, float] = {}  # when each cached table was last read or stored
         self._floors: OrderedDict[str, int] = OrderedDict()
         self.capacity = capacity
+        self.idle_seconds = idle_seconds
+        self._clock = clock
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def _touch(self, table_id: str) -> None:
+        """Mark a table used now, and let the tables idle too long leave (the least recently used first)."""
+        self._items.move_to_end(table_id)
+        now = self._clock()
+        self._used[table_id] = now
+        if self.idle_seconds > 0:
+            cutoff = now - self.idle_seconds
+            while self._items:
+                oldest = next(iter(self._items))
+                if self._used[oldest] > cutoff:
+                    break
+                del self._items[oldest], self._used[oldest]
 
     def get(self, table_id: str) -> TableRecord | None:
         rec = self._items.get(table_id)
         if rec is not None:
-            self._items.move_to_end(table_id)
+            self._touch(table_id)
         return rec
 
     def versions(self) -> dict[str, int]:
@@ -546,11 +573,14 @@ class TableCache:
                 # A record read afresh knows only the events of its own last lobby change; the cached one, those
                 # before it, which a room a few versions behind still needs.
                 first = min(rec.recent_events)
-                rec.recent_events = {**{v: e for v, e in old.recent_events.items() if v < first}, **rec.recent_events}
+                cutoff = rec.version - EVENT_WINDOW  # no older than remember_events keeps: bounded by the window
+                rec.recent_events = {**{v: e for v, e in old.recent_events.items() if cutoff < v < first},
+                                     **rec.recent_events}
         self._items[rec.id] = rec
-        self._items.move_to_end(rec.id)
+        self._touch(rec.id)
         while len(self._items) > self.capacity:
-            self._items.popitem(last=False)
+            gone, _ = self._items.popitem(last=False)
+            del self._used[gone]
         return rec
 
     def drop_finished_of(self, user_id: str) -> list[str]:
@@ -564,12 +594,13 @@ class TableCache:
             and (rec.host_id == user_id or any(s.user_id == user_id for s in rec.seats))
         ]
         for table_id in gone:
-            del self._items[table_id]
+            del self._items[table_id], self._used[table_id]
         return gone
 
     def drop(self, table_id: str, newer: int | None = None) -> None:
         """Forget a table; `newer` is a version committed elsewhere, below which nothing is stored again."""
         self._items.pop(table_id, None)
+        self._used.pop(table_id, None)
         if newer is not None:
             self._floors[table_id] = max(newer, self._floors.get(table_id, newer))
             self._floors.move_to_end(table_id)
