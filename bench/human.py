@@ -17,6 +17,7 @@ What a run holds (every figure a flag; the defaults, stated here, are what the r
   and every `--lobby-every`-th (4th) of them also creates a table, another joins it and the host starts it (those
   tables are then left to stand, as people abandon tables).
 - Chat: every seated person posts a line over their socket `--chat-per-minute` (0.5) times a minute on average.
+- Every socket sends the browser's keepalive ping every `--ping` (20) seconds.
 - Reconnects: every minute a share `--reconnect-share` (3 %) of the open sockets drop (a closing handshake) and
   come back `--offline` (2) seconds later as a new socket to the same seat, which must resume from a snapshot.
 
@@ -218,12 +219,13 @@ class Table:
             try:
                 # A cloned table only opens its sockets: more of those go at once than REST set-ups.
                 async with (self.run.open_gates if self.seeded else self.run.gates)[self.server]:
-                    tid, self.seeded = self.seeded or await self.new_table(), None
+                    tid = self.seeded or await self.new_table()
                     self.over.clear()
                     self.live = []
                     socks = [self.open(tid, True, t) for t in self.tokens]
                     socks += [self.open(tid, False, None) for _ in range(self.watchers)]
                     await asyncio.wait_for(asyncio.gather(*(self._opened(s) for s in socks)), 120)
+                    self.seeded = None  # a failed opening tries the same table again
             except Exception as exc:  # noqa: BLE001 - counted; the table tries again
                 stats.errors[f"setup:{type(exc).__name__}"] += 1
                 for s in self.live:
@@ -285,7 +287,8 @@ class Run:
         while True:
             await asyncio.sleep(10)
             ready = sum(t.ready.is_set() for t in self.tables)
-            print(f"human: {ready} of {len(self.tables)} tables open (load average {loadavg()})", file=sys.stderr)
+            print(f"human: {ready} of {len(self.tables)} tables open (load average {loadavg()}; errors "
+                  f"{dict(self.stats.errors)})", file=sys.stderr)
 
     async def stop_or(self, aw: Any) -> None:
         """Wait for `aw` or the run's stop, whichever comes first."""
@@ -502,7 +505,8 @@ async def main_run(args: argparse.Namespace) -> dict[str, Any]:
         run.gates = [asyncio.Semaphore(args.setup_concurrency) for _ in run.servers]
         run.open_gates = [asyncio.Semaphore(args.open_concurrency) for _ in run.servers]
         for k in range(args.clients or args.servers):
-            think = ["--think-median", str(args.think_median), "--think-sigma", str(args.think_sigma)]
+            think = ["--think-median", str(args.think_median), "--think-sigma", str(args.think_sigma),
+                     "--ping", str(args.ping)]
             run.drivers.append(await Driver.start(stats, 0, args.seed + k, False,
                                                   [*think, "--bind", f"127.0.0.{2 + k}"]))
         pids = [s.proc.pid for s in run.servers]
@@ -645,6 +649,7 @@ def main() -> None:
     ap.add_argument("--lobby-every", type=int, default=4, help="every n-th visit also creates, joins, starts")
     ap.add_argument("--chat-per-minute", type=float, default=0.5, help="chat lines per seated socket per minute")
     ap.add_argument("--reconnect-share", type=float, default=0.03, help="share of sockets dropping per minute")
+    ap.add_argument("--ping", type=float, default=20.0, help="seconds between a socket's keepalives (the browser's)")
     ap.add_argument("--offline", type=float, default=2.0, help="seconds a dropped socket stays away")
     ap.add_argument("--servers", type=int, default=1)
     ap.add_argument("--clients", type=int, default=0, help="socket processes (default: one per server)")
@@ -658,7 +663,7 @@ def main() -> None:
     ap.add_argument("--setup", choices=["sql", "rest"], default="sql",
                     help="clone template tables in SQL, or set every table up through REST")
     ap.add_argument("--setup-concurrency", type=int, default=4, help="tables being set up at once, per server")
-    ap.add_argument("--open-concurrency", type=int, default=32, help="cloned tables opening their sockets at once, per server")
+    ap.add_argument("--open-concurrency", type=int, default=8, help="cloned tables opening their sockets at once, per server")
     ap.add_argument("--setup-timeout", type=float, default=1800)
     ap.add_argument("--keep-db", action="store_true")
     ap.add_argument("--log-dir", default=str(Path(tempfile.gettempdir()) / "bench-human-logs"))

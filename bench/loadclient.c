@@ -21,10 +21,11 @@
  * delay drawn from a lognormal distribution with that median (seconds) and shape; 0 (the default) acts as
  * soon as the server's per-socket rate allows. --bind ADDR opens every socket from that local address
  * (127.0.0.x), so that several of these processes reach one server port without sharing a source
- * address's ephemeral ports.
+ * address's ephemeral ports. --ping S sends the browser's keepalive ({"type":"ping"}) every S seconds on
+ * each socket (the server closes a socket silent for WS_IDLE_TIMEOUT).
  *
  * Usage: loadclient [--rate N] [--seed N] [--no-deflate] [--think-median S] [--think-sigma X] [--bind ADDR]
- *        (built and run by bench/load.py and bench/human.py)
+ *        [--ping S]   (built and run by bench/load.py and bench/human.py)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -337,7 +338,7 @@ static int epfd;
 static int playing, stopping, deflate = 1;
 static double rate_gap, rate_next;
 static uint64_t seed = 1;
-static double think_median, think_sigma = 0.8;
+static double think_median, think_sigma = 0.8, ping_every;
 static struct in_addr bind_addr;
 static int bind_set;
 
@@ -354,7 +355,7 @@ static void emit(const char *fmt, ...) {
 
 /* ------------------------------------------------------------------------------------------- timers */
 
-enum { T_ACT, T_RESYNC, T_CLOSE, T_LAG };
+enum { T_ACT, T_RESYNC, T_CLOSE, T_LAG, T_PING };
 typedef struct { double at; int kind, sock; long seq; } Timer;
 static Timer *heap; static size_t n_heap, cap_heap;
 
@@ -684,7 +685,10 @@ static void on_readable(Sock *s) {
             if (!check_handshake(s, s->in.p, head)) { sock_close(s, "handshake"); return; }
             buf_drop(&s->in, head + 4);
             s->state = OPEN;
-            emit("opened %d %.6f", s->id, now_s());
+            double t = now_s();
+            emit("opened %d %.6f", s->id, t);
+            /* the browser's keepalive, each socket at its own phase */
+            if (ping_every > 0) timer_add(t + ping_every * (double)(splitmix(&s->rng) % 1000) / 1000, T_PING, s->id, 0);
         }
         if (s->state == OPEN) read_frames(s);
         if (s->state == CLOSED) return;
@@ -840,12 +844,13 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--no-deflate") == 0) deflate = 0;
         else if (strcmp(argv[i], "--think-median") == 0 && i + 1 < argc) think_median = atof(argv[++i]);
         else if (strcmp(argv[i], "--think-sigma") == 0 && i + 1 < argc) think_sigma = atof(argv[++i]);
+        else if (strcmp(argv[i], "--ping") == 0 && i + 1 < argc) ping_every = atof(argv[++i]);
         else if (strcmp(argv[i], "--bind") == 0 && i + 1 < argc) {
             if (inet_pton(AF_INET, argv[++i], &bind_addr) != 1) die("not an IPv4 address: %s", argv[i]);
             bind_set = 1;
         }
         else die("usage: loadclient [--rate N] [--seed N] [--no-deflate] [--think-median S] [--think-sigma X] "
-                 "[--bind ADDR]");
+                 "[--bind ADDR] [--ping S]");
     }
     rate_gap = rate > 0 ? 1.0 / rate : 0;
     signal(SIGPIPE, SIG_IGN);
@@ -892,6 +897,11 @@ int main(int argc, char **argv) {
                 if (x.kind == T_ACT) act_now(s, x.seq);
                 else if (x.kind == T_RESYNC) resync(s);
                 else if (x.kind == T_CLOSE) sock_close(s, "ok");
+                else if (x.kind == T_PING && !s->close_sent) {
+                    static const char ping[] = "{\"type\":\"ping\"}";
+                    send_text(s, ping, sizeof ping - 1);
+                    timer_add(t + ping_every, T_PING, s->id, 0);
+                }
             }
         }
     }
