@@ -16,7 +16,7 @@ What a run holds (every figure a flag; the defaults, stated here, are what the r
 - Lobby traffic from `--lobby-rate` (2) people a second: each lists the open tables (`GET /api/tables?status=open`),
   and every `--lobby-every`-th (4th) of them also creates a table, another joins it and the host starts it (those
   tables are then left to stand, as people abandon tables).
-- Chat: every seated person posts a line over their socket `--chat-per-minute` (0.5) times a minute on average.
+- Chat: every seated person posts a line over their socket `--chat-per-minute` (0.2) times a minute on average.
 - Every socket sends the browser's keepalive ping every `--ping` (20) seconds.
 - Reconnects: every minute a share `--reconnect-share` (3 %) of the open sockets drop (a closing handshake) and
   come back `--offline` (2) seconds later as a new socket to the same seat, which must resume from a snapshot.
@@ -535,6 +535,7 @@ async def main_run(args: argparse.Namespace) -> dict[str, Any]:
         load_start = loadavg()
         cpu0 = {p: cpu_ticks(p) for p in pids}
         pg0 = ticks_of("postgres")
+        wal0 = psql("SELECT pg_current_wal_lsn()")
         me0 = resource.getrusage(resource.RUSAGE_SELF)
         drivers0 = sum(cpu_ticks(d.proc.pid) for d in run.drivers)
         rss_peak = [tree_rss_mb(p) for p in pids]
@@ -550,6 +551,7 @@ async def main_run(args: argparse.Namespace) -> dict[str, Any]:
         elapsed = window_end - t0
         cpu = [(cpu_ticks(p) - cpu0[p]) / TICK / elapsed * 100 for p in pids]
         pg_cpu = cpu_pct_since(pg0, "postgres", elapsed)
+        wal_bytes = int(psql(f"SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '{wal0}')"))
         me1 = resource.getrusage(resource.RUSAGE_SELF)
         client_cpu = ((me1.ru_utime + me1.ru_stime - me0.ru_utime - me0.ru_stime) * 100
                       + (sum(cpu_ticks(d.proc.pid) for d in run.drivers) - drivers0) / TICK * 100) / elapsed
@@ -591,6 +593,8 @@ async def main_run(args: argparse.Namespace) -> dict[str, Any]:
             "reconnects": reconnects, "lobby": lobby,
             "errors": dict(stats.errors), "games_finished": stats.games_finished,
             "server_cpu_pct": [round(c, 1) for c in cpu], "postgres_cpu_pct": round(pg_cpu, 1),
+            # The whole server's WAL in the window (other databases on it too): an upper bound per move.
+            "wal_bytes_per_s": round(wal_bytes / elapsed), "wal_bytes_per_move": round(wal_bytes / max(1, len(stats.ack_ms))),
             "client_cpu_pct": round(client_cpu, 1),
             "server_rss_mb_idle": [round(x, 1) for x in rss_idle], "server_rss_mb_ready": [round(x, 1) for x in rss_ready],
             "server_rss_mb": [round(x, 1) for x in rss_end], "server_rss_peak_mb": [round(x, 1) for x in rss_peak],
@@ -627,6 +631,8 @@ def report(r: dict[str, Any]) -> None:
     print(f"  errors               {r['errors'] or 'none'}")
     print(f"  server RSS MB        idle {r['server_rss_mb_idle']} ready {r['server_rss_mb_ready']} end "
           f"{r['server_rss_mb']} peak {r['server_rss_peak_mb']} (in all {r['server_rss_total_peak_mb']})")
+    print(f"  Postgres WAL         {r['wal_bytes_per_s']:,} bytes/s, {r['wal_bytes_per_move']:,} per move (the whole "
+          "server's, other databases included)")
     print(f"  CPU %                servers {r['server_cpu_pct']}  postgres {r['postgres_cpu_pct']}  "
           f"load generator {r['client_cpu_pct']}   (load average {r['load_average'][0]} -> {r['load_average'][1]}, "
           f"{os.cpu_count()} cores, {r['utc']})")
@@ -647,7 +653,7 @@ def main() -> None:
     ap.add_argument("--think-sigma", type=float, default=0.8, help="the lognormal think time's shape")
     ap.add_argument("--lobby-rate", type=float, default=2.0, help="lobby visits per second (each lists tables)")
     ap.add_argument("--lobby-every", type=int, default=4, help="every n-th visit also creates, joins, starts")
-    ap.add_argument("--chat-per-minute", type=float, default=0.5, help="chat lines per seated socket per minute")
+    ap.add_argument("--chat-per-minute", type=float, default=0.2, help="chat lines per seated socket per minute")
     ap.add_argument("--reconnect-share", type=float, default=0.03, help="share of sockets dropping per minute")
     ap.add_argument("--ping", type=float, default=20.0, help="seconds between a socket's keepalives (the browser's)")
     ap.add_argument("--offline", type=float, default=2.0, help="seconds a dropped socket stays away")
