@@ -309,7 +309,9 @@ class Run:
         for k, h in enumerate(self.http):
             tokens = []
             for i in range(2):
-                r = await h.post("/api/auth/guest", json={"name": f"lobby {k}.{i}"})
+                while (r := await h.post("/api/auth/guest", json={"name": f"lobby {k}.{i}"})).status_code != 200:
+                    self.stats.errors[f"lobby:guest:{r.status_code}"] += 1
+                    await asyncio.sleep(1)
                 tokens.append(r.json()["token"])
             people.append((h, tokens))
         n = 0
