@@ -79,6 +79,7 @@ from load import (  # noqa: E402
     loadavg,
     pct,
     psql,
+    run_queue_ns,
     start_server,
     stop_server,
     ticks_of,
@@ -536,6 +537,7 @@ async def main_run(args: argparse.Namespace) -> dict[str, Any]:
         await asyncio.sleep(args.warmup)
         load_start = loadavg()
         cpu0 = {p: cpu_ticks(p) for p in pids}
+        wait0 = {p: run_queue_ns(p) for p in pids}
         pg0 = ticks_of("postgres")
         wal0 = psql("SELECT pg_current_wal_lsn()")
         me0 = resource.getrusage(resource.RUSAGE_SELF)
@@ -552,6 +554,7 @@ async def main_run(args: argparse.Namespace) -> dict[str, Any]:
         window_end = time.perf_counter()
         elapsed = window_end - t0
         cpu = [(cpu_ticks(p) - cpu0[p]) / TICK / elapsed * 100 for p in pids]
+        waiting = [(run_queue_ns(p) - wait0[p]) / 1e9 / elapsed * 100 for p in pids]
         pg_cpu = cpu_pct_since(pg0, "postgres", elapsed)
         wal_bytes = int(psql(f"SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '{wal0}')"))
         me1 = resource.getrusage(resource.RUSAGE_SELF)
@@ -595,6 +598,8 @@ async def main_run(args: argparse.Namespace) -> dict[str, Any]:
             "reconnects": reconnects, "lobby": lobby,
             "errors": dict(stats.errors), "games_finished": stats.games_finished,
             "server_cpu_pct": [round(c, 1) for c in cpu], "postgres_cpu_pct": round(pg_cpu, 1),
+            # How much of the window each server's event loop was ready to run but waited for a CPU.
+            "server_cpu_wait_pct": [round(w, 1) for w in waiting],
             # The whole server's WAL in the window (other databases on it too): an upper bound per move.
             "wal_bytes_per_s": round(wal_bytes / elapsed), "wal_bytes_per_move": round(wal_bytes / max(1, len(stats.ack_ms))),
             "client_cpu_pct": round(client_cpu, 1),
@@ -635,7 +640,7 @@ def report(r: dict[str, Any]) -> None:
           f"{r['server_rss_mb']} peak {r['server_rss_peak_mb']} (in all {r['server_rss_total_peak_mb']})")
     print(f"  Postgres WAL         {r['wal_bytes_per_s']:,} bytes/s, {r['wal_bytes_per_move']:,} per move (the whole "
           "server's, other databases included)")
-    print(f"  CPU %                servers {r['server_cpu_pct']}  postgres {r['postgres_cpu_pct']}  "
+    print(f"  CPU %                servers {r['server_cpu_pct']} (waiting for a CPU {r['server_cpu_wait_pct']})  postgres {r['postgres_cpu_pct']}  "
           f"load generator {r['client_cpu_pct']}   (load average {r['load_average'][0]} -> {r['load_average'][1]}, "
           f"{os.cpu_count()} cores, {r['utc']})")
     print(orjson.dumps(r).decode())
