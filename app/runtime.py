@@ -54,7 +54,8 @@ class Runtime:
         # Versions this process is writing now: the broker's echo of our own write is not news.
         self.writing: dict[str, int] = {}
         self.is_postgres = settings.is_postgres
-        self.cache = TableCache(settings.table_cache_size, settings.table_cache_idle_seconds)
+        self.cache = TableCache(settings.table_cache_size, settings.table_cache_idle_seconds,
+                                settings.table_cache_events)
         self.hub = Hub(self)
         self.broker = make_broker(
             settings.effective_database_url, settings.broker_url, settings.effective_broker_namespace

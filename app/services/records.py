@@ -511,18 +511,22 @@ class TableCache:
     process's memory follows the tables in play, not every table it ever served: a finished or abandoned
     game does not wait for `capacity` others to push it out. Either way it comes back from the database
     unchanged when next needed (tests/services/test_cache_eviction.py). 0 keeps idle tables until pushed out.
+    A stored record keeps the events of its last `events_kept` versions (at most EVENT_WINDOW), for the rooms a
+    few versions behind; a room further behind gets a snapshot instead. Those events are most of a played
+    record's memory (bench/table_memory.py: 64 versions of them made a record 3-5x its size read back).
 
     A table dropped because another process moved it ahead keeps that version as a floor: a record
     older than it (this process's own write, committed before the other one but stored after its
     notice) is not kept, so no reader here sees a version it knows to be stale."""
 
-    def __init__(self, capacity: int = 5000, idle_seconds: float = 0.0,
+    def __init__(self, capacity: int = 5000, idle_seconds: float = 0.0, events_kept: int = EVENT_WINDOW,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self._items: OrderedDict[str, TableRecord] = OrderedDict()
         self._used: dict[str, float] = {}  # when each cached table was last read or stored
         self._floors: OrderedDict[str, int] = OrderedDict()
         self.capacity = capacity
         self.idle_seconds = idle_seconds
+        self.events_kept = max(1, min(events_kept, EVENT_WINDOW))
         self._clock = clock
 
     def __len__(self) -> int:
@@ -576,6 +580,9 @@ class TableCache:
                 cutoff = rec.version - EVENT_WINDOW  # no older than remember_events keeps: bounded by the window
                 rec.recent_events = {**{v: e for v, e in old.recent_events.items() if cutoff < v < first},
                                      **rec.recent_events}
+        recent = rec.recent_events  # in version order, oldest first (remember_events)
+        while len(recent) > self.events_kept:
+            del recent[next(iter(recent))]
         self._items[rec.id] = rec
         self._touch(rec.id)
         while len(self._items) > self.capacity:

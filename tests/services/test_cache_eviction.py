@@ -122,10 +122,23 @@ async def test_a_records_recent_events_stay_within_the_window_however_long_the_g
     assert rec is not None and rec.move_count == EVENT_WINDOW + 20
     assert len(rec.recent_events) <= EVENT_WINDOW
     assert min(rec.recent_events) > rec.version - EVENT_WINDOW
+    assert list(rec.recent_events) == sorted(rec.recent_events)
     # A record read afresh, merged with the cached one, keeps no event older than the window either.
     rt.cache.put(await rt.reload(table_id))
     merged = rt.cache.get(table_id)
     assert merged is not None and min(merged.recent_events) > merged.version - EVENT_WINDOW
+
+
+async def test_a_cached_record_keeps_the_events_of_its_last_versions_only(rt: Runtime) -> None:
+    rt.cache = TableCache(events_kept=4)
+    table_id = await _started(rt)
+    await _play(rt, table_id, 10)
+    rec = rt.cache.get(table_id)
+    assert rec is not None
+    assert list(rec.recent_events) == list(range(rec.version - 3, rec.version + 1))
+    await _play(rt, table_id, 1)  # a socket one version behind still gets the events it missed
+    newer = rt.cache.get(table_id)
+    assert newer is not None and newer.recent_events[rec.version + 1]
 
 
 def test_the_cache_holds_at_most_its_capacity_and_forgets_the_least_recently_used() -> None:
