@@ -540,6 +540,9 @@ async def main_run(args: argparse.Namespace) -> dict[str, Any]:
         wait0 = {p: run_queue_ns(p) for p in pids}
         pg0 = ticks_of("postgres")
         wal0 = psql("SELECT pg_current_wal_lsn()")
+        db_stats = ("SELECT xact_commit, tup_inserted, tup_updated, tup_deleted, blks_read, blks_hit "
+                    f"FROM pg_stat_database WHERE datname = '{db}'")
+        writes0 = [int(x) for x in psql(db_stats).split("|")]
         me0 = resource.getrusage(resource.RUSAGE_SELF)
         drivers0 = sum(cpu_ticks(d.proc.pid) for d in run.drivers)
         rss_peak = [tree_rss_mb(p) for p in pids]
@@ -557,6 +560,8 @@ async def main_run(args: argparse.Namespace) -> dict[str, Any]:
         waiting = [(run_queue_ns(p) - wait0[p]) / 1e9 / elapsed * 100 for p in pids]
         pg_cpu = cpu_pct_since(pg0, "postgres", elapsed)
         wal_bytes = int(psql(f"SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '{wal0}')"))
+        await asyncio.sleep(1)  # the statistics collector's reports lag the transactions by up to a second
+        writes = [b - a for a, b in zip(writes0, [int(x) for x in psql(db_stats).split("|")], strict=True)]
         me1 = resource.getrusage(resource.RUSAGE_SELF)
         client_cpu = ((me1.ru_utime + me1.ru_stime - me0.ru_utime - me0.ru_stime) * 100
                       + (sum(cpu_ticks(d.proc.pid) for d in run.drivers) - drivers0) / TICK * 100) / elapsed
@@ -601,7 +606,11 @@ async def main_run(args: argparse.Namespace) -> dict[str, Any]:
             # How much of the window each server's event loop was ready to run but waited for a CPU.
             "server_cpu_wait_pct": [round(w, 1) for w in waiting],
             # The whole server's WAL in the window (other databases on it too): an upper bound per move.
-            "wal_bytes_per_s": round(wal_bytes / elapsed), "wal_bytes_per_move": round(wal_bytes / max(1, len(stats.ack_ms))),
+            "wal_bytes_per_s": round(wal_bytes / elapsed),
+            # This database's own counts in the window (moves, chat, lobby, reconnects' reads and all), per move.
+            "db_per_move": {k: round(v / max(1, len(stats.ack_ms)), 2) for k, v in zip(
+                ("commits", "rows_inserted", "rows_updated", "rows_deleted", "blocks_read", "blocks_hit"), writes,
+                strict=True)}, "wal_bytes_per_move": round(wal_bytes / max(1, len(stats.ack_ms))),
             "client_cpu_pct": round(client_cpu, 1),
             "server_rss_mb_idle": [round(x, 1) for x in rss_idle], "server_rss_mb_ready": [round(x, 1) for x in rss_ready],
             "server_rss_mb": [round(x, 1) for x in rss_end], "server_rss_peak_mb": [round(x, 1) for x in rss_peak],
@@ -640,6 +649,7 @@ def report(r: dict[str, Any]) -> None:
           f"{r['server_rss_mb']} peak {r['server_rss_peak_mb']} (in all {r['server_rss_total_peak_mb']})")
     print(f"  Postgres WAL         {r['wal_bytes_per_s']:,} bytes/s, {r['wal_bytes_per_move']:,} per move (the whole "
           "server's, other databases included)")
+    print(f"  this database        per move: {r['db_per_move']}")
     print(f"  CPU %                servers {r['server_cpu_pct']} (waiting for a CPU {r['server_cpu_wait_pct']})  postgres {r['postgres_cpu_pct']}  "
           f"load generator {r['client_cpu_pct']}   (load average {r['load_average'][0]} -> {r['load_average'][1]}, "
           f"{os.cpu_count()} cores, {r['utc']})")

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import logging
 import random
 import sys
 import tempfile
@@ -86,6 +87,7 @@ async def main_run(args: argparse.Namespace) -> None:
     url = args.database_url or f"sqlite+aiosqlite:///{tmp.name}/memory.db"
     settings = Settings(database_url=url, secret_key="bench-table-memory-secret-key", bot_delay=0,
                         table_cache_size=10**6, table_cache_idle_seconds=0)
+    logging.disable(logging.INFO)  # the migrations' progress
     await asyncio.to_thread(run_migrations, settings.effective_database_url)
     rt = Runtime(settings)
     await rt.writer.start()
