@@ -337,7 +337,7 @@ class Run:
     async def _lobby_visit(self, h: httpx.AsyncClient, tokens: list[str], make: bool) -> None:
         try:
             r = await self._timed("list", h.get("/api/tables", params={"status": "open"}))
-            body = r.json()
+            body = r.json() if r.status_code == 200 else []
             # A plain list, or a page with the list in it (cursor pagination).
             if not isinstance(body, list) and not (isinstance(body, dict) and any(isinstance(v, list)
                                                                                 for v in body.values())):
