@@ -51,7 +51,6 @@ import contextlib
 import os
 import random
 import resource
-import socket
 import sys
 import tempfile
 import time
@@ -119,7 +118,7 @@ def parse_mix(text: str) -> list[tuple[str, float]]:
 
 
 class Seat(Sock):
-    """A socket of a human-paced table; `leaving` marks a deliberate drop, which is no error."""
+    """A socket of a human-paced table; `leaving_at` marks a deliberate drop, which is no error."""
 
     def __init__(self, driver: Driver, stats: Stats, table: str, acting: bool, slot: Table, token: str | None) -> None:
         super().__init__(driver, stats, table, acting)
@@ -129,7 +128,6 @@ class Seat(Sock):
         self.finished = _GameOver(self)  # type: ignore[assignment]
 
     async def run(self, url: str, token: str | None = None, held: bool = False) -> None:
-        self.url = url
         self.driver.open(self, url, token)
         await self.closed.wait()
         if not self.stats.stopping and self.leaving_at is None:
@@ -428,9 +426,9 @@ async def seed_tables(run: Run) -> None:
                          "seed_commitment": "encode(sha256(convert_to(n.id || ':' || t.seed::text, 'UTF8')), 'hex')"},
                         tid)
             for r in seats:
-                k = next((i for i, p in enumerate(people) if p["seat"] == r["seat"]), None)
-                arrays = [ids, users[k] if k is not None else ids]
-                swap = {"table_id": "n.tid"} | ({"user_id": "n.uid"} if k is not None else {})
+                who = next((i for i, p in enumerate(people) if p["seat"] == r["seat"]), None)
+                arrays = [ids, users[who] if who is not None else ids]
+                swap = {"table_id": "n.tid"} | ({"user_id": "n.uid"} if who is not None else {})
                 await clone("seats", "t.table_id = $3 AND t.seat = $4", arrays, ["tid", "uid"], swap, tid, r["seat"])
             await clone("table_log", "t.table_id = $2", [ids], ["tid"], {"table_id": "n.tid"}, tid)
             for t, table_id in zip(members, ids, strict=True):
@@ -713,5 +711,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    socket.setdefaulttimeout(60)
     main()

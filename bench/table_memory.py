@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import gc
 import logging
 import random
@@ -92,6 +93,10 @@ async def main_run(args: argparse.Namespace) -> None:
     rt = Runtime(settings)
     await rt.writer.start()
     rng = random.Random(args.seed)
+
+    async def join(session: Any, rec: TableRecord, user: User) -> Any:
+        return await tables.join(rt, session, rec, user, None, None)
+
     try:
         async with rt.sessions() as session:
             people = [User(id=f"u{k}", name=f"P{k}", username=f"p{k}", password_hash="x") for k in range(3)]
@@ -105,8 +110,7 @@ async def main_run(args: argparse.Namespace) -> None:
                 async with rt.sessions() as session:
                     rec = await tables.create_table(rt, session, people[0], game, 3, {}, "public", None)
                 for p in people[1:]:
-                    await tables.lobby_change(rt, rec.id, p, None,
-                                              lambda s, r, u=p: tables.join(rt, s, r, u, None, None))
+                    await tables.lobby_change(rt, rec.id, p, None, functools.partial(join, user=p))
                 await tables.lobby_change(rt, rec.id, people[0], None, lambda s, r: tables.start(s, r, people[0]))
                 by_game.setdefault(game, []).append(rec.id)
         shared = shared_ids()
