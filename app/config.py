@@ -109,6 +109,13 @@ class Settings(BaseSettings):
     # Sockets one signed-in person may hold open at one table, and one client address at one server process.
     ws_per_person_per_table: int = 8
     ws_per_address: int = 200
+    # Table records kept in each process's memory (services/table_cache.TableCache): at most this many, and none unused for
+    # this many seconds (0: kept until pushed out by newer ones). One left out is read again from the database.
+    table_cache_size: int = 10000
+    table_cache_idle_seconds: float = 600.0
+    # Versions whose events a cached table keeps for sockets a few versions behind (at most 64); one further behind
+    # gets a snapshot. Most of a played table's memory in the cache (bench/table_memory.py).
+    table_cache_events: int = 16
     # Presence (who is at a table now, realtime/presence.py): seconds to gather socket changes into one message,
     # between a process's re-announcements of its tables to the others, and until the others forget it.
     presence_debounce: float = 0.5

@@ -59,7 +59,8 @@ class Runtime:
         # Versions this process is writing now: the broker's echo of our own write is not news.
         self.writing: dict[str, int] = {}
         self.is_postgres = settings.is_postgres
-        self.cache = TableCache()
+        self.cache = TableCache(settings.table_cache_size, settings.table_cache_idle_seconds,
+                                settings.table_cache_events)
         self.presenter = TablePresenter(secret_key=self.secret_key, settings=settings, now=lambda: self.now())
         self.hub = Hub(
             cache=self.cache, records=self, reads=LiveReads(reads=self.reads), presenter=self.presenter,

@@ -155,10 +155,13 @@ class Server:
 
 
 METRICS_TOKEN = "bench-metrics"
+SECRET_KEY = "bench-secret-key-shared-by-all-processes"
 
 
-def start_server(db_url: str, port: int, migrate: bool, log_dir: Path, broker_url: str = "") -> Server:
-    """One `python -m app.main` process on this database (its output goes to a log file)."""
+def start_server(db_url: str, port: int, migrate: bool, log_dir: Path, broker_url: str = "",
+                 extra_env: dict[str, str] | None = None) -> Server:
+    """One `python -m app.main` process on this database (its output goes to a log file); `extra_env`
+    overrides its settings."""
     env = dict(
         os.environ,
         DATABASE_URL=db_url,
@@ -166,14 +169,14 @@ def start_server(db_url: str, port: int, migrate: bool, log_dir: Path, broker_ur
         HOST="127.0.0.1",
         BOT_DELAY="0",
         LOG_LEVEL="warning",
-        SECRET_KEY="bench-secret-key-shared-by-all-processes",
+        SECRET_KEY=SECRET_KEY,
         RUN_MIGRATIONS="true" if migrate else "false",
         BROKER_URL=broker_url,
         METRICS_TOKEN=METRICS_TOKEN,
         # Thousands of guests and tables from one address: the per-address limits are for people, not this bench.
         LIMIT_GUESTS="1000000/minute", LIMIT_TABLES="1000000/minute", MAX_OPEN_TABLES="1000000",
         WS_PER_ADDRESS="1000000", WS_PER_PERSON_PER_TABLE="1000000", CHAT_NEWCOMERS_PER_MINUTE="1000000",
-    )
+    ) | (extra_env or {})
     log = log_dir / f"server-{port}.log"
     proc = subprocess.Popen(
         [sys.executable, "-m", "app.main"], cwd=ROOT, env=env, stdout=log.open("wb"),
@@ -220,6 +223,7 @@ class Ack:
     version: int
     sent: float
     actor: int  # socket serial number
+    base: int = 0  # the version the act was chosen from: an ack at it made no new version (a private draft)
 
 
 @dataclass
@@ -236,6 +240,7 @@ class Stats:
     tables_started: int = 0
     out_of_order: int = 0
     loop_lags: list[tuple[float, float]] = field(default_factory=list)  # (when, seconds late) of the client
+    chat_ms: list[float] = field(default_factory=list)  # chat line posted -> its ack, in the window
 
 
 def build_client() -> Path:
@@ -262,8 +267,9 @@ class Driver:
         self.reader = asyncio.create_task(self._events())
 
     @classmethod
-    async def start(cls, stats: Stats, rate: float, seed: int, deflate: bool) -> Driver:
+    async def start(cls, stats: Stats, rate: float, seed: int, deflate: bool, extra: list[str] | None = None) -> Driver:
         argv = [str(build_client()), "--rate", str(rate), "--seed", str(seed)] + ([] if deflate else ["--no-deflate"])
+        argv += extra or []
         proc = await asyncio.create_subprocess_exec(*argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         return cls(proc, stats)
 
@@ -300,6 +306,8 @@ class Driver:
                 s.opened = float(rest[1])
             elif kind == "snapshot":
                 s.snapshot_seen = True
+                s.snapshot_version = int(rest[1])
+                s.snapshot.set()
             elif kind == "finished":
                 s.game_over = True
                 s.finished.set()
@@ -321,7 +329,7 @@ class Driver:
                     # As the window counts them: acts sent in it whose ack came before it closed.
                     if t0 <= sent and received <= window_end:
                         stats.ack_ms.append((received - sent) * 1000)
-                        stats.acks.append(Ack(s.table, version, sent, s.serial))
+                        stats.acks.append(Ack(s.table, version, sent, s.serial, int(v[4]) if len(v) > 4 else 0))
                 elif kind == "u":
                     s = self.socks[int(v[0])]
                     s.versions.append(int(v[1]))
@@ -333,6 +341,8 @@ class Driver:
                     stats.errors[v[0]] += int(v[1])
                 elif kind == "o":
                     stats.out_of_order += int(v[0])
+                elif kind == "c" and t0 <= float(v[1]) and float(v[2]) <= window_end:
+                    stats.chat_ms.append((float(v[2]) - float(v[1])) * 1000)
         path.unlink()
 
     async def stop(self) -> None:
@@ -360,6 +370,8 @@ class Sock:
         self.times: list[float] = []  # when each was received
         self.opened = self.closed_at = 0.0
         self.snapshot_seen = self.game_over = False
+        self.snapshot_version = 0  # the version of its first snapshot
+        self.snapshot = asyncio.Event()  # set by its first snapshot
         self.close_reason = ""
         self.closed = asyncio.Event()
         self.finished = asyncio.Event()  # the game ended or the socket closed

@@ -10,12 +10,22 @@
  *
  * Commands (stdin):  open ID HOST PORT PATH ACTING | play | stop | close ID | dump FILE | quit
  *                    | hold ID | release ID (a held player does not act until released)
- * Events (stdout):   opened ID T | snapshot ID | finished ID | closed ID T REASON | dumped
+ *                    | chat ID (post a chat line from that socket)
+ * Events (stdout):   opened ID T | snapshot ID VERSION | finished ID | closed ID T REASON | dumped
  * T is CLOCK_MONOTONIC in seconds, the clock of Python's time.perf_counter().
- * The dump file holds every ack (socket, version, sent, received), every update's version and arrival
- * per socket, the server's error codes, out-of-order updates and this loop's own wake-up lags.
+ * The dump file holds every ack (socket, version, sent, received, the version it was chosen from), every update's version and arrival
+ * per socket, every chat line's post and ack, the server's error codes, out-of-order updates and this
+ * loop's own wake-up lags.
  *
- * Usage: loadclient [--rate N] [--seed N] [--no-deflate]     (built and run by bench/load.py)
+ * --think-median S (with --think-sigma X) makes a player think before each act, as a person does: a
+ * delay drawn from a lognormal distribution with that median (seconds) and shape; 0 (the default) acts as
+ * soon as the server's per-socket rate allows. --bind ADDR opens every socket from that local address
+ * (127.0.0.x), so that several of these processes reach one server port without sharing a source
+ * address's ephemeral ports. --ping S sends the browser's keepalive ({"type":"ping"}) every S seconds on
+ * each socket (the server closes a socket silent for WS_IDLE_TIMEOUT).
+ *
+ * Usage: loadclient [--rate N] [--seed N] [--no-deflate] [--think-median S] [--think-sigma X] [--bind ADDR]
+ *        [--ping S]   (built and run by bench/load.py and bench/human.py)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -262,13 +272,15 @@ static Span nth_item(Span arr, int k) {  /* the k-th element of a JSON array (em
 
 /* ------------------------------------------------------------------------------------------ records */
 
-typedef struct { int sock; long version; double sent, received; } AckRec;
+typedef struct { int sock; long version; double sent, received; long base; } AckRec;
 typedef struct { int sock; long version; double at; } UpdRec;
 typedef struct { double at, lag; } LagRec;
+typedef struct { int sock; double sent, received; } ChatRec;
 
 static AckRec *acks; static size_t n_acks, cap_acks;
 static UpdRec *upds; static size_t n_upds, cap_upds;
 static LagRec *lags; static size_t n_lags, cap_lags;
+static ChatRec *chats; static size_t n_chats, cap_chats;
 static long out_of_order;
 
 #define PUSH(arr, n, cap, item) do { \
@@ -311,8 +323,12 @@ typedef struct {
     /* acting */
     int pending, resyncing;
     long pending_seq, act_seq, wait_version, last_version;
+    long wait_version_base;    /* the version the pending act was chosen from */
     double pending_sent, last_act;
     Buf pending_action;
+    /* chat: the line in flight (one at a time) and how many this socket has posted */
+    long chat_seq;
+    double chat_sent;
     uint64_t rng;
 } Sock;
 
@@ -322,6 +338,9 @@ static int epfd;
 static int playing, stopping, deflate = 1;
 static double rate_gap, rate_next;
 static uint64_t seed = 1;
+static double think_median, think_sigma = 0.8, ping_every;
+static struct in_addr bind_addr;
+static int bind_set;
 
 static Sock *sock_by_id(int id) { return id >= 0 && id < n_socks ? socks[id] : NULL; }
 
@@ -336,7 +355,7 @@ static void emit(const char *fmt, ...) {
 
 /* ------------------------------------------------------------------------------------------- timers */
 
-enum { T_ACT, T_RESYNC, T_CLOSE, T_LAG };
+enum { T_ACT, T_RESYNC, T_CLOSE, T_LAG, T_PING };
 typedef struct { double at; int kind, sock; long seq; } Timer;
 static Timer *heap; static size_t n_heap, cap_heap;
 
@@ -431,6 +450,24 @@ static void act_now(Sock *s, long seq) {
     free(m.p);
 }
 
+/* A lognormal draw (Box-Muller on the socket's own seeded generator): median think_median seconds. */
+static double think_time(Sock *s) {
+    double u1 = ((double)(splitmix(&s->rng) >> 11) + 1.0) / 9007199254740993.0;  /* (0, 1] */
+    double u2 = (double)(splitmix(&s->rng) >> 11) / 9007199254740992.0;
+    double z = sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
+    return think_median * exp(think_sigma * z);
+}
+
+static void post_chat(Sock *s) {
+    if (s->state != OPEN || s->chat_sent > 0) return;  /* one line in flight per socket */
+    char m[160];
+    int n = snprintf(m, sizeof m, "{\"type\":\"chat\",\"text\":\"good move %ld\",\"client_id\":\"c%d.%ld\"}",
+                     s->chat_seq + 1, s->id, s->chat_seq + 1);
+    s->chat_seq++;
+    s->chat_sent = now_s();
+    send_text(s, m, (size_t)n);
+}
+
 static void maybe_act(Sock *s) {
     if (!s->acting || s->held || !playing || stopping || s->pending || s->resyncing || !s->have_latest ||
         s->state != OPEN || s->latest_version < s->wait_version || !s->awaited || !s->actions.len)
@@ -446,9 +483,14 @@ static void maybe_act(Sock *s) {
     s->pending_seq = ++s->act_seq;
     s->pending_sent = 0;
     s->wait_version = s->latest_version + 1;
+    s->wait_version_base = s->latest_version;
     /* Stay under the server's per-socket message rate, as a person always does. */
     double t = now_s();
     double at = t > s->last_act + MIN_GAP ? t : s->last_act + MIN_GAP;
+    if (think_median > 0) {
+        double think = think_time(s);
+        if (t + think > at) at = t + think;
+    }
     if (rate_gap > 0) {
         if (rate_next > at) at = rate_next;
         rate_next = at + rate_gap;
@@ -495,7 +537,7 @@ static void on_message(Sock *s, const char *m, size_t n) {
             s->resyncing = 0;
             if (!s->snapshot_seen) {
                 s->snapshot_seen = 1;
-                emit("snapshot %d", s->id);
+                emit("snapshot %d %ld", s->id, v);
             }
         }
         s->have_latest = 1;
@@ -514,13 +556,24 @@ static void on_message(Sock *s, const char *m, size_t n) {
             emit("finished %d", s->id);
         }
         maybe_act(s);
+    } else if (client_id.n && client_id.p[0] == 'c' && (span_is(type, "ack") || span_is(type, "error"))) {
+        /* the answer to this socket's chat line, not to a move */
+        if (span_is(type, "ack") && s->chat_sent > 0) {
+            ChatRec c = {s->id, s->chat_sent, t};
+            PUSH(chats, n_chats, cap_chats, c);
+        } else if (span_is(type, "error")) {
+            char name[80];
+            int k = snprintf(name, sizeof name, "chat:%.*s", (int)(code.n < 60 ? code.n : 60), code.p);
+            count_error((Span){name, (size_t)k});
+        }
+        s->chat_sent = 0;
     } else if (span_is(type, "ack")) {
         char id[48];
         int idn = snprintf(id, sizeof id, "%d.%ld", s->id, s->pending_seq);
         if (s->pending && client_id.n == (size_t)idn && memcmp(client_id.p, id, (size_t)idn) == 0) {
             s->pending = 0;
             if (v > s->wait_version) s->wait_version = v;
-            AckRec a = {s->id, v, s->pending_sent, t};
+            AckRec a = {s->id, v, s->pending_sent, t, s->wait_version_base};
             PUSH(acks, n_acks, cap_acks, a);
         }
         maybe_act(s);
@@ -632,7 +685,10 @@ static void on_readable(Sock *s) {
             if (!check_handshake(s, s->in.p, head)) { sock_close(s, "handshake"); return; }
             buf_drop(&s->in, head + 4);
             s->state = OPEN;
-            emit("opened %d %.6f", s->id, now_s());
+            double t = now_s();
+            emit("opened %d %.6f", s->id, t);
+            /* the browser's keepalive, each socket at its own phase */
+            if (ping_every > 0) timer_add(t + ping_every * (double)(splitmix(&s->rng) % 1000) / 1000, T_PING, s->id, 0);
         }
         if (s->state == OPEN) read_frames(s);
         if (s->state == CLOSED) return;
@@ -688,6 +744,10 @@ static void sock_open(int id, const char *host, int port, const char *path, int 
     if (s->fd < 0) die("socket: %s", strerror(errno));
     int one = 1;
     setsockopt(s->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);  /* as browsers do for websockets */
+    if (bind_set) {
+        struct sockaddr_in local = {.sin_family = AF_INET, .sin_addr = bind_addr};
+        if (bind(s->fd, (struct sockaddr *)&local, sizeof local) < 0) die("bind: %s", strerror(errno));
+    }
     struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
     if (inet_pton(AF_INET, host, &addr.sin_addr) != 1) die("not an IPv4 address: %s", host);
     s->state = CONNECTING;
@@ -706,9 +766,11 @@ static int dump(const char *path) {
     FILE *f = fopen(path, "w");
     if (!f) return 0;
     for (size_t i = 0; i < n_acks; i++)
-        fprintf(f, "a %d %ld %.6f %.6f\n", acks[i].sock, acks[i].version, acks[i].sent, acks[i].received);
+        fprintf(f, "a %d %ld %.6f %.6f %ld\n", acks[i].sock, acks[i].version, acks[i].sent, acks[i].received,
+                acks[i].base);
     for (size_t i = 0; i < n_upds; i++) fprintf(f, "u %d %ld %.6f\n", upds[i].sock, upds[i].version, upds[i].at);
     for (size_t i = 0; i < n_lags; i++) fprintf(f, "l %.6f %.6f\n", lags[i].at, lags[i].lag);
+    for (size_t i = 0; i < n_chats; i++) fprintf(f, "c %d %.6f %.6f\n", chats[i].sock, chats[i].sent, chats[i].received);
     for (int i = 0; i < n_errors; i++) fprintf(f, "e %s %ld\n", errors[i].code, errors[i].count);
     fprintf(f, "o %ld\n", out_of_order);
     return fclose(f) == 0;
@@ -734,6 +796,10 @@ static int command(char *line) {
     } else if (sscanf(line, "release %d", &id) == 1) {
         Sock *s = sock_by_id(id);
         if (s) { s->held = 0; maybe_act(s); }
+    }
+    else if (sscanf(line, "chat %d", &id) == 1) {
+        Sock *s = sock_by_id(id);
+        if (s) post_chat(s);
     }
     else if (sscanf(line, "close %d", &id) == 1) {
         Sock *s = sock_by_id(id);
@@ -776,7 +842,15 @@ int main(int argc, char **argv) {
         if (strcmp(argv[i], "--rate") == 0 && i + 1 < argc) rate = atof(argv[++i]);
         else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) seed = strtoull(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--no-deflate") == 0) deflate = 0;
-        else die("usage: loadclient [--rate N] [--seed N] [--no-deflate]");
+        else if (strcmp(argv[i], "--think-median") == 0 && i + 1 < argc) think_median = atof(argv[++i]);
+        else if (strcmp(argv[i], "--think-sigma") == 0 && i + 1 < argc) think_sigma = atof(argv[++i]);
+        else if (strcmp(argv[i], "--ping") == 0 && i + 1 < argc) ping_every = atof(argv[++i]);
+        else if (strcmp(argv[i], "--bind") == 0 && i + 1 < argc) {
+            if (inet_pton(AF_INET, argv[++i], &bind_addr) != 1) die("not an IPv4 address: %s", argv[i]);
+            bind_set = 1;
+        }
+        else die("usage: loadclient [--rate N] [--seed N] [--no-deflate] [--think-median S] [--think-sigma X] "
+                 "[--bind ADDR] [--ping S]");
     }
     rate_gap = rate > 0 ? 1.0 / rate : 0;
     signal(SIGPIPE, SIG_IGN);
@@ -823,6 +897,11 @@ int main(int argc, char **argv) {
                 if (x.kind == T_ACT) act_now(s, x.seq);
                 else if (x.kind == T_RESYNC) resync(s);
                 else if (x.kind == T_CLOSE) sock_close(s, "ok");
+                else if (x.kind == T_PING && !s->close_sent) {
+                    static const char ping[] = "{\"type\":\"ping\"}";
+                    send_text(s, ping, sizeof ping - 1);
+                    timer_add(t + ping_every, T_PING, s->id, 0);
+                }
             }
         }
     }

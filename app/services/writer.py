@@ -134,9 +134,9 @@ def _batch_sql(duplicate_check: str, notify: bool = True) -> str:
 WITH d AS (
     SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::int[], $5::text[], $6::text[],
                          $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::int[],
-                         $14::text[], $15::text[], $16::timestamptz[])
+                         $14::text[], $15::text[], $16::timestamptz[], $17::timestamptz[])
         AS d(id, old_version, version, seq, seat, client_id, action, events, state, awaiting, outcome, status,
-             state_seq, steps, clock, deadline)
+             state_seq, steps, clock, deadline, at)
 ),
 upd AS (
     UPDATE game_tables g SET
@@ -145,18 +145,18 @@ upd AS (
         awaiting = d.awaiting::jsonb,
         outcome = d.outcome::jsonb,
         status = d.status,
-        updated_at = now(),
+        updated_at = d.at,  -- the move's own time, as the cached record has it (not the commit's)
         state = CASE WHEN d.state IS NULL THEN g.state ELSE d.state::jsonb END,
         state_seq = CASE WHEN d.state IS NULL THEN g.state_seq ELSE d.state_seq END,
         clock = CASE WHEN d.clock IS NULL THEN g.clock ELSE d.clock::jsonb END,
         deadline = CASE WHEN d.clock IS NULL THEN g.deadline ELSE d.deadline END
     FROM d
     WHERE g.id = d.id AND g.version = d.old_version{duplicate_check}
-    RETURNING g.id, d.seq, d.version, d.seat, d.client_id, d.action, d.events, d.steps
+    RETURNING g.id, d.seq, d.version, d.seat, d.client_id, d.action, d.events, d.steps, d.at
 ),
 ins AS (
     INSERT INTO moves (table_id, seq, version, seat, client_id, action, events, steps, created_at)
-    SELECT id, seq, version, seat, client_id, action::jsonb, events::jsonb, steps::jsonb, now() FROM upd
+    SELECT id, seq, version, seat, client_id, action::jsonb, events::jsonb, steps::jsonb, at FROM upd
     RETURNING table_id, version
 )
 SELECT array_agg(table_id) AS written, {notice} AS notified
@@ -196,7 +196,7 @@ def _json(value: Any) -> str | None:
 
 
 def _columns(items: list[MoveWrite]) -> list[list[Any]]:
-    """The batch statement's sixteen parameter arrays, in its unnest order."""
+    """The batch statement's seventeen parameter arrays, in its unnest order."""
     return [
         [it.table_id for it in items],
         [it.old_version for it in items],
@@ -214,6 +214,7 @@ def _columns(items: list[MoveWrite]) -> list[list[Any]]:
         [_json(it.steps) for it in items],
         [_json(it.clock) for it in items],
         [it.deadline for it in items],
+        [it.at for it in items],
     ]
 
 

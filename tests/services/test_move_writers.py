@@ -265,10 +265,10 @@ async def test_the_generic_plan_of_a_fresh_database_stays_on_the_indexes(store: 
     try:
         await conn.execute("SET plan_cache_mode = force_generic_plan")
         types = ("text[], int[], int[], int[], text[], text[], text[], text[], text[], text[], text[], text[], int[],"
-                 " text[], text[], timestamptz[]")
+                 " text[], text[], timestamptz[], timestamptz[]")
         await conn.execute(f"PREPARE batch({types}) AS {sql}")
         args = ("'{ta}', '{0}', '{1}', '{1}', '{0}', '{c}', '{\"{}\"}', '{\"[]\"}', '{NULL}', '{\"[]\"}', '{NULL}',"
-                " '{playing}', '{1}', '{NULL}', '{NULL}', '{NULL}'")
+                " '{playing}', '{1}', '{NULL}', '{NULL}', '{NULL}', '{\"2030-01-01 00:00:00+00\"}'")
         plan = "\n".join(r[0] for r in await conn.fetch(f"EXPLAIN EXECUTE batch({args})"))
     finally:
         await conn.close()
