@@ -162,8 +162,9 @@ def test_a_page_that_missed_updates_catches_up_at_its_next_ping(
             break
     now = settled_version(ana.page)
     assert now > start
-    lose_updates = False
+    # Updates stay lost (on a loaded machine the bot may still move after Ana's page looked settled): only the
+    # ping's answer can tell Ben's page of the moves, and its resync brings a snapshot, which the link lets through.
     ben.page.wait_for_timeout(300)
     assert version(ben.page) == start, "Ben's page should not have heard of the moves yet"
     ben.page.clock.run_for("00:21")  # the heartbeat's ping: its pong tells of a newer version
-    expect(ben.page.locator("main")).to_have_attribute("data-version", str(now))
+    ben.page.wait_for_function("(v) => Number(document.querySelector('main').dataset.version) >= v", arg=now)
