@@ -216,3 +216,72 @@ AnyServerMessage = Annotated[
 ]
 SERVER_MESSAGE: TypeAdapter[Any] = TypeAdapter(AnyServerMessage)
 CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(AnyClientMessage)
+
+
+# Between server processes: the notices on the broker's side channel (realtime/broker.py), each naming its `kind`
+# and the process that sent it (`origin`). Parsed into these models by the runtime and dispatched by kind.
+
+
+class SideNotice(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True)
+    origin: str
+
+
+class ChatNotice(SideNotice):
+    """A chat line stored at a table: to this process's sockets of it."""
+
+    kind: Literal["chat"]
+    table_id: str
+    message: dict[str, Any]
+
+
+class ChatRemovedNotice(SideNotice):
+    kind: Literal["chat_removed"]
+    table_id: str
+    id: int
+
+
+class ChatMuteNotice(SideNotice):
+    kind: Literal["chat_mute"]
+    table_id: str
+    user: Person
+    muted: bool
+    host_id: str
+
+
+class PresenceNotice(SideNotice):
+    """A process's share of who is at its tables (`tables`: table id -> its part), a request that every process
+    announce its own (`ask`), or its goodbye (`gone`). A malformed part counts as nothing (realtime/presence.py)."""
+
+    kind: Literal["presence"]
+    tables: dict[str, Any] | None = None
+    ask: bool = False
+    gone: bool = False
+
+
+class SessionEndedNotice(SideNotice):
+    """A person's sessions with a token epoch below `epoch` ended (a password change, sign-out everywhere, a ban)."""
+
+    kind: Literal["session_ended"]
+    user_id: str
+    epoch: int
+
+
+class SessionRevokedNotice(SideNotice):
+    kind: Literal["session_revoked"]
+    user_id: str
+    sid: str
+
+
+class RenamedNotice(SideNotice):
+    kind: Literal["renamed"]
+    user_id: str
+    name: str
+
+
+AnySideNotice = Annotated[
+    ChatNotice | ChatRemovedNotice | ChatMuteNotice | PresenceNotice | SessionEndedNotice | SessionRevokedNotice
+    | RenamedNotice,
+    Field(discriminator="kind"),
+]
+SIDE_NOTICE: TypeAdapter[Any] = TypeAdapter(AnySideNotice)

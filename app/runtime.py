@@ -11,11 +11,13 @@ from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import Any
 
-import orjson
+from pydantic import ValidationError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app import messages
 from app.config import Settings
 from app.db.session import make_engine, make_sessionmaker
+from app.messages import SIDE_NOTICE
 from app.realtime.broker import make_broker
 from app.realtime.hub import Hub
 from app.realtime.presence import NAME_CHARS, Presence
@@ -41,6 +43,18 @@ log = logging.getLogger("app.runtime")
 # How often a process with no broker between processes (SQLite) looks in the database for what another process
 # changed: an operator's ban or closed table (`foodgames admin`).
 OUTSIDE_CHECK_SECONDS = 10.0
+
+
+def read_side_notice(payload: str) -> messages.SideNotice | None:
+    """A side notice as its model; None for a kind this process does not know (a newer one's, during a rolling
+    upgrade) and for a malformed one, which is logged."""
+    try:
+        notice: messages.SideNotice = SIDE_NOTICE.validate_json(payload)
+    except ValidationError as exc:
+        if not any(error["type"] == "union_tag_invalid" for error in exc.errors()):
+            log.warning("side notice malformed: %s", exc.errors()[0])
+        return None
+    return notice
 
 
 class Runtime:
@@ -188,27 +202,26 @@ class Runtime:
         person muted, to this process's sockets of its table, another process's presence, a person's sessions
         ended (services/account.py: their sockets here opened with an older token are closed), or a person's new
         name (`renamed`)."""
+        notice = read_side_notice(payload)
+        if notice is None or notice.origin == self.origin:
+            return
         try:
-            notice = orjson.loads(payload)
-            if notice["origin"] == self.origin:
-                return
-            kind = notice.get("kind")
-            if kind == "chat":
-                self.hub.chat(str(notice["table_id"]), notice["message"])
-            elif kind == "chat_removed":
-                self.hub.chat_removed(str(notice["table_id"]), int(notice["id"]))
-            elif kind == "chat_mute":
-                self.hub.chat_mute(str(notice["table_id"]), notice["user"], bool(notice["muted"]),
-                                   str(notice["host_id"]))
-            elif kind == "presence":
-                self.presence.on_notice(notice)
-            elif kind == "session_ended":
-                self.hub.end_sessions(str(notice["user_id"]), int(notice["epoch"]))
-            elif kind == "session_revoked":
-                self.hub.revoke_session(str(notice["user_id"]), str(notice["sid"]))
-            elif kind == "renamed" and isinstance(notice.get("name"), str):
-                self.publisher.renamed(str(notice["user_id"]), notice["name"][:NAME_CHARS])
-        except Exception:  # noqa: BLE001 - a bad notice must not stop the broker's listener
+            match notice:
+                case messages.ChatNotice():
+                    self.hub.chat(notice.table_id, notice.message)
+                case messages.ChatRemovedNotice():
+                    self.hub.chat_removed(notice.table_id, notice.id)
+                case messages.ChatMuteNotice():
+                    self.hub.chat_mute(notice.table_id, notice.user.model_dump(), notice.muted, notice.host_id)
+                case messages.PresenceNotice():
+                    self.presence.on_notice(notice)
+                case messages.SessionEndedNotice():
+                    self.hub.end_sessions(notice.user_id, notice.epoch)
+                case messages.SessionRevokedNotice():
+                    self.hub.revoke_session(notice.user_id, notice.sid)
+                case messages.RenamedNotice():
+                    self.publisher.renamed(notice.user_id, notice.name[:NAME_CHARS])
+        except Exception:  # noqa: BLE001 - a notice that fails must not stop the broker's listener
             log.exception("side notice failed")
 
     async def on_broker_back(self) -> None:

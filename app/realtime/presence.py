@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 if TYPE_CHECKING:
+    from app.messages import PresenceNotice
     from app.realtime.broker import Broker
     from app.realtime.hub import Hub, Room
     from app.services.record import TableRecord
@@ -323,17 +324,17 @@ class Presence:
             await self.broker.announce(orjson.dumps({"kind": "presence", "origin": self.origin, "ask": True}).decode())
         await self.announce(parts)
 
-    def on_notice(self, notice: dict[str, Any]) -> None:
+    def on_notice(self, notice: PresenceNotice) -> None:
         """Another process's presence notice."""
-        origin = str(notice.get("origin"))
-        if notice.get("gone"):
+        origin = notice.origin
+        if notice.gone:
             for table_id in self.board.forget(origin):
                 self.touch(table_id)
             return
-        if notice.get("ask") and not self.stopped:
+        if notice.ask and not self.stopped:
             self.spawn(self.announce_all())
-        tables = notice.get("tables")
-        if isinstance(tables, dict):
+        tables = notice.tables
+        if tables is not None:
             now = time.monotonic()
             for table_id, doc in tables.items():
                 if self.board.note(origin, str(table_id), Part.from_json(doc), now):

@@ -7,7 +7,9 @@ import asyncio
 from typing import Any
 
 import orjson
+import pytest
 
+from app.messages import SIDE_NOTICE, SessionEndedNotice
 from app.realtime.connections import Connection
 from app.realtime.presence import (
     MAX_IDS,
@@ -22,6 +24,7 @@ from app.realtime.presence import (
     notices,
     watchers,
 )
+from app.runtime import read_side_notice
 from app.services.table_cache import TableCache
 from tests.realtime.test_hub import FakeSocket, make_hub, two_versions
 
@@ -172,10 +175,11 @@ async def test_a_burst_of_sockets_gives_each_socket_one_message_and_the_others_o
     assert broker.sent[0]["tables"]["t1"]["anon"] == 99 and len(broker.sent[0]["tables"]["t1"]["users"]) == 100
 
     # Another process's sockets join the count; a process that stops takes its own away.
-    hub.presence.on_notice({"kind": "presence", "origin": "other", "tables": {"t1": {"users": ["u1", "w0"], "anon": 1}}})
+    hub.presence.on_notice(SIDE_NOTICE.validate_python(
+        {"kind": "presence", "origin": "other", "tables": {"t1": {"users": ["u1", "w0"], "anon": 1}}}))
     await asyncio.sleep(0.1)
     assert sockets[0][0].sent[-1] == {"type": "presence", "online": ["0", "1"], "watching": 200, "watchers": []}
-    hub.presence.on_notice({"kind": "presence", "origin": "other", "gone": True})
+    hub.presence.on_notice(SIDE_NOTICE.validate_python({"kind": "presence", "origin": "other", "gone": True}))
     await asyncio.sleep(0.1)
     assert sockets[0][0].sent[-1] == {"type": "presence", "online": ["0"], "watching": 199, "watchers": []}
 
@@ -186,3 +190,16 @@ async def test_a_burst_of_sockets_gives_each_socket_one_message_and_the_others_o
     await asyncio.gather(*tasks)
     assert broker.sent[-1]["tables"] == {"t1": {"users": [], "more": 0, "anon": 0}}
     assert hub.rooms == {}
+
+
+
+def test_a_side_notice_of_an_unknown_kind_is_ignored_and_a_malformed_one_is_logged(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A newer process's notice kind, during a rolling upgrade, is not an error; a malformed one is logged."""
+    assert read_side_notice('{"kind": "from_the_future", "origin": "other"}') is None
+    assert "side notice" not in caplog.text
+    assert read_side_notice('{"kind": "session_ended", "origin": "other", "user_id": "u"}') is None
+    assert "side notice malformed" in caplog.text
+    ended = read_side_notice('{"kind": "session_ended", "origin": "other", "user_id": "u", "epoch": 3}')
+    assert ended == SessionEndedNotice(kind="session_ended", origin="other", user_id="u", epoch=3)
