@@ -75,8 +75,12 @@ async def test_fifty_concurrent_actions_serialise_without_gap_or_loss(ends: tupl
                 accepted.append((reply["version"], i, action))
             else:
                 refused[reply["code"]] += 1
-    # (rate_limited only appears in long soaks: HARDENING_SCALE multiplies the salvos per socket)
-    assert accepted and set(refused) <= {"not_your_turn", "illegal", "rate_limited"}, refused
+    # (rate_limited only appears in long soaks: HARDENING_SCALE multiplies the salvos per socket). On Postgres two
+    # processes race for the table: a move that loses the race to the other process on each of its retries is
+    # refused with `conflict` (nothing applied, the client resyncs), which a loaded machine makes possible.
+    allowed = {"not_your_turn", "illegal", "rate_limited"} | ({"conflict"} if IS_POSTGRES else set())
+    assert accepted and set(refused) <= allowed, refused
+    assert refused["conflict"] <= len(accepted), refused  # a rare refusal, not the rule
     versions = sorted(v for v, _, _ in accepted)
     assert versions == list(range(start + 1, start + 1 + len(accepted))), "versions must advance one at a time"
     final = start + len(accepted)
