@@ -1,6 +1,7 @@
 // The lobby page: sign-in, the games, my tables, public tables (polled).
 
 import { h, mount } from "../lib/dom.js";
+import { afterPress } from "../lib/press.js";
 import { api, query } from "./api.js";
 import { t, tParts, getLang, onLangChange } from "./i18n.js";
 import { me, loadMe, onSignedOut } from "./session.js";
@@ -549,8 +550,11 @@ async function refreshLists() {
   const snapshot = JSON.stringify([state.myTables, state.publicTables, state.listError]);
   if (snapshot !== lastLists) {
     lastLists = snapshot;
-    drawMyTables();
-    drawPublic();
+    // Not under a press: the Join or Watch being clicked would be swapped out and its click lost.
+    afterPress(() => {
+      drawMyTables();
+      drawPublic();
+    });
   }
 }
 

@@ -16,7 +16,7 @@ export class Store {
     this.state = { ...initial };
     /** @type {Set<(state: T) => void>} */
     this.listeners = new Set();
-    this.holding = 0; // inside batch(): listeners hear once at its end
+    this.holding = 0; // inside batch() or a hold(): listeners hear once at its end
     this.pending = false;
   }
 
@@ -42,13 +42,28 @@ export class Store {
    * @param {() => void} changes
    */
   batch(changes) {
-    this.holding += 1;
+    const release = this.hold();
     try {
       changes();
     } finally {
+      release();
+    }
+  }
+
+  /**
+   * Keep the listeners from hearing of changes until the returned function is called (once; a second call does
+   * nothing); then they hear once, if anything changed meanwhile. Holds nest.
+   * @returns {() => void}
+   */
+  hold() {
+    this.holding += 1;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
       this.holding -= 1;
       if (!this.holding && this.pending) this.notify();
-    }
+    };
   }
 
   notify() {

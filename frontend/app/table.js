@@ -2,6 +2,7 @@
 // answers change it, and the panels (panels/*.js) draw their part of the page when their inputs changed.
 
 import { h, mount } from "../lib/dom.js";
+import { holdWhilePressed } from "../lib/press.js";
 import { api, query, ApiError } from "./api.js";
 import { t, getLang, onLangChange, errorText } from "./i18n.js";
 import { me, loadMe, checkSession, onSignedOut } from "./session.js";
@@ -31,6 +32,8 @@ const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[
 const invite = params.get("invite");
 
 const store = tableStore(getLang());
+// What the socket brings while a pointer is down is drawn once it is up: a redraw under a press loses its click.
+holdWhilePressed(store);
 const NO_EVENTS = Object.freeze([]);
 
 const els = {};

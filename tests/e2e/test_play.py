@@ -211,6 +211,25 @@ def test_a_bot_plays_for_a_player_until_they_take_their_seat_back(person: Callab
     assert hrefs == [f"/p/{ana_id}", None]
 
 
+def test_a_click_holds_when_an_update_arrives_between_its_press_and_release(person: Callable[..., Person]) -> None:
+    ana, bo = ana_and_bo_start_food_truck(person, private=True)
+    button = seat_row(ana.page, "1").get_by_test_id("stand-in")
+    expect(button).to_be_visible()
+    box = button.bounding_box()
+    assert box
+    ana.page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    ana.page.mouse.down()
+    # Bo renames himself while Ana's button is down: the update reaches her page, and the seats wait to be redrawn
+    # (a redraw now would swap the button out from under the press, and the browser would drop the click).
+    assert bo.page.request.patch(f"{bo.base}/api/me", data={"name": "Bob"}).ok
+    ana.page.wait_for_function("() => window.foodGames.state().table.seats[1].user.name === 'Bob'")
+    expect(seat_row(ana.page, "1")).not_to_contain_text("Bob")
+    ana.page.mouse.up()
+    expect(seat_row(ana.page, "1")).to_contain_text("Bob")
+    expect(seat_row(ana.page, "1")).to_contain_text("Bot")
+    expect(seat_row(bo.page, "1")).to_contain_text("Bot")
+
+
 def test_a_player_may_call_a_bot_for_one_the_game_has_waited_on_too_long(browser: Browser, tmp_path: Path) -> None:
     """Bo, not the host, gets a "Let a bot play" button on Ana's seat once the game has waited on her alone
     for STAND_IN_AFTER seconds and she is not connected (connected, she gets STAND_IN_AFTER_ONLINE); it appears by

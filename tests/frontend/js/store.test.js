@@ -44,6 +44,20 @@ test("batch tells the listeners once, after the last change", () => {
   assert.equal(seen.length, 1); // a batch that changed nothing tells nobody
 });
 
+test("holds nest: the store is told when the last is released, and a release counts once", () => {
+  const store = new Store({ a: 0 });
+  let heard = 0;
+  store.subscribe(() => { heard += 1; });
+  const outer = store.hold();
+  const inner = store.hold();
+  store.set({ a: 1 });
+  inner();
+  inner();
+  assert.equal(heard, 0);
+  outer();
+  assert.equal(heard, 1);
+});
+
 test("subscribe returns the function that stops the listening", () => {
   const store = new Store({ a: 0 });
   let heard = 0;
