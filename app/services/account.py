@@ -46,6 +46,7 @@ from app.db.models import GameTable, RenameLog, Seat, User
 from app.services import auth
 from app.services.auth import check_distinct_name, clean_name
 from app.services.errors import ServiceError
+from app.services.events import TableEvent
 from app.services.lobby import Changed, lobby_change
 from app.services.record import TableRecord, TableStatus
 
@@ -149,8 +150,8 @@ async def _announce(rt: Context, user: User, table_id: str, old: str, new: str) 
         if seat is None and rec.host_id != user.id:
             raise _NotThere
         # Only the version: `updated_at` is the lobby's order and the stand-in clock, which a rename must not reset.
-        return Changed([{"type": "renamed", "seat": seat, "old": old, "name": new, "visible_to": None}],
-                       {"version": rec.version + 1})
+        event = {"type": TableEvent.RENAMED, "seat": seat, "old": old, "name": new, "visible_to": None}
+        return Changed([event], {"version": rec.version + 1})
 
     # Left meanwhile, or the table is gone: it no longer shows this person.
     with contextlib.suppress(_NotThere, ServiceError):
@@ -206,8 +207,8 @@ async def _announce_registered(rt: Context, user: User, table_id: str) -> None:
             raise _NotThere  # a finished game is settled from the seats as stored, which need no announcement
         # Only the version, as for a rename: neither the lobby's order nor a stand-in's waiting time moves.
         rated = seat in rec.rated_people() and rec.counts_for_ratings()
-        return Changed([{"type": "registered", "seat": seat, "name": user.name, "rated": rated, "visible_to": None}],
-                       {"version": rec.version + 1})
+        event = {"type": TableEvent.REGISTERED, "seat": seat, "name": user.name, "rated": rated, "visible_to": None}
+        return Changed([event], {"version": rec.version + 1})
 
     with contextlib.suppress(_NotThere, ServiceError):
         await lobby_change(rt, table_id, user, None, change)

@@ -29,6 +29,7 @@ from app.db.models import (
 )
 from app.services.auth import locked_user
 from app.services.errors import ServiceError
+from app.services.events import TableEvent
 from app.services.loading import load_record
 from app.services.lobby import keep_events
 from app.services.record import TableStatus, valid_id
@@ -128,7 +129,8 @@ async def close_table(rt: Context, table_id: str) -> str:
         if rec.state is not None:
             # The state as it stands is the final snapshot, as when the players abandon a game (lobby._abandon).
             columns |= {"state": rec.state, "state_seq": rec.move_count}
-        await keep_events(session, rec.id, version, [{"type": "abandoned", "visible_to": None}], columns)
+        abandoned = {"type": TableEvent.ABANDONED, "visible_to": None}
+        await keep_events(session, rec.id, version, [abandoned], columns)
         fresh = await load_record(session, table_id)
         with rt.own_write(rec.id, version):
             await rt.notify_in_tx(session, rec.id, version)
