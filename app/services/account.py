@@ -39,10 +39,10 @@ import math
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
-import orjson
 from sqlalchemy import delete, select
 
 from app.db.models import GameTable, RenameLog, Seat, User
+from app.messages import RenamedNotice, SessionEndedNotice, SessionRevokedNotice
 from app.services import auth
 from app.services.auth import check_distinct_name, clean_name
 from app.services.errors import ServiceError
@@ -104,7 +104,7 @@ async def rename(rt: Context, user: User, name: str) -> User:
         check_distinct_name(new, await _names_beside(session, user.id), "at a table of yours")
         await _count_rename(session, user.id)
         row.name = new
-        notice = orjson.dumps({"kind": "renamed", "origin": rt.origin, "user_id": user.id, "name": new}).decode()
+        notice = RenamedNotice(origin=rt.origin, user_id=user.id, name=new).payload()
         await rt.publisher.notice_in_tx(session, notice)
         await session.commit()
         live = await _live_tables_of(session, user.id)
@@ -184,7 +184,7 @@ async def register(
 async def _registered_renamed(rt: Context, session: AsyncSession, user: User, old: str) -> None:
     """A guest who registered under a new name is renamed as by `rename` (not counted against its limit): every
     process hears of it, and the live tables they only host say so; those they sit at are told by `registered`."""
-    notice = orjson.dumps({"kind": "renamed", "origin": rt.origin, "user_id": user.id, "name": user.name}).decode()
+    notice = RenamedNotice(origin=rt.origin, user_id=user.id, name=user.name).payload()
     await rt.publisher.notice_in_tx(session, notice)
     await session.commit()
     rt.publisher.renamed(user.id, user.name)
@@ -239,7 +239,7 @@ async def sign_out(rt: Context, user_id: str, sid: str | None) -> None:
     if sid is None:
         await sign_out_everywhere(rt, user_id)
         return
-    notice = orjson.dumps({"kind": "session_revoked", "origin": rt.origin, "user_id": user_id, "sid": sid}).decode()
+    notice = SessionRevokedNotice(origin=rt.origin, user_id=user_id, sid=sid).payload()
     async with rt.single_writer(), rt.sessions() as session:
         await auth.revoke_session(session, user_id, sid, rt.settings.token_max_age)
         await rt.publisher.notice_in_tx(session, notice)
@@ -251,7 +251,7 @@ async def sign_out(rt: Context, user_id: str, sid: str | None) -> None:
 async def _end_sessions(rt: Context, session: AsyncSession, user: User) -> None:
     """Commit the account's bumped token epoch and close its sockets opened under an older one, on every process."""
     epoch = user.token_epoch or 0
-    notice = orjson.dumps({"kind": "session_ended", "origin": rt.origin, "user_id": user.id, "epoch": epoch}).decode()
+    notice = SessionEndedNotice(origin=rt.origin, user_id=user.id, epoch=epoch).payload()
     await rt.publisher.notice_in_tx(session, notice)
     await session.commit()
     rt.publisher.sessions_ended(user.id, epoch)

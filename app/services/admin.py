@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-import orjson
 from sqlalchemy import and_, delete, exists, or_, select, update
 
 from app.db.models import (
@@ -27,6 +26,7 @@ from app.db.models import (
     TableLogEntry,
     User,
 )
+from app.messages import SessionEndedNotice
 from app.services.auth import locked_user
 from app.services.errors import ServiceError
 from app.services.events import TableEvent
@@ -85,9 +85,7 @@ async def ban(rt: Context, who: str) -> User:
             raise ServiceError("already_banned", "That person is already banned.", 409)
         user.banned_at = datetime.now(UTC)
         user.token_epoch = (user.token_epoch or 0) + 1
-        notice = orjson.dumps(
-            {"kind": "session_ended", "origin": rt.origin, "user_id": user.id, "epoch": user.token_epoch}
-        ).decode()
+        notice = SessionEndedNotice(origin=rt.origin, user_id=user.id, epoch=user.token_epoch).payload()
         await rt.publisher.notice_in_tx(session, notice)
         await session.commit()
     rt.publisher.sessions_ended(user.id, user.token_epoch)
