@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, ClassVar, Literal, get_args
 
+import orjson
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter, field_validator
 
 MAX_CLIENT_ID = 64
@@ -219,30 +220,37 @@ CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(AnyClientMessage)
 
 
 # Between server processes: the notices on the broker's side channel (realtime/broker.py), each naming its `kind`
-# and the process that sent it (`origin`). Parsed into these models by the runtime and dispatched by kind.
+# and the process that sent it (`origin`). Built from these models by their senders, parsed into them by the runtime
+# and dispatched by kind.
 
 
 class SideNotice(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
+    kind: str
     origin: str
+
+    def payload(self) -> str:
+        """The notice as the broker carries it: `kind` first, then the fields the sender gave. A field left at its
+        default is left out, since the reader's model fills it in and a notice is kept small."""
+        return orjson.dumps({"kind": self.kind, **self.model_dump(exclude_unset=True)}).decode()
 
 
 class ChatNotice(SideNotice):
     """A chat line stored at a table: to this process's sockets of it."""
 
-    kind: Literal["chat"]
+    kind: Literal["chat"] = "chat"
     table_id: str
     message: dict[str, Any]
 
 
 class ChatRemovedNotice(SideNotice):
-    kind: Literal["chat_removed"]
+    kind: Literal["chat_removed"] = "chat_removed"
     table_id: str
     id: int
 
 
 class ChatMuteNotice(SideNotice):
-    kind: Literal["chat_mute"]
+    kind: Literal["chat_mute"] = "chat_mute"
     table_id: str
     user: Person
     muted: bool
@@ -253,7 +261,7 @@ class PresenceNotice(SideNotice):
     """A process's share of who is at its tables (`tables`: table id -> its part), a request that every process
     announce its own (`ask`), or its goodbye (`gone`). A malformed part counts as nothing (realtime/presence.py)."""
 
-    kind: Literal["presence"]
+    kind: Literal["presence"] = "presence"
     tables: dict[str, Any] | None = None
     ask: bool = False
     gone: bool = False
@@ -262,19 +270,19 @@ class PresenceNotice(SideNotice):
 class SessionEndedNotice(SideNotice):
     """A person's sessions with a token epoch below `epoch` ended (a password change, sign-out everywhere, a ban)."""
 
-    kind: Literal["session_ended"]
+    kind: Literal["session_ended"] = "session_ended"
     user_id: str
     epoch: int
 
 
 class SessionRevokedNotice(SideNotice):
-    kind: Literal["session_revoked"]
+    kind: Literal["session_revoked"] = "session_revoked"
     user_id: str
     sid: str
 
 
 class RenamedNotice(SideNotice):
-    kind: Literal["renamed"]
+    kind: Literal["renamed"] = "renamed"
     user_id: str
     name: str
 

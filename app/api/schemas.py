@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
 from app.games.base import BotLevel
+from app.services.events import TableEvent
 from app.services.record import TableStatus, Visibility
+
+# One of the table's own events: described, not validated, since its other fields depend on its type (docs/api.md,
+# Live play) and a stored log is sent as it was written.
+TableEventOut = Annotated[dict[str, Any], WithJsonSchema({
+    "type": "object",
+    "properties": {
+        "type": {"type": "string", "enum": [kind.value for kind in TableEvent]},
+        "visible_to": {"anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]},
+    },
+    "required": ["type"],
+    "additionalProperties": True,
+})]
 
 
 class ErrorBody(BaseModel):
@@ -256,7 +269,7 @@ class MoveOut(BaseModel):
 
 class LobbyLogOut(BaseModel):
     version: int  # the table version the lobby change made
-    events: list[dict[str, Any]]
+    events: list[TableEventOut]
     created_at: str
 
 

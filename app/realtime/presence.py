@@ -28,8 +28,9 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from app.messages import PresenceNotice
+
 if TYPE_CHECKING:
-    from app.messages import PresenceNotice
     from app.realtime.broker import Broker
     from app.realtime.hub import Hub, Room
     from app.services.record import TableRecord
@@ -215,7 +216,7 @@ class PresenceBoard:
 
 def notices(origin: str, parts: Mapping[str, Part]) -> list[str]:
     """The notices announcing these parts: as few as fit NOTICE_BYTES each (a table's part is never split)."""
-    head = orjson.dumps({"kind": "presence", "origin": origin})[:-1]  # the object left open for its tables
+    head = PresenceNotice(origin=origin).payload().encode()[:-1]  # the object left open for its tables
     out: list[str] = []
     chunk: list[bytes] = []
     size = len(head) + 12
@@ -321,7 +322,7 @@ class Presence:
             if not part.empty:
                 parts[table_id] = self.announced[table_id] = part
         if ask:
-            await self.broker.announce(orjson.dumps({"kind": "presence", "origin": self.origin, "ask": True}).decode())
+            await self.broker.announce(PresenceNotice(origin=self.origin, ask=True).payload())
         await self.announce(parts)
 
     def on_notice(self, notice: PresenceNotice) -> None:
@@ -362,5 +363,5 @@ class Presence:
             self._timer = None
         if self.shared:
             with contextlib.suppress(Exception):
-                gone = orjson.dumps({"kind": "presence", "origin": self.origin, "gone": True}).decode()
+                gone = PresenceNotice(origin=self.origin, gone=True).payload()
                 await asyncio.wait_for(self.broker.announce(gone), 2)

@@ -39,13 +39,14 @@ import math
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
-import orjson
 from sqlalchemy import delete, select
 
 from app.db.models import GameTable, RenameLog, Seat, User
+from app.messages import RenamedNotice, SessionEndedNotice, SessionRevokedNotice
 from app.services import auth
 from app.services.auth import check_distinct_name, clean_name
 from app.services.errors import ServiceError
+from app.services.events import TableEvent
 from app.services.lobby import Changed, lobby_change
 from app.services.record import TableRecord, TableStatus
 
@@ -103,7 +104,7 @@ async def rename(rt: Context, user: User, name: str) -> User:
         check_distinct_name(new, await _names_beside(session, user.id), "at a table of yours")
         await _count_rename(session, user.id)
         row.name = new
-        notice = orjson.dumps({"kind": "renamed", "origin": rt.origin, "user_id": user.id, "name": new}).decode()
+        notice = RenamedNotice(origin=rt.origin, user_id=user.id, name=new).payload()
         await rt.publisher.notice_in_tx(session, notice)
         await session.commit()
         live = await _live_tables_of(session, user.id)
@@ -149,8 +150,8 @@ async def _announce(rt: Context, user: User, table_id: str, old: str, new: str) 
         if seat is None and rec.host_id != user.id:
             raise _NotThere
         # Only the version: `updated_at` is the lobby's order and the stand-in clock, which a rename must not reset.
-        return Changed([{"type": "renamed", "seat": seat, "old": old, "name": new, "visible_to": None}],
-                       {"version": rec.version + 1})
+        event = {"type": TableEvent.RENAMED, "seat": seat, "old": old, "name": new, "visible_to": None}
+        return Changed([event], {"version": rec.version + 1})
 
     # Left meanwhile, or the table is gone: it no longer shows this person.
     with contextlib.suppress(_NotThere, ServiceError):
@@ -183,7 +184,7 @@ async def register(
 async def _registered_renamed(rt: Context, session: AsyncSession, user: User, old: str) -> None:
     """A guest who registered under a new name is renamed as by `rename` (not counted against its limit): every
     process hears of it, and the live tables they only host say so; those they sit at are told by `registered`."""
-    notice = orjson.dumps({"kind": "renamed", "origin": rt.origin, "user_id": user.id, "name": user.name}).decode()
+    notice = RenamedNotice(origin=rt.origin, user_id=user.id, name=user.name).payload()
     await rt.publisher.notice_in_tx(session, notice)
     await session.commit()
     rt.publisher.renamed(user.id, user.name)
@@ -206,8 +207,8 @@ async def _announce_registered(rt: Context, user: User, table_id: str) -> None:
             raise _NotThere  # a finished game is settled from the seats as stored, which need no announcement
         # Only the version, as for a rename: neither the lobby's order nor a stand-in's waiting time moves.
         rated = seat in rec.rated_people() and rec.counts_for_ratings()
-        return Changed([{"type": "registered", "seat": seat, "name": user.name, "rated": rated, "visible_to": None}],
-                       {"version": rec.version + 1})
+        event = {"type": TableEvent.REGISTERED, "seat": seat, "name": user.name, "rated": rated, "visible_to": None}
+        return Changed([event], {"version": rec.version + 1})
 
     with contextlib.suppress(_NotThere, ServiceError):
         await lobby_change(rt, table_id, user, None, change)
@@ -238,7 +239,7 @@ async def sign_out(rt: Context, user_id: str, sid: str | None) -> None:
     if sid is None:
         await sign_out_everywhere(rt, user_id)
         return
-    notice = orjson.dumps({"kind": "session_revoked", "origin": rt.origin, "user_id": user_id, "sid": sid}).decode()
+    notice = SessionRevokedNotice(origin=rt.origin, user_id=user_id, sid=sid).payload()
     async with rt.single_writer(), rt.sessions() as session:
         await auth.revoke_session(session, user_id, sid, rt.settings.token_max_age)
         await rt.publisher.notice_in_tx(session, notice)
@@ -250,7 +251,7 @@ async def sign_out(rt: Context, user_id: str, sid: str | None) -> None:
 async def _end_sessions(rt: Context, session: AsyncSession, user: User) -> None:
     """Commit the account's bumped token epoch and close its sockets opened under an older one, on every process."""
     epoch = user.token_epoch or 0
-    notice = orjson.dumps({"kind": "session_ended", "origin": rt.origin, "user_id": user.id, "epoch": epoch}).decode()
+    notice = SessionEndedNotice(origin=rt.origin, user_id=user.id, epoch=epoch).payload()
     await rt.publisher.notice_in_tx(session, notice)
     await session.commit()
     rt.publisher.sessions_ended(user.id, epoch)

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-import orjson
 from sqlalchemy import and_, delete, exists, or_, select, update
 
 from app.db.models import (
@@ -27,8 +26,10 @@ from app.db.models import (
     TableLogEntry,
     User,
 )
+from app.messages import SessionEndedNotice
 from app.services.auth import locked_user
 from app.services.errors import ServiceError
+from app.services.events import TableEvent
 from app.services.loading import load_record
 from app.services.lobby import keep_events
 from app.services.record import TableStatus, valid_id
@@ -84,9 +85,7 @@ async def ban(rt: Context, who: str) -> User:
             raise ServiceError("already_banned", "That person is already banned.", 409)
         user.banned_at = datetime.now(UTC)
         user.token_epoch = (user.token_epoch or 0) + 1
-        notice = orjson.dumps(
-            {"kind": "session_ended", "origin": rt.origin, "user_id": user.id, "epoch": user.token_epoch}
-        ).decode()
+        notice = SessionEndedNotice(origin=rt.origin, user_id=user.id, epoch=user.token_epoch).payload()
         await rt.publisher.notice_in_tx(session, notice)
         await session.commit()
     rt.publisher.sessions_ended(user.id, user.token_epoch)
@@ -128,7 +127,8 @@ async def close_table(rt: Context, table_id: str) -> str:
         if rec.state is not None:
             # The state as it stands is the final snapshot, as when the players abandon a game (lobby._abandon).
             columns |= {"state": rec.state, "state_seq": rec.move_count}
-        await keep_events(session, rec.id, version, [{"type": "abandoned", "visible_to": None}], columns)
+        abandoned = {"type": TableEvent.ABANDONED, "visible_to": None}
+        await keep_events(session, rec.id, version, [abandoned], columns)
         fresh = await load_record(session, table_id)
         with rt.own_write(rec.id, version):
             await rt.notify_in_tx(session, rec.id, version)

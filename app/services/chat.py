@@ -19,12 +19,12 @@ from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-import orjson
 from sqlalchemy import ColumnElement, func, or_, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import ChatMessage, ChatMute, User
+from app.messages import ChatMuteNotice, ChatNotice, ChatRemovedNotice, Person
 from app.services import pagination
 from app.services.errors import ServiceError
 from app.services.play import check_client_id
@@ -280,7 +280,7 @@ async def post(
         try:
             await session.flush()
             line = message_json(row)
-            payload = _notice(rt, "chat", rec.id, message=line)
+            payload = ChatNotice(origin=rt.origin, table_id=rec.id, message=line).payload()
             await rt.publisher.notice_in_tx(session, payload)
             await session.commit()
         except IntegrityError:
@@ -297,11 +297,6 @@ async def post(
     rt.publisher.chat_line(rec.id, line)
     await rt.publisher.notice_after_commit(payload)
     return line
-
-
-def _notice(rt: Context, kind: str, table_id: str, **fields: Any) -> str:
-    """A side-channel notice for the other processes (`Runtime.on_side_notice` reads it)."""
-    return orjson.dumps({"kind": kind, "origin": rt.origin, "table_id": table_id, **fields}).decode()
 
 
 def _require_host(rec: TableRecord, user_id: str) -> None:
@@ -328,7 +323,7 @@ async def remove(rt: Context, rec: TableRecord, user_id: str, message_id: int) -
         if row.removed_at is None:
             row.removed_at, row.text = datetime.now(UTC), ""
             await session.flush()
-            payload = _notice(rt, "chat_removed", rec.id, id=message_id)
+            payload = ChatRemovedNotice(origin=rt.origin, table_id=rec.id, id=message_id).payload()
             await rt.publisher.notice_in_tx(session, payload)
             await session.commit()
     if payload is not None:
@@ -393,7 +388,8 @@ async def mute(rt: Context, rec: TableRecord, user_id: str, target: str) -> dict
             )
         at = datetime.now(UTC)
         session.add(ChatMute(table_id=rec.id, user_id=target, muted_by=user_id, created_at=at))
-        payload = _notice(rt, "chat_mute", rec.id, user={"id": target, "name": name}, muted=True, host_id=rec.host_id)
+        payload = ChatMuteNotice(origin=rt.origin, table_id=rec.id, user=Person(id=target, name=name), muted=True,
+                                 host_id=rec.host_id).payload()
         try:
             await session.flush()
             await rt.publisher.notice_in_tx(session, payload)
@@ -433,8 +429,8 @@ async def unmute(rt: Context, rec: TableRecord, user_id: str, target: str) -> di
         if existing is not None:
             name = await session.scalar(select(User.name).where(User.id == target)) or "?"
             await session.delete(existing)
-            payload = _notice(rt, "chat_mute", rec.id, user={"id": target, "name": name}, muted=False,
-                              host_id=rec.host_id)
+            payload = ChatMuteNotice(origin=rt.origin, table_id=rec.id, user=Person(id=target, name=name),
+                                     muted=False, host_id=rec.host_id).payload()
             await session.flush()
             await rt.publisher.notice_in_tx(session, payload)
             await session.commit()

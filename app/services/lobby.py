@@ -18,6 +18,7 @@ from app.services import clocks
 from app.services.auth import check_distinct_name, clean_name, mark_guest_seats, new_id
 from app.services.chat import ChatMode
 from app.services.errors import ServiceError, not_found
+from app.services.events import TableEvent
 from app.services.loading import load_record
 from app.services.options import check_options, get_game, seated_options
 from app.services.record import (
@@ -180,7 +181,8 @@ async def join(
     if result.rowcount != 1:  # type: ignore[attr-defined]
         raise ServiceError("seat_taken", "That seat is taken.", 409)
     await mark_guest_seats(session, rec.id)
-    return bumped(rec, [{"type": "seat_joined", "seat": target, "name": user.name, "bot": False, "visible_to": None}])
+    return bumped(rec, [{"type": TableEvent.SEAT_JOINED, "seat": target, "name": user.name, "bot": False,
+                         "visible_to": None}])
 
 
 async def leave(session: AsyncSession, rec: TableRecord, user: User) -> Changed:
@@ -195,11 +197,12 @@ async def leave(session: AsyncSession, rec: TableRecord, user: User) -> Changed:
     await session.execute(
         update(Seat).where(Seat.table_id == rec.id, Seat.seat == seat).values(user_id=None, guest=False)
     )
-    events: Events = [{"type": "seat_left", "seat": seat, "name": user.name, "visible_to": None}]
+    events: Events = [{"type": TableEvent.SEAT_LEFT, "seat": seat, "name": user.name, "visible_to": None}]
     heir = next((s for s in rec.seats if s.user_id not in (None, user.id)), None) if user.id == rec.host_id else None
     if heir is None:
         return bumped(rec, events)
-    events.append({"type": "host_changed", "seat": heir.seat, "name": heir.user_name, "visible_to": None})
+    events.append({"type": TableEvent.HOST_CHANGED, "seat": heir.seat, "name": heir.user_name,
+                   "visible_to": None})
     return bumped(rec, events, host_id=heir.user_id)
 
 
@@ -217,8 +220,8 @@ async def kick(session: AsyncSession, rec: TableRecord, user: User, seat: Any) -
         .values(user_id=None, bot=False, guest=False)
     )
     name = bot_name(BotLevel(info.bot_level or BotLevel.NORMAL)) if info.bot else info.user_name
-    return bumped(rec, [{"type": "seat_left", "seat": target, "name": name, "bot": info.bot, "kicked": True,
-                         "visible_to": None}])
+    return bumped(rec, [{"type": TableEvent.SEAT_LEFT, "seat": target, "name": name, "bot": info.bot,
+                         "kicked": True, "visible_to": None}])
 
 
 def bot_name(level: BotLevel) -> str:
@@ -239,7 +242,7 @@ async def add_bot(
     await session.execute(
         update(Seat).where(Seat.table_id == rec.id, Seat.seat == target).values(bot=True, bot_level=level.value)
     )
-    return bumped(rec, [{"type": "seat_joined", "seat": target, "name": bot_name(level), "bot": True,
+    return bumped(rec, [{"type": TableEvent.SEAT_JOINED, "seat": target, "name": bot_name(level), "bot": True,
                          "bot_level": level.value, "visible_to": None}])
 
 
@@ -279,7 +282,7 @@ async def stand_in(
     await session.execute(
         update(Seat).where(Seat.table_id == rec.id, Seat.seat == target).values(bot=True, away_since=away_since)
     )
-    event = {"type": "stand_in", "seat": target, "name": info.user_name, "visible_to": None}
+    event = {"type": TableEvent.STAND_IN, "seat": target, "name": info.user_name, "visible_to": None}
     if user.id != info.user_id:
         # The player, back, learns who handed their seat over; the id links the name to its profile (a name alone
         # may be borne by two people at the table, or by nobody there after a rename).
@@ -290,7 +293,7 @@ async def stand_in(
     )
     if rec.abandon is not None and not standing.abandon_waiting(idle_after):
         # The proposal waited only on this player, whose seat no longer needs their say: it is agreed.
-        return _abandon(rec, [event, {"type": "abandoned", "visible_to": None}])
+        return _abandon(rec, [event, {"type": TableEvent.ABANDONED, "visible_to": None}])
     return bumped(rec, [event])
 
 
@@ -321,7 +324,7 @@ async def rotate_invite(rt: Context, session: AsyncSession, rec: TableRecord, us
     if rec.visibility != Visibility.PRIVATE:
         raise ServiceError("not_private", "Only a private table has an invite link.", 409)
     new_round = rec.invite_round + 1
-    return bumped(rec, [{"type": "invite_changed", "visible_to": None}], invite_round=new_round,
+    return bumped(rec, [{"type": TableEvent.INVITE_CHANGED, "visible_to": None}], invite_round=new_round,
                   invite_hash=hash_invite(invite_code(rt.secret_key, rec.id, new_round)))
 
 
@@ -332,7 +335,7 @@ async def set_chat_mode(session: AsyncSession, rec: TableRecord, user: User, mod
         raise ServiceError("bad_chat_mode", "The chat mode is \"everyone\", \"accounts\" or \"players\".", 422)
     if mode == rec.chat_mode:
         raise ServiceError("no_change", f"The chat is already open to {mode}.", 409)
-    return bumped(rec, [{"type": "chat_mode", "mode": mode, "visible_to": None}], chat_mode=mode)
+    return bumped(rec, [{"type": TableEvent.CHAT_MODE, "mode": mode, "visible_to": None}], chat_mode=mode)
 
 
 async def reclaim(session: AsyncSession, rec: TableRecord, user: User) -> Changed:
@@ -349,7 +352,7 @@ async def reclaim(session: AsyncSession, rec: TableRecord, user: User) -> Change
     await session.execute(
         update(Seat).where(Seat.table_id == rec.id, Seat.seat == seat).values(bot=False, away_since=None)
     )
-    return bumped(rec, [{"type": "reclaimed", "seat": seat, "name": user.name, "visible_to": None}])
+    return bumped(rec, [{"type": TableEvent.RECLAIMED, "seat": seat, "name": user.name, "visible_to": None}])
 
 
 async def vote_abandon(
@@ -378,19 +381,20 @@ async def vote_abandon(
         if vote == "no":
             raise ServiceError("no_proposal", "Nobody has proposed to abandon this game.", 409)
         current = {"by": seat, "yes": [seat], "since": rec.version + 1}
-        events: Events = [{"type": "abandon_proposed", **who}]
+        events: Events = [{"type": TableEvent.ABANDON_PROPOSED, **who}]
     elif vote == "no":
-        return bumped(rec, [{"type": "abandon_declined", **who, "withdrawn": seat in current["yes"]}], abandon_vote=None)
+        declined = {"type": TableEvent.ABANDON_DECLINED, **who, "withdrawn": seat in current["yes"]}
+        return bumped(rec, [declined], abandon_vote=None)
     elif seat in current["yes"]:
         if rec.abandon_waiting(away_enough):
             raise ServiceError("already_voted", "You have already agreed to abandon this game.", 409)
         events = []  # those it waited on have been away long enough since: agreed
     else:
         current = {**current, "yes": [*current["yes"], seat]}
-        events = [{"type": "abandon_agreed", **who}]
+        events = [{"type": TableEvent.ABANDON_AGREED, **who}]
     if rec.evolve(abandon=current).abandon_waiting(away_enough):
         return bumped(rec, events, abandon_vote=current)
-    return _abandon(rec, [*events, {"type": "abandoned", "visible_to": None}])
+    return _abandon(rec, [*events, {"type": TableEvent.ABANDONED, "visible_to": None}])
 
 
 def _abandon(rec: TableRecord, events: Events) -> Changed:
@@ -432,7 +436,7 @@ async def start(session: AsyncSession, rec: TableRecord, user: User, now: dateti
         timing = {"clock": clock, "deadline": clocks.deadline(rec.time_control, clock)}
     return bumped(
         rec,
-        [{"type": "game_started", "players": len(taken), "visible_to": None}],
+        [{"type": TableEvent.GAME_STARTED, "players": len(taken), "visible_to": None}],
         status=TableStatus.PLAYING,
         seat_count=len(taken),
         options=options,

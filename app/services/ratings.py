@@ -42,6 +42,7 @@ from sqlalchemy.orm import aliased
 from app.config import Settings
 from app.db.models import GameTable, PlayerRating, RatingChange, Seat, User
 from app.services import glicko2
+from app.services.events import TableEvent
 from app.services.loading import load_record
 from app.services.lobby import keep_events
 from app.services.profiles import places
@@ -97,7 +98,8 @@ async def settle(rt: Context, table_id: str) -> TableRecord | None:
                     # Said rated while it ran, but too few of its accounts are established: a new version tells
                     # its sockets it is not, with why.
                     events = (await _rate(session, rec, established, rt.settings.rated_repeat_hours) if rated
-                              else [{"type": "not_rated", "reason": "new_accounts", "visible_to": None}])
+                              else [{"type": TableEvent.NOT_RATED, "reason": "new_accounts",
+                                     "visible_to": None}])
                     await keep_events(session, rec.id, version, events)
                     await rt.notify_in_tx(session, rec.id, version)
                     await session.commit()
@@ -212,7 +214,7 @@ async def _rate(
         row.last_table_id = rec.id
         row.updated_at = now
     await session.flush()
-    return [{"type": "rated", "changes": changes, "visible_to": None}]
+    return [{"type": TableEvent.RATED, "changes": changes, "visible_to": None}]
 
 
 async def unsettled(rt: Context, idle_for: float, limit: int = 100) -> list[str]:

@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.models import GameTable, User
 from app.services import chat
 from app.services.errors import ServiceError
+from app.services.events import TableEvent
 from app.services.loading import load_record
 from app.services.lobby import Events, add_table, join, keep_events, lobby_change
 from app.services.options import get_game
@@ -54,7 +55,7 @@ async def _open_rematch(
         update(GameTable).where(GameTable.id == old.id)
         .values(rematch_id=new_id, version=old.version + 1, updated_at=datetime.now(UTC))
     )
-    events: Events = [{"type": "rematch", "seat": seat, "table_id": new_id, "visible_to": None}]
+    events: Events = [{"type": TableEvent.REMATCH, "seat": seat, "table_id": new_id, "visible_to": None}]
     await keep_events(session, old.id, old.version + 1, events)
     with rt.own_write(old.id, old.version + 1):
         await rt.notify_in_tx(session, old.id, old.version + 1)

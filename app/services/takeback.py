@@ -23,6 +23,7 @@ from app.db.models import Move, MoveDraft, User
 from app.games import GAMES
 from app.games.toolkit import is_listed
 from app.services.errors import ServiceError
+from app.services.events import TableEvent
 from app.services.loading import initial_state
 from app.services.lobby import Changed, Events, bumped
 from app.services.record import TableRecord, TableStatus
@@ -73,20 +74,21 @@ async def say(session: AsyncSession, rec: TableRecord, user: User, what: Any, pr
                 409,
             )
         asked: dict[str, Any] = {"by": seat, "seq": first, "at": rec.move_count, "yes": [], "since": rec.version + 1}
-        events: Events = [{"type": "takeback_asked", **who, "moves": rec.move_count - first + 1}]
+        events: Events = [{"type": TableEvent.TAKEBACK_ASKED, **who, "moves": rec.move_count - first + 1}]
         if rec.evolve(takeback=asked).takeback_waiting():
             return bumped(rec, events, takeback=asked)
         return await _take_back(session, rec, asked, before, events)
     if current is None or (proposal is not None and current["since"] != proposal):
         raise ServiceError("no_takeback", "There is no such request to take back moves open.", 409)
     if word is Say.NO:
-        return bumped(rec, [{"type": "takeback_declined", **who, "withdrawn": seat == current["by"]}], takeback=None)
+        declined = {"type": TableEvent.TAKEBACK_DECLINED, **who, "withdrawn": seat == current["by"]}
+        return bumped(rec, [declined], takeback=None)
     if seat == current["by"]:
         raise ServiceError("own_takeback", "You asked for it: the other players say yes or no.", 409)
     if seat not in rec.takeback_waiting():
         raise ServiceError("already_voted", "You have already agreed to take these moves back.", 409)
     agreed = {**current, "yes": [*current["yes"], seat]}
-    events = [{"type": "takeback_agreed", **who}]
+    events = [{"type": TableEvent.TAKEBACK_AGREED, **who}]
     if rec.evolve(takeback=agreed).takeback_waiting():
         return bumped(rec, events, takeback=agreed)
     before, _ = await _before(session, rec, current["seq"])
@@ -136,8 +138,8 @@ async def _take_back(
     # While a game runs the snapshot is older than its last move, which a load replays (services/loading.py): that
     # tells whether the last move may be undone.
     snapshot, snapshot_seq = (previous, count - 1) if count >= 1 else (kept, 0)
-    taken = {"type": "taken_back", "seat": request["by"], "moves": rec.move_count - count, "seq": first,
-             "visible_to": None}
+    taken = {"type": TableEvent.TAKEN_BACK, "seat": request["by"], "moves": rec.move_count - count,
+             "seq": first, "visible_to": None}
     return bumped(rec, [*events, taken], state=snapshot, state_seq=snapshot_seq, move_count=count,
                   awaiting=GAMES[rec.game].awaiting(kept), takeback=None)
 

@@ -36,6 +36,7 @@ from app.games.rng import below
 from app.services import clocks, drafts
 from app.services.bots import bot_seed, choose
 from app.services.clocks import TimeoutPolicy
+from app.services.events import TableEvent
 from app.services.loading import load_record
 from app.services.lobby import keep_events
 from app.services.record import TableRecord, TableStatus
@@ -114,7 +115,7 @@ async def claim(rt: Context, table_id: str, now: datetime) -> TableRecord | None
 
 def _timeout_event(rec: TableRecord, seat: str, policy: str) -> dict[str, Any]:
     name = next((s.user_name for s in rec.seats if s.seat == seat), None)
-    return {"type": "timeout", "seat": seat, "name": name, "policy": policy, "visible_to": None}
+    return {"type": TableEvent.TIMEOUT, "seat": seat, "name": name, "policy": policy, "visible_to": None}
 
 
 async def _lose(session: AsyncSession, rec: TableRecord, late: list[str], now: datetime) -> dict[int, Events]:

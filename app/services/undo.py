@@ -20,6 +20,7 @@ from app.db.models import GameTable, Move
 from app.games import GAMES
 from app.services import clocks, drafts
 from app.services.errors import ServiceError
+from app.services.events import TableEvent
 from app.services.loading import Replayed, initial_state, load_record, replay, replay_stored
 from app.services.play import Ack, check_client_id
 from app.services.record import TableRecord, TableStatus
@@ -82,7 +83,7 @@ async def take_back(
                 cached = rt.cache.get(table_id)
                 if cached is not None and cached.version == rec.version:
                     new.recent_events = dict(cached.recent_events)  # for a room a few versions behind
-                undone = {"type": "undone", "seat": seat, "seq": rec.move_count, "visible_to": None}
+                undone = {"type": TableEvent.UNDONE, "seat": seat, "seq": rec.move_count, "visible_to": None}
                 new.remember_events(new.version, [undone])
                 new = rt.cache.put(new)
     ack = Ack(client_id, new.version)

@@ -10,6 +10,7 @@ import httpx
 
 from app.api.openapi import REFUSALS
 from app.main import create_app
+from app.services.events import TableEvent
 from tests.conftest import Server
 
 SCHEMA = create_app().openapi()
@@ -102,3 +103,9 @@ async def test_an_address_no_operation_takes_is_refused_in_the_error_shape(serve
             r = await c.request(method, url)
             code = {404: "not_found", 405: "method_not_allowed"}[status]
             assert r.status_code == status and r.json()["error"]["code"] == code, (method, url, r.text)
+
+
+def test_the_lobby_log_names_the_tables_own_event_kinds() -> None:
+    events = SCHEMA["components"]["schemas"]["LobbyLogOut"]["properties"]["events"]["items"]
+    assert events["properties"]["type"]["enum"] == [kind.value for kind in TableEvent]
+    assert events["required"] == ["type"] and events["additionalProperties"] is True
