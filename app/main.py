@@ -24,6 +24,7 @@ from starlette.types import ASGIApp, Scope
 from app.api import auth, chat, notify, ops, players, tables, ws
 from app.api.openapi import describe
 from app.api.ws import is_database_outage
+from app.clock import Clock
 from app.config import Settings, get_settings
 from app.http import RequestContext
 from app.logs import setup_logging
@@ -102,8 +103,8 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
 _METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE")
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
-    """Build the application for these settings."""
+def create_app(settings: Settings | None = None, *, clock: Clock | None = None) -> FastAPI:
+    """Build the application for these settings, on this clock (the machine's by default)."""
     settings = settings or get_settings()
     setup_logging(settings.log_level)
 
@@ -111,7 +112,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if settings.run_migrations:
             await _migrate_when_ready(settings.effective_database_url)
-        rt = Runtime(settings)
+        rt = Runtime(settings, clock=clock)
         app.state.runtime = rt
         await rt.start()
         if settings.metrics_token or settings.metrics_port:
@@ -199,11 +200,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
-def asgi_app(settings: Settings | None = None) -> ASGIApp:
+def asgi_app(settings: Settings | None = None, *, clock: Clock | None = None) -> ASGIApp:
     """What uvicorn serves: the FastAPI app with the table sockets in front of it (see `api.ws`), behind the request
     context (trusted proxies' headers, request ids, security headers: `app.http`)."""
     settings = settings or get_settings()
-    return RequestContext(ws.with_table_sockets(create_app(settings)), settings)
+    return RequestContext(ws.with_table_sockets(create_app(settings, clock=clock)), settings)
 
 
 app = asgi_app()

@@ -7,14 +7,15 @@ import contextlib
 import logging
 import secrets
 import weakref
-from collections.abc import Callable, Iterator
-from datetime import UTC, datetime
+from collections.abc import Iterator
+from datetime import datetime
 from typing import Any
 
 from pydantic import ValidationError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app import messages
+from app.clock import Clock, SystemClock
 from app.config import Settings
 from app.db.session import make_engine, make_sessionmaker
 from app.messages import SIDE_NOTICE
@@ -60,10 +61,10 @@ def read_side_notice(payload: str) -> messages.SideNotice | None:
 class Runtime:
     """Everything a request handler needs, created in the app's lifespan."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, *, clock: Clock | None = None) -> None:
         self.settings = settings
-        # What time it is for the game clocks (services/clocks.py): tests set their own.
-        self.now: Callable[[], datetime] = lambda: datetime.now(UTC)
+        # The time every wait reads (app/clock.py): tests give a FakeClock and advance it.
+        self.clock: Clock = clock or SystemClock()
         self.secret_key = settings.effective_secret_key()
         self.signer = TokenSigner(self.secret_key, settings.token_max_age)
         self.vapid = VapidKeys.load(settings)  # Web Push's signing key (services/push.py)
@@ -74,7 +75,7 @@ class Runtime:
         self.writing: dict[str, int] = {}
         self.is_postgres = settings.is_postgres
         self.cache = TableCache(settings.table_cache_size, settings.table_cache_idle_seconds,
-                                settings.table_cache_events)
+                                settings.table_cache_events, clock=self.clock.monotonic)
         self.presenter = TablePresenter(secret_key=self.secret_key, settings=settings, now=lambda: self.now())
         self.hub = Hub(
             cache=self.cache, records=self, reads=LiveReads(reads=self.reads), presenter=self.presenter,
@@ -104,7 +105,7 @@ class Runtime:
         self.origin = secrets.token_hex(8)
         self.presence = self.hub.presence = Presence(
             self.hub, self.broker, self.origin, self.spawn,
-            settings.presence_debounce, settings.presence_refresh, settings.presence_expiry,
+            settings.presence_debounce, settings.presence_refresh, settings.presence_expiry, clock=self.clock,
         )
         self.remote = RemoteChanges(
             cache=self.cache, writing=self.writing, watched=self.hub,
@@ -114,6 +115,10 @@ class Runtime:
         self.publisher: Publisher = RealtimePublisher(
             hub=self.hub, broker=self.broker, presence=self.presence, cache=self.cache, spawn=self.spawn
         )
+
+    def now(self) -> datetime:
+        """What time it is for this process (its clock's time)."""
+        return self.clock.now()
 
     async def start(self) -> None:
         await self.writer.start()

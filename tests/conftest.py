@@ -127,6 +127,12 @@ class Server:
             time.sleep(0.1)
         raise RuntimeError("server did not start: " + self.log.read_text()[-3000:])
 
+    async def advance(self, seconds: float) -> None:
+        """Move the server's clock `seconds` forward (tests/platform/serve.py): its waits end as if that much time
+        had passed, without the test sleeping through them."""
+        async with httpx.AsyncClient(base_url=self.url) as client:
+            (await client.post("/_test/clock", json={"advance": seconds})).raise_for_status()
+
     def stop(self, kill: bool = False) -> None:
         if self.proc and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGKILL if kill else signal.SIGTERM)

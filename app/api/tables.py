@@ -205,7 +205,7 @@ async def stand_in(
     rec = await svc.lobby_change(
         rt, table_id, user, None,
         lambda s, r: svc.stand_in(s, r, user, body.seat, settings.stand_in_after, settings.stand_in_after_online,
-                                  lambda user_id: presence.connected(table_id, user_id)),
+                                  lambda user_id: presence.connected(table_id, user_id), now=rt.now()),
     )
     return presentation.table_json(rt, rec, user.id)
 
@@ -233,7 +233,8 @@ async def abandon(
     """My say on abandoning the running game: the first "yes" proposes it, every other player whose seat no bot
     plays must agree, any "no" ends the proposal; once all agree the game is over, abandoned, with no winner."""
     rec = await svc.lobby_change(
-        rt, table_id, user, None, lambda s, r: svc.vote_abandon(s, r, user, body.vote, body.proposal, rt.settings.stand_in_after)
+        rt, table_id, user, None, lambda s, r: svc.vote_abandon(s, r, user, body.vote, body.proposal, rt.settings.stand_in_after,
+                                                           now=rt.now())
     )
     return presentation.table_json(rt, rec, user.id)
 

@@ -18,6 +18,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app import messages
 from app.api.deps import signed_in, token_from
+from app.clock import Clock
 from app.db.models import User
 from app.logs import log_table_id, log_user_id
 from app.realtime.connections import SESSION_ENDED, SESSION_ENDED_ERROR, Connection, lose_access
@@ -40,13 +41,14 @@ def bot_playing() -> ServiceError:
 class RateLimiter:
     """A token bucket per connection."""
 
-    def __init__(self, rate: float, burst: int) -> None:
+    def __init__(self, rate: float, burst: int, *, clock: Clock) -> None:
         self.rate, self.burst = rate, float(burst)
-        self.tokens, self.stamp = float(burst), time.monotonic()
+        self.clock = clock
+        self.tokens, self.stamp = float(burst), clock.monotonic()
         self.refused = 0
 
     def allow(self) -> bool:
-        now = time.monotonic()
+        now = self.clock.monotonic()
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
         if self.tokens >= 1:
@@ -146,7 +148,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         return
     rt.hub.attach(conn)
     rt.hub.snapshot(rec, conn)
-    limiter = RateLimiter(rt.settings.ws_rate_per_second, rt.settings.ws_rate_burst)
+    limiter = RateLimiter(rt.settings.ws_rate_per_second, rt.settings.ws_rate_burst, clock=rt.clock)
     # The framed protocol's own read (no Starlette wrapper per message); ASGI's otherwise.
     receive = ws.scope["extensions"].get(FRAME_READER) or ws.receive
     try:

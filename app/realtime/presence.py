@@ -21,13 +21,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections.abc import Callable, Collection, Coroutine, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from app.clock import Clock, SystemClock
 from app.messages import PresenceNotice
 
 if TYPE_CHECKING:
@@ -237,9 +237,10 @@ class Presence:
 
     def __init__(
         self, hub: Hub, broker: Broker, origin: str, spawn: Spawn,
-        debounce: float = 0.5, refresh: float = 30.0, expiry: float = 90.0,
+        debounce: float = 0.5, refresh: float = 30.0, expiry: float = 90.0, *, clock: Clock | None = None,
     ) -> None:
         self.hub = hub
+        self.clock: Clock = clock or SystemClock()
         self.broker = broker
         self.origin = origin
         self.spawn = spawn
@@ -336,7 +337,7 @@ class Presence:
             self.spawn(self.announce_all())
         tables = notice.tables
         if tables is not None:
-            now = time.monotonic()
+            now = self.clock.monotonic()
             for table_id, doc in tables.items():
                 if self.board.note(origin, str(table_id), Part.from_json(doc), now):
                     self.touch(str(table_id))
@@ -347,9 +348,9 @@ class Presence:
             return
         await self.announce_all(ask=True)
         while True:
-            await asyncio.sleep(self.refresh)
+            await self.clock.sleep(self.refresh)
             try:
-                for table_id in self.board.expire(time.monotonic()):
+                for table_id in self.board.expire(self.clock.monotonic()):
                     self.touch(table_id)
                 await self.announce_all()
             except Exception:  # noqa: BLE001 - try again next round

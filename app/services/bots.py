@@ -115,7 +115,7 @@ class BotRunner:
         try:
             failures = 0
             while True:
-                await asyncio.sleep(self.rt.settings.bot_delay)
+                await self.rt.clock.sleep(self.rt.settings.bot_delay)
                 rec = self.rt.cache.get(table_id) or await self.rt.reload(table_id)
                 seats = [s for s in rec.awaiting if s in rec.bot_seats()]
                 if rec.status != TableStatus.PLAYING or not seats or rec.state is None:

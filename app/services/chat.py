@@ -261,7 +261,7 @@ async def post(
             raise ServiceError("bad_token", "Your session is not valid; sign in again.", 401)
         name = author[0]
         _check_mode(rec, user_id, author[1] is not None)
-        now = datetime.now(UTC)
+        now = rt.now()
         await _check_newcomer(session, rec, user_id, now, settings.chat_newcomers_per_minute)
         last = (await session.execute(
             select(ChatMessage.allowance, ChatMessage.created_at)

@@ -254,6 +254,8 @@ async def stand_in(
     idle_after: float,
     idle_after_online: float | None = None,
     connected: Callable[[str], bool] = lambda _user_id: False,
+    *,
+    now: datetime,
 ) -> Changed:
     """A bot plays a player's seat in a running game while they are away: the player's choice, the host's at an
     unrated table, or any other player's once the table has waited `idle_after` seconds on that seat, or
@@ -273,12 +275,11 @@ async def stand_in(
     host_may = user.id == rec.host_id and not rec.counts_for_ratings()
     if user.id != info.user_id and not host_may:
         if idle_after_online is not None and connected(info.user_id):
-            _require_idle(rec, user, target, info.user_name, idle_after_online, online=True)
+            _require_idle(rec, user, target, info.user_name, idle_after_online, now, online=True)
         else:
-            _require_idle(rec, user, target, info.user_name, idle_after)
+            _require_idle(rec, user, target, info.user_name, idle_after, now)
     # Away since the table began waiting on them, or since now if it was not (they asked, or the host did).
-    now = datetime.now(UTC)
-    away_since = now - timedelta(seconds=waited(rec)) if target in rec.awaiting else now
+    away_since = now - timedelta(seconds=waited(rec, now)) if target in rec.awaiting else now
     await session.execute(
         update(Seat).where(Seat.table_id == rec.id, Seat.seat == target).values(bot=True, away_since=away_since)
     )
@@ -291,21 +292,21 @@ async def stand_in(
     standing = rec.evolve(
         seats=[replace(s, bot=True, away_since=away_since) if s.seat == target else s for s in rec.seats]
     )
-    if rec.abandon is not None and not standing.abandon_waiting(idle_after):
+    if rec.abandon is not None and not standing.abandon_waiting(idle_after, now):
         # The proposal waited only on this player, whose seat no longer needs their say: it is agreed.
         return _abandon(rec, [event, {"type": TableEvent.ABANDONED, "visible_to": None}])
     return bumped(rec, [event])
 
 
 def _require_idle(
-    rec: TableRecord, user: User, target: str, name: str | None, idle_after: float, online: bool = False
+    rec: TableRecord, user: User, target: str, name: str | None, idle_after: float, now: datetime, online: bool = False
 ) -> None:
     """Another player may call a bot only for a seat the table has waited on, unchanged, for `idle_after`."""
     if rec.seat_of(user.id) is None:
         raise ServiceError("not_seated", "Only the players at the table can hand a seat to a bot.", 403)
     if target not in rec.awaiting:
         raise ServiceError("not_awaited", f"The game is not waiting for {name}.", 409)
-    left = idle_after - waited(rec)
+    left = idle_after - waited(rec, now)
     if left > 0:
         since = f", since {name} is still connected" if online else ""
         raise ServiceError(
@@ -356,7 +357,8 @@ async def reclaim(session: AsyncSession, rec: TableRecord, user: User) -> Change
 
 
 async def vote_abandon(
-    session: AsyncSession, rec: TableRecord, user: User, vote: Any, proposal: Any, away_enough: float
+    session: AsyncSession, rec: TableRecord, user: User, vote: Any, proposal: Any, away_enough: float, *,
+    now: datetime,
 ) -> Changed:
     """A player's say on abandoning the running game: the first "yes" proposes it, every other player must agree
     (one a bot stands in for too, until they have been away `away_enough` seconds), and any one "no" (the proposer's
@@ -386,13 +388,13 @@ async def vote_abandon(
         declined = {"type": TableEvent.ABANDON_DECLINED, **who, "withdrawn": seat in current["yes"]}
         return bumped(rec, [declined], abandon_vote=None)
     elif seat in current["yes"]:
-        if rec.abandon_waiting(away_enough):
+        if rec.abandon_waiting(away_enough, now):
             raise ServiceError("already_voted", "You have already agreed to abandon this game.", 409)
         events = []  # those it waited on have been away long enough since: agreed
     else:
         current = {**current, "yes": [*current["yes"], seat]}
         events = [{"type": TableEvent.ABANDON_AGREED, **who}]
-    if rec.evolve(abandon=current).abandon_waiting(away_enough):
+    if rec.evolve(abandon=current).abandon_waiting(away_enough, now):
         return bumped(rec, events, abandon_vote=current)
     return _abandon(rec, [*events, {"type": TableEvent.ABANDONED, "visible_to": None}])
 
@@ -471,8 +473,10 @@ async def lobby_change(rt: Context, table_id: str, user: User, invite: str | Non
         if not rec.can_see(user.id, invite) and invite is None:
             raise not_found()
         changed = await change(session, rec)
-        events = changed.events
-        await keep_events(session, rec.id, rec.version + 1, events, changed.columns)
+        events, columns = changed.events, changed.columns
+        if "updated_at" in columns:  # the stand-in wait counts from here, on the clock that reads it
+            columns = {**columns, "updated_at": rt.now()}
+        await keep_events(session, rec.id, rec.version + 1, events, columns)
         # The record as the commit makes it, read inside the transaction (the row is locked, so nobody else can
         # change it): after the commit, the same read would cost a transaction of its own.
         fresh = await load_record(session, table_id)

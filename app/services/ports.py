@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable, Coroutine
+from collections.abc import Coroutine
 from datetime import datetime
 from typing import Any, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.clock import Clock
 from app.config import Settings
 from app.services.auth import TokenSigner
 from app.services.push import VapidKeys
@@ -67,7 +68,7 @@ class Context(Protocol):
     publisher."""
 
     settings: Settings
-    now: Callable[[], datetime]  # what time it is for the game clocks: tests set their own
+    clock: Clock  # the time every wait reads: tests set their own
     secret_key: str
     signer: TokenSigner
     vapid: VapidKeys | None  # None without the push extra
@@ -80,6 +81,8 @@ class Context(Protocol):
     mail_lock: asyncio.Lock
     origin: str  # names this process in its side notices
     publisher: Publisher
+
+    def now(self) -> datetime: ...
 
     def table_lock(self, table_id: str) -> asyncio.Lock: ...
 

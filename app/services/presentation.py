@@ -6,7 +6,7 @@ the stand-in waits, the clock's now); the hub is given one when the runtime wire
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from app.config import Settings, get_settings
@@ -20,7 +20,8 @@ class Shows(Protocol):
 
     secret_key: str
     settings: Settings
-    now: Callable[[], datetime]
+
+    def now(self) -> datetime: ...
 
 
 def table_json(rt: Shows, rec: TableRecord, user_id: str | None) -> dict[str, Any]:
@@ -103,7 +104,7 @@ def abandon_json(rec: TableRecord) -> dict[str, Any] | None:
     vote = rec.abandon
     if vote is None or rec.status != TableStatus.PLAYING:
         return None
-    waiting = rec.abandon_waiting(get_settings().stand_in_after)
+    waiting = rec.abandon_waiting(get_settings().stand_in_after, datetime.now(UTC))
     return {"id": vote["since"], "by": vote["by"], "yes": list(vote["yes"]), "waiting": waiting}
 
 
@@ -117,7 +118,7 @@ def table_json_for(rt: Shows, rec: TableRecord, public: dict[str, Any], user_id:
         data.update(clock_fields(rt, rec))
     if rec.status == TableStatus.PLAYING:
         # Seconds rather than a time of day, so a client whose clock is off still counts right.
-        data["waited"] = round(waited(rec), 1)
+        data["waited"] = round(waited(rec, rt.now()), 1)
         data["stand_in_after"] = rt.settings.stand_in_after
         data["stand_in_after_online"] = rt.settings.stand_in_after_online
     return data

@@ -185,23 +185,22 @@ class TableRecord:
         """The seats whose person ran out of time and lost (a bot plays them to the end)."""
         return list(self.clock.get("timed_out", [])) if self.clock is not None else []
 
-    def abandon_voters(self, away_enough: float) -> list[str]:
+    def abandon_voters(self, away_enough: float, now: datetime) -> list[str]:
         """The seats whose say an abandon needs: those played by their person, and those a bot plays for a person who
         has been away for less than `away_enough` seconds (the stand-in wait): whoever asked for the bot, a game
         cannot be ended behind the back of a player who just stepped out. A bot from the start has no say."""
-        now = datetime.now(UTC)
         return [
             s.seat for s in self.seats
             if s.user_id is not None and (not s.bot or (
                 s.away_since is not None and (now - as_utc(s.away_since)).total_seconds() < away_enough))
         ]
 
-    def abandon_waiting(self, away_enough: float) -> list[str]:
+    def abandon_waiting(self, away_enough: float, now: datetime) -> list[str]:
         """The voters who have yet to agree to the open proposal to abandon (none when no proposal is open)."""
         if self.abandon is None:
             return []
         yes = self.abandon["yes"]
-        return [seat for seat in self.abandon_voters(away_enough) if seat not in yes]
+        return [seat for seat in self.abandon_voters(away_enough, now) if seat not in yes]
 
     def takeback_open(self) -> dict[str, Any] | None:
         """The request to take back moves that is open now: none once a move was made after it, or the game ended."""
@@ -291,7 +290,7 @@ def invite_code(secret_key: str, table_id: str, invite_round: int = 0) -> str:
     return base64.urlsafe_b64encode(digest[:18]).decode()
 
 
-def waited(rec: TableRecord) -> float:
-    """Seconds since the table last changed (a move or a seat change)."""
+def waited(rec: TableRecord, now: datetime) -> float:
+    """Seconds from the table's last change (a move or a seat change) to `now`."""
     at = rec.updated_at if rec.updated_at.tzinfo else rec.updated_at.replace(tzinfo=UTC)  # SQLite drops the zone
-    return max(0.0, (datetime.now(UTC) - at).total_seconds())
+    return max(0.0, (now - at).total_seconds())

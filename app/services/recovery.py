@@ -59,7 +59,7 @@ async def request_reset(rt: Context, who: object) -> None:
         users = list(await session.scalars(
             select(User).where(column == name, User.email_verified.is_(True), User.username.is_not(None))
         ))
-        now = datetime.now(UTC)
+        now = rt.now()
         # Expired links go as new ones are made (few: asking is rate limited).
         await session.execute(delete(PasswordReset).where(PasswordReset.expires_at <= now))
         for user in users:  # one, or none: a confirmed address is one account's, but nothing enforces it
@@ -91,7 +91,7 @@ async def reset(rt: Context, token: object, password: object) -> User:
         row = await session.get(PasswordReset, _digest(token), with_for_update=True)
         if row is None:
             raise ServiceError("bad_link", "This reset link is not valid, or was used already.", 400)
-        if _aware(row.expires_at) <= datetime.now(UTC):
+        if _aware(row.expires_at) <= rt.now():
             await session.delete(row)
             await session.commit()
             raise ServiceError("link_expired", "This reset link has expired: ask for a new one.", 410)

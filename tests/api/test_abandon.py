@@ -140,8 +140,9 @@ async def test_one_no_ends_the_proposal_and_another_may_follow(server: Server) -
 async def test_a_player_a_bot_stands_in_for_keeps_their_say_until_away_the_full_wait(
     fresh_db: Database, tmp_path: Path
 ) -> None:
-    # The wait is long enough for the steps before it to finish within it on a loaded machine.
-    server = Server(fresh_db, tmp_path, BOT_DELAY="0.05", STAND_IN_AFTER="6").start()
+    # The wait is long enough for the steps before it to finish within it on a loaded machine; the test then moves
+    # the server's clock past it.
+    server = Server(fresh_db, tmp_path, BOT_DELAY="0.05", STAND_IN_AFTER="60").start()
     try:
         # Unrated, so the host may hand a seat to a bot at once (at a rated table they wait like anyone)...
         (ana, ben, cy), tid = await _started(server, visibility="private")
@@ -162,12 +163,9 @@ async def test_a_player_a_bot_stands_in_for_keeps_their_say_until_away_the_full_
         await sc.expect("snapshot")
         waiting = await vote(cy, tid, "yes")
         assert waiting["abandon"]["waiting"] == ["1"]
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + 15
-        while (r := await ana.post(f"/api/tables/{tid}/abandon", {"vote": "yes"}, ok=False)).status_code != 200:
-            assert r.json()["error"]["code"] == "already_voted" and loop.time() < deadline
-            await asyncio.sleep(0.25)
-        done = r.json()
+        assert (await vote(ana, tid, "yes", status=409))["code"] == "already_voted"  # Ben stepped out just now
+        await server.advance(60)
+        done = await vote(ana, tid, "yes")
         assert done["status"] == "finished" and done["abandoned"] is True and done["outcome"] is None
         seen = await sc.until_version(done["version"])
         assert [e["type"] for e in seen["events"]][-1] == "abandoned"
@@ -191,7 +189,7 @@ async def test_a_stand_in_called_after_the_full_wait_takes_the_say_at_once(fresh
         await sa.expect("snapshot")
         assert (await sa.act({"type": "pick", "n": 1}))["type"] == "ack"
         await vote(ana, tid, "yes")
-        await asyncio.sleep(1.2)  # the table has waited the full stand-in wait on Ben
+        await server.advance(1.2)  # the table has waited the full stand-in wait on Ben
         done = (await ana.post(f"/api/tables/{tid}/stand_in", {"seat": "1"})).json()
         assert done["status"] == "finished" and done["abandoned"] is True
         await sa.close()
@@ -204,18 +202,28 @@ async def test_a_stand_in_called_after_the_full_wait_takes_the_say_at_once(fresh
 async def test_bots_from_the_start_have_no_say_and_stop_playing_an_abandoned_game(
     fresh_db: Database, tmp_path: Path
 ) -> None:
-    server = Server(fresh_db, tmp_path, BOT_DELAY="0.3").start()
+    # The bots wait far longer than the test takes, until the test moves the server's clock.
+    server = Server(fresh_db, tmp_path, BOT_DELAY="60").start()
     try:
         ana = await Player.guest(server.url, "Ana")
-        t = await ana.table(seats=3, options={"target": 1000})
-        for seat in ("1", "2"):
-            await ana.post(f"/api/tables/{t['id']}/bots", {"seat": seat})
-        started = (await ana.post(f"/api/tables/{t['id']}/start")).json()
-        assert started["awaiting"] == ["0", "1", "2"]
+        tables = []
+        for _ in range(2):  # the first is abandoned; the second, played on, shows when the bots have had their turn
+            t = await ana.table(seats=3, options={"target": 1000})
+            for seat in ("1", "2"):
+                await ana.post(f"/api/tables/{t['id']}/bots", {"seat": seat})
+            started = (await ana.post(f"/api/tables/{t['id']}/start")).json()
+            assert started["awaiting"] == ["0", "1", "2"]
+            tables.append(started)
+        t, control = tables
         # Alone with bots, Ana's proposal is agreed at once, before the bots have made their picks.
         done = await vote(ana, t["id"], "yes")
         assert done["status"] == "finished" and done["abandoned"] is True
-        await asyncio.sleep(1.0)  # three bot delays
+        deadline = asyncio.get_running_loop().time() + 15
+        for delays in range(1, 3):  # two bot delays: time for a bot to pick at either table, twice over
+            await server.advance(60)
+            while (await ana.http.get(f"/api/tables/{control['id']}")).json()["version"] < control["version"] + delays:
+                assert asyncio.get_running_loop().time() < deadline, "the bots at the table played on never moved"
+                await asyncio.sleep(0.05)
         after = (await ana.http.get(f"/api/tables/{t['id']}")).json()
         assert after["version"] == done["version"] and after["move_count"] == done["move_count"]
         await ana.close()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -188,7 +187,7 @@ async def test_chat_is_rate_limited_per_person_and_table(server: Server) -> None
     other = await ana.table(seats=2)
     await ana.post(f"/api/tables/{other['id']}/chat", {"text": "elsewhere"})
     # One more line every two seconds; the socket stayed open throughout.
-    await asyncio.sleep(2.1)
+    await server.advance(2.1)
     assert (await sa.chat("patiently"))["type"] == "ack"
     texts = [m["text"] for m in (await _history(server, tid)).json()["messages"]]
     assert texts == [*(f"spam {i}" for i in range(5)), "I can talk", "patiently"]

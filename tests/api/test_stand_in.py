@@ -117,7 +117,7 @@ async def test_a_player_who_vanished_mid_game_does_not_strand_the_others(fresh_d
         early = await cy.post(f"/api/tables/{tid}/stand_in", {"seat": "0"}, ok=False)
         assert early.status_code == 409 and early.json()["error"]["code"] == "not_idle_yet"
         before = (await cy.http.get(f"/api/tables/{tid}")).json()
-        await asyncio.sleep(1.7)
+        await server.advance(1.7)
         stranger = await watcher.post(f"/api/tables/{tid}/stand_in", {"seat": "0"}, ok=False)
         assert stranger.status_code == 403 and stranger.json()["error"]["code"] == "not_seated"
         idle = await cy.post(f"/api/tables/{tid}/stand_in", {"seat": "1"}, ok=False)
@@ -167,7 +167,7 @@ async def connected_player_gets_longer(one: Server, two: Server) -> None:
         assert (await s.act({"type": "pick", "n": 1}))["type"] == "ack"
         await s.close()
     await sa.expect("presence", online=["0"])
-    await asyncio.sleep(1.2)
+    await one.advance(1.2)
     refused = await cy.post(f"/api/tables/{tid}/stand_in", {"seat": "0"}, ok=False)
     error = refused.json()["error"]
     assert refused.status_code == 409 and error["code"] == "not_idle_yet", error
@@ -218,7 +218,7 @@ async def test_at_a_rated_table_the_host_waits_like_any_player(fresh_db: Databas
         assert (await ana.http.get(f"/api/tables/{tid}")).json()["rated"] is True
         early = await ana.post(f"/api/tables/{tid}/stand_in", {"seat": "1"}, ok=False)
         assert early.status_code == 409 and early.json()["error"]["code"] == "not_idle_yet"
-        await asyncio.sleep(1.6)
+        await server.advance(1.6)
         table = (await ana.post(f"/api/tables/{tid}/stand_in", {"seat": "1"})).json()
         assert table["seats"][1]["bot"] is True
         for who in (ana, ben, cy):

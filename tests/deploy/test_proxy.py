@@ -60,9 +60,16 @@ async def test_each_tables_sockets_share_one_process_and_survive_its_loss(fresh_
         await watcher.until_version(before + 1)
 
         one.stop()  # its sockets are closed; the other process's stay open
-        await asyncio.sleep(1)
-        closed = [all(s.reader.done() for s in socks) for _, socks in tables]
-        still_open = [not any(s.reader.done() for s in socks) for _, socks in tables]
+        # Until the proxy has closed the stopped process's sockets: a table split between the processes stays split.
+        deadline = asyncio.get_running_loop().time() + 10
+        while True:
+            closed = [all(s.reader.done() for s in socks) for _, socks in tables]
+            still_open = [not any(s.reader.done() for s in socks) for _, socks in tables]
+            if any(closed) and all(c or o for c, o in zip(closed, still_open, strict=True)):
+                break
+            if asyncio.get_running_loop().time() > deadline:
+                break
+            await asyncio.sleep(0.05)
         assert all(c or o for c, o in zip(closed, still_open, strict=True)), "a table's sockets were split"
         assert any(closed) and any(still_open), "every table went to one process"
 

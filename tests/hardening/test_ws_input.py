@@ -211,7 +211,7 @@ async def test_a_flood_is_answered_then_throttled_then_cut(server: Server) -> No
     assert sum(r["type"] == "ack" for r in replies) == 1  # the first pick, then "not your turn"
     assert "server_error" not in codes
     # Throttled, not dead: after a pause the same socket is answered again.
-    await asyncio.sleep(0.6)
+    await server.advance(0.6)
     await sock.send_raw(json.dumps({"type": "ping"}))
     await sock.expect("pong")
     # Keep flooding and the server hangs up (policy violation).

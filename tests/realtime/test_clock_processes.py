@@ -13,7 +13,7 @@ from tests.conftest import Database, Server, requires_postgres
 from tests.platform.client import Player, Socket
 
 PER_MOVE = 10  # seconds: the shortest turn the server takes
-SWEEPS = {"CLOCK_SWEEP_SECONDS": "0.05"}
+SWEEPS = {"CLOCK_SWEEP_SECONDS": "0.02"}
 
 
 async def started(host: Player, guest: Player, timeout: str) -> dict[str, Any]:
@@ -44,7 +44,7 @@ async def test_each_timeout_is_applied_once_by_one_of_two_processes(fresh_db: Da
                 break
             assert time.monotonic() < deadline, "the timeouts were not applied"
             await asyncio.sleep(0.25)
-        await asyncio.sleep(1)  # long enough for a second claim, had one been possible, at these sweeps
+        await asyncio.sleep(0.4)  # twenty sweeps of each process: time for a second claim, had one been possible
         for t in losses:
             now = (await ana.http.get(f"/api/tables/{t['id']}")).json()
             assert now["status"] == "finished" and now["version"] == t["version"] + 1  # one claim, one change

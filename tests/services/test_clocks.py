@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select, update
 
+from app.clock import FakeClock
 from app.config import Settings
 from app.db.models import GameTable, Move, PlayerRating, User
 from app.games import GAMES
@@ -34,18 +35,15 @@ T0 = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
 PICK = {"type": "pick", "n": 1}
 
 
-class Clock:
-    """A clock that moves only when told."""
+class Clock(FakeClock):
+    """A clock that moves only when told, to a moment counted from T0."""
 
     def __init__(self) -> None:
-        self.at = T0
-
-    def now(self) -> datetime:
-        return self.at
+        super().__init__(T0)
 
     def to(self, seconds: float) -> datetime:
-        self.at = T0 + timedelta(seconds=seconds)
-        return self.at
+        self.advance(seconds - (self.now() - T0).total_seconds())
+        return self.now()
 
 
 def _settings(db: Database) -> Settings:
@@ -54,8 +52,7 @@ def _settings(db: Database) -> Settings:
 
 async def _runtime(db: Database, clock: Clock) -> Runtime:
     """A runtime whose move writer runs (its sweeps do not: the tests call them at chosen moments)."""
-    rt = Runtime(_settings(db))
-    rt.now = clock.now
+    rt = Runtime(_settings(db), clock=clock)
     await rt.writer.start()
     return rt
 

@@ -145,17 +145,17 @@ def test_a_record_read_afresh_keeps_the_cached_events_before_its_own() -> None:
 
 def test_the_proposal_to_abandon_waits_on_seats_their_person_plays_or_left_a_moment_ago() -> None:
     wait = 300.0
+    now = datetime.now(UTC)
     rec = record()
     rec = rec.evolve(seats=[*rec.seats, SeatInfo("2", None, None, True), SeatInfo("3", "d", "D", True)])
-    assert rec.abandon_voters(wait) == ["0", "1"] and rec.abandon_waiting(wait) == []  # no proposal open
+    assert rec.abandon_voters(wait, now) == ["0", "1"] and rec.abandon_waiting(wait, now) == []  # no proposal open
     rec = rec.evolve(abandon={"by": "1", "yes": ["1"], "since": 4})
-    assert rec.abandon_waiting(wait) == ["0"]
-    now = datetime.now(UTC)
+    assert rec.abandon_waiting(wait, now) == ["0"]
     just_left = SeatInfo("0", "a", "A", True, away_since=now - timedelta(seconds=wait - 5))
     long_gone = SeatInfo("0", "a", "A", True, away_since=now - timedelta(seconds=wait + 5))
     # A bot standing in for a player who just stepped out leaves them their say; one away the full wait has none.
-    assert rec.evolve(seats=[just_left, *rec.seats[1:]]).abandon_waiting(wait) == ["0"]
-    assert rec.evolve(seats=[long_gone, *rec.seats[1:]]).abandon_waiting(wait) == []
+    assert rec.evolve(seats=[just_left, *rec.seats[1:]]).abandon_waiting(wait, now) == ["0"]
+    assert rec.evolve(seats=[long_gone, *rec.seats[1:]]).abandon_waiting(wait, now) == []
 
 
 def test_a_rename_drops_the_cached_finished_tables_that_name_the_person_and_only_those() -> None:
