@@ -22,6 +22,7 @@ from app.services.events import TableEvent
 from app.services.loading import load_record
 from app.services.options import check_options, get_game, seated_options
 from app.services.record import (
+    SeatInfo,
     TableRecord,
     TableStatus,
     Visibility,
@@ -206,12 +207,17 @@ async def leave(session: AsyncSession, rec: TableRecord, user: User) -> Changed:
     return bumped(rec, events, host_id=heir.user_id)
 
 
-async def kick(session: AsyncSession, rec: TableRecord, user: User, seat: Any) -> Changed:
-    """The host empties a seat (a player or a bot) before the start."""
+def _hosts_open_seat(rec: TableRecord, user: User, seat: Any) -> tuple[str, SeatInfo]:
+    """The seat the host names at a table not started yet, and who is in it."""
     _require_host(rec, user)
     _require_open(rec)
     target = _seat_number(rec, seat)
-    info = next(s for s in rec.seats if s.seat == target)
+    return target, next(s for s in rec.seats if s.seat == target)
+
+
+async def kick(session: AsyncSession, rec: TableRecord, user: User, seat: Any) -> Changed:
+    """The host empties a seat (a player or a bot) before the start."""
+    target, info = _hosts_open_seat(rec, user, seat)
     if info.user_id is None and not info.bot:
         raise ServiceError("seat_empty", "That seat is already empty.", 409)
     await session.execute(
@@ -233,10 +239,7 @@ async def add_bot(
     session: AsyncSession, rec: TableRecord, user: User, seat: Any, level: BotLevel = BotLevel.NORMAL
 ) -> Changed:
     """The host puts a bot that plays at `level` in an empty seat."""
-    _require_host(rec, user)
-    _require_open(rec)
-    target = _seat_number(rec, seat)
-    info = next(s for s in rec.seats if s.seat == target)
+    target, info = _hosts_open_seat(rec, user, seat)
     if info.user_id is not None or info.bot:
         raise ServiceError("seat_taken", "That seat is taken.", 409)
     await session.execute(
