@@ -91,8 +91,13 @@ async def _alone_with_a_bot(ana: Player, server: Server) -> dict[str, Any]:
     latest = await sock.expect("snapshot")
     while latest["table"]["status"] != "finished":
         if "0" in latest["awaiting"] and latest["actions"]:
-            assert (await sock.act(latest["actions"][0]))["type"] == "ack"
-        latest = await sock.until_version(latest["version"] + 1)
+            ack = await sock.act(latest["actions"][0])
+            assert ack["type"] == "ack", ack
+            # The next look is at the picture after this move: an update the bot's move brought before it still
+            # offers the move just made.
+            latest = await sock.until_acked(ack)
+        else:
+            latest = await sock.until_version(latest["version"] + 1)
     await sock.close()
     return await table_state(server, t["id"])
 
