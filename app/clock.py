@@ -67,9 +67,19 @@ class FakeClock:
         if seconds < 0:
             raise ValueError("a clock never goes back")
         self._offset += seconds
+        self._wake()
+
+    def _wake(self) -> None:
+        """Every sleep looks at the clock again; those now past their end return."""
         for sleeper in self._sleepers:
             if not sleeper.done():
                 sleeper.set_result(None)
+
+    def set(self, when: datetime) -> None:
+        """Put the clock at `when`, forward or back: a test's chosen moment of the day (its monotonic count moves
+        with it, so a test that goes back must not rely on intervals across the jump)."""
+        self._offset += (when - self.now()).total_seconds()
+        self._wake()
 
     async def sleep(self, seconds: float) -> None:
         end = self.monotonic() + seconds

@@ -148,7 +148,7 @@ async def test_a_connected_player_gets_longer_before_a_bot_may_take_their_seat(
 ) -> None:
     """A player whose socket is open at the table may be thinking rather than gone: the others wait
     `STAND_IN_AFTER_ONLINE` for them, and `STAND_IN_AFTER` once they have gone."""
-    server = Server(fresh_db, tmp_path, STAND_IN_AFTER="1", STAND_IN_AFTER_ONLINE="3", BOT_DELAY="1").start()
+    server = Server(fresh_db, tmp_path, STAND_IN_AFTER="1", STAND_IN_AFTER_ONLINE="60", BOT_DELAY="1").start()
     try:
         await connected_player_gets_longer(server, server)
     finally:
@@ -160,7 +160,8 @@ async def connected_player_gets_longer(one: Server, two: Server) -> None:
     ana, ben, cy, tid = await _started(one)
     sa = await Socket.open(two.ws_url, tid, ana.token)
     snap = await sa.expect("snapshot")
-    assert snap["table"]["stand_in_after"] == 1 and snap["table"]["stand_in_after_online"] == 3
+    # The longer wait is far beyond the clock's jump below plus however long a busy machine takes to get there.
+    assert snap["table"]["stand_in_after"] == 1 and snap["table"]["stand_in_after_online"] == 60
     for who in (ben, cy):
         s = await Socket.open(one.ws_url, tid, who.token)
         await s.expect("snapshot")

@@ -194,7 +194,10 @@ async def test_a_player_connected_to_another_process_gets_longer_before_a_stand_
 ) -> None:
     """The process asked to hand a seat to a bot knows the player is connected to the other one."""
     requires_postgres()
-    settings = {"STAND_IN_AFTER": "1", "STAND_IN_AFTER_ONLINE": "3", "BOT_DELAY": "1", **FAST_PRESENCE}
+    # The test moves `one`'s clock past the short wait; `two`'s presence, refreshed on its own clock, must still be
+    # fresh on `one`'s after that jump, so it expires well beyond it.
+    settings = {"STAND_IN_AFTER": "1", "STAND_IN_AFTER_ONLINE": "60", "BOT_DELAY": "1", **FAST_PRESENCE,
+                "PRESENCE_EXPIRY": "5"}
     one = Server(fresh_db, tmp_path, **settings).start()
     two = Server(fresh_db, tmp_path, RUN_MIGRATIONS="false", **settings).start()
     try:

@@ -36,13 +36,14 @@ PICK = {"type": "pick", "n": 1}
 
 
 class Clock(FakeClock):
-    """A clock that moves only when told, to a moment counted from T0."""
+    """A clock that moves only when told, to a moment counted from T0 (back to T0 too: a test starts several tables
+    there)."""
 
     def __init__(self) -> None:
         super().__init__(T0)
 
     def to(self, seconds: float) -> datetime:
-        self.advance(seconds - (self.now() - T0).total_seconds())
+        self.set(T0 + timedelta(seconds=seconds))
         return self.now()
 
 
