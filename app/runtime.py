@@ -27,7 +27,7 @@ from app.services import notify
 from app.services.auth import TokenSigner
 from app.services.bots import BotRunner
 from app.services.live_reads import LiveReads
-from app.services.loading import catch_up, load_record, moves_after, stored_version, stored_versions
+from app.services.loading import moves_after, stored_versions
 from app.services.ports import Publisher
 from app.services.presentation import TablePresenter
 from app.services.push import VapidKeys
@@ -37,6 +37,7 @@ from app.services.ratings import sweep as sweep_ratings
 from app.services.record import TableRecord, TableStatus
 from app.services.remote_changes import RemoteChanges
 from app.services.table_cache import TableCache
+from app.services.table_records import TableRecords
 from app.services.timeouts import sweep as sweep_timeouts
 from app.services.writer import PostgresBatchWriter, SessionWriter
 
@@ -77,12 +78,16 @@ class Runtime:
         self.cache = TableCache(settings.table_cache_size, settings.table_cache_idle_seconds,
                                 settings.table_cache_events, clock=self.clock.monotonic)
         self.presenter = TablePresenter(secret_key=self.secret_key, settings=settings, now=lambda: self.now())
-        self.hub = Hub(
-            cache=self.cache, records=self, reads=LiveReads(reads=self.reads), presenter=self.presenter,
-            on_renamed=lambda user_id, name: self.publisher.renamed(user_id, name), publish_later=self.publish_later,
-        )
         self.broker = make_broker(
             settings.effective_database_url, settings.broker_url, settings.effective_broker_namespace
+        )
+        self.records = TableRecords(
+            cache=self.cache, reads=self.reads, shared=self.broker.shared, engine=self.engine,
+            moves_query=moves_after,
+        )
+        self.hub = Hub(
+            cache=self.cache, records=self.records, reads=LiveReads(reads=self.reads), presenter=self.presenter,
+            on_renamed=lambda user_id, name: self.publisher.renamed(user_id, name), publish_later=self.publish_later,
         )
         self.bots = BotRunner(self)
         self.writer: SessionWriter | PostgresBatchWriter = (
@@ -109,7 +114,7 @@ class Runtime:
         )
         self.remote = RemoteChanges(
             cache=self.cache, writing=self.writing, watched=self.hub,
-            moves_after=self.moves_after if self.is_postgres else None, publish_later=self.publish_later,
+            moves_after=self.records.moves_after if self.is_postgres else None, publish_later=self.publish_later,
             spawn=self.spawn,
         )
         self.publisher: Publisher = RealtimePublisher(
@@ -160,47 +165,19 @@ class Runtime:
         single writer (SQLite); nothing on Postgres, where it would only make the table's moves wait."""
         return self._write_lock if self._write_lock is not None else contextlib.nullcontext()
 
+    # The services reach the table records through the runtime (ports.Context).
+
     async def record(self, session: AsyncSession, table_id: str) -> TableRecord:
-        """The table as this process knows it, loaded on a miss."""
-        rec = self.cache.get(table_id)
-        if rec is None:
-            rec = self.cache.put(await load_record(session, table_id))
-        return rec  # load_record refuses malformed ids before any SQL
+        return await self.records.record(session, table_id)
 
     async def record_fresh(self, session: AsyncSession, table_id: str) -> TableRecord:
-        """The table with every change committed before this read, though another process made it.
-
-        A request may reach another process than the one that answered a change, before its notice does."""
-        rec = self.cache.get(table_id)
-        if rec is None or not self.broker.shared:
-            return await self.record(session, table_id)
-        stored = await stored_version(session, table_id)
-        if stored is not None and stored > rec.version:
-            return await self.record_at_least(table_id, stored)
-        return rec
+        return await self.records.record_fresh(session, table_id)
 
     async def reload(self, table_id: str) -> TableRecord:
-        """Read the table afresh from the database."""
-        async with self.reads() as session:
-            return self.cache.put(await load_record(session, table_id))
+        return await self.records.reload(table_id)
 
     async def record_at_least(self, table_id: str, version: int) -> TableRecord:
-        """The table at `version` or newer: the cached one, brought forward by the moves made elsewhere."""
-        rec = self.cache.get(table_id)
-        if rec is not None and rec.version >= version:
-            return rec
-        if rec is not None and rec.status == TableStatus.PLAYING and rec.state is not None:
-            async with self.reads() as session:
-                newer = await catch_up(session, rec)
-            if newer is not None:
-                return self.cache.put(newer)
-        return await self.reload(table_id)
-
-    async def moves_after(self, known: dict[str, int]) -> dict[str, list[Any]]:
-        """The moves of these tables after their known move counts, in one query (Postgres)."""
-        async with self.engine.connect() as conn:
-            raw = await conn.get_raw_connection()
-            return await moves_after(raw.driver_connection, known)
+        return await self.records.record_at_least(table_id, version)
 
     def on_side_notice(self, payload: str) -> None:
         """A notice on the broker's side channel, unless this process sent it: a chat line, a line removed or a
