@@ -11,18 +11,16 @@ from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
 
-from pydantic import ValidationError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app import messages
 from app.clock import Clock, SystemClock
 from app.config import Settings
 from app.db.session import make_engine, make_sessionmaker
-from app.messages import SIDE_NOTICE
 from app.realtime.broker import make_broker
 from app.realtime.hub import Hub
-from app.realtime.presence import NAME_CHARS, Presence
+from app.realtime.presence import Presence
 from app.realtime.publisher import RealtimePublisher
+from app.realtime.side_notices import SideNotices
 from app.services import notify
 from app.services.auth import TokenSigner
 from app.services.bots import BotRunner
@@ -45,18 +43,6 @@ log = logging.getLogger("app.runtime")
 # How often a process with no broker between processes (SQLite) looks in the database for what another process
 # changed: an operator's ban or closed table (`foodgames admin`).
 OUTSIDE_CHECK_SECONDS = 10.0
-
-
-def read_side_notice(payload: str) -> messages.SideNotice | None:
-    """A side notice as its model; None for a kind this process does not know (a newer one's, during a rolling
-    upgrade) and for a malformed one, which is logged."""
-    try:
-        notice: messages.SideNotice = SIDE_NOTICE.validate_json(payload)
-    except ValidationError as exc:
-        if not any(error["type"] == "union_tag_invalid" for error in exc.errors()):
-            log.warning("side notice malformed: %s", exc.errors()[0])
-        return None
-    return notice
 
 
 class Runtime:
@@ -120,6 +106,9 @@ class Runtime:
         self.publisher: Publisher = RealtimePublisher(
             hub=self.hub, broker=self.broker, presence=self.presence, cache=self.cache, spawn=self.spawn
         )
+        self.side_notices = SideNotices(
+            hub=self.hub, presence=self.presence, renamed=self.publisher.renamed, origin=self.origin
+        )
 
     def now(self) -> datetime:
         """What time it is for this process (its clock's time)."""
@@ -133,7 +122,7 @@ class Runtime:
         self.spawn(self.sweep_clocks(self.settings.clock_sweep_seconds))
         if notify.enabled(self.settings):
             self.spawn(self.send_mail(self.settings.email_sweep_seconds))
-        await self.broker.start(self.remote.on_change, self.on_broker_back, self.on_side_notice)
+        await self.broker.start(self.remote.on_change, self.on_broker_back, self.side_notices)
         if not self.broker.shared:
             self.spawn(self.notice_outside_changes(OUTSIDE_CHECK_SECONDS))
         self.spawn(self.presence.run())
@@ -178,33 +167,6 @@ class Runtime:
 
     async def record_at_least(self, table_id: str, version: int) -> TableRecord:
         return await self.records.record_at_least(table_id, version)
-
-    def on_side_notice(self, payload: str) -> None:
-        """A notice on the broker's side channel, unless this process sent it: a chat line, a line removed or a
-        person muted, to this process's sockets of its table, another process's presence, a person's sessions
-        ended (services/account.py: their sockets here opened with an older token are closed), or a person's new
-        name (`renamed`)."""
-        notice = read_side_notice(payload)
-        if notice is None or notice.origin == self.origin:
-            return
-        try:
-            match notice:
-                case messages.ChatNotice():
-                    self.hub.chat(notice.table_id, notice.message)
-                case messages.ChatRemovedNotice():
-                    self.hub.chat_removed(notice.table_id, notice.id)
-                case messages.ChatMuteNotice():
-                    self.hub.chat_mute(notice.table_id, notice.user.model_dump(), notice.muted, notice.host_id)
-                case messages.PresenceNotice():
-                    self.presence.on_notice(notice)
-                case messages.SessionEndedNotice():
-                    self.hub.end_sessions(notice.user_id, notice.epoch)
-                case messages.SessionRevokedNotice():
-                    self.hub.revoke_session(notice.user_id, notice.sid)
-                case messages.RenamedNotice():
-                    self.publisher.renamed(notice.user_id, notice.name[:NAME_CHARS])
-        except Exception:  # noqa: BLE001 - a notice that fails must not stop the broker's listener
-            log.exception("side notice failed")
 
     async def on_broker_back(self) -> None:
         """After a broker reconnect: what this process missed meanwhile (moves, chat, the others' presence, sessions
