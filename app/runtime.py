@@ -25,7 +25,8 @@ from app.services import notify
 from app.services.auth import TokenSigner
 from app.services.bots import BotRunner
 from app.services.live_reads import LiveReads
-from app.services.loading import moves_after, stored_versions
+from app.services.loading import moves_after
+from app.services.outside_changes import OutsideChanges
 from app.services.ports import Publisher
 from app.services.presentation import TablePresenter
 from app.services.push import VapidKeys
@@ -34,6 +35,7 @@ from app.services.ratings import settle as settle_rating
 from app.services.ratings import sweep as sweep_ratings
 from app.services.record import TableRecord, TableStatus
 from app.services.remote_changes import RemoteChanges
+from app.services.sweeps import Sweeps
 from app.services.table_cache import TableCache
 from app.services.table_records import TableRecords
 from app.services.timeouts import sweep as sweep_timeouts
@@ -109,6 +111,16 @@ class Runtime:
         self.side_notices = SideNotices(
             hub=self.hub, presence=self.presence, renamed=self.publisher.renamed, origin=self.origin
         )
+        self.outside = OutsideChanges(
+            cache=self.cache, reads=self.reads, recheck_sessions=self.hub.recheck_sessions,
+            on_change=self.remote.on_change, sleep=asyncio.sleep,
+        )
+        self.sweeps = Sweeps(
+            rate_unrated=lambda idle_for: sweep_ratings(self, idle_for=idle_for),
+            time_out=lambda: sweep_timeouts(self, self.now()),
+            send_mail=lambda: notify.send_due(self),
+            sleep=asyncio.sleep,
+        )
 
     def now(self) -> datetime:
         """What time it is for this process (its clock's time)."""
@@ -118,13 +130,13 @@ class Runtime:
         await self.writer.start()
         self.spawn(self.hub.sweep_idle(self.settings.ws_idle_timeout))
         self.spawn(self.bots.sweep(self.settings.bot_sweep_seconds))
-        self.spawn(self.sweep_ratings(self.settings.rating_sweep_seconds))
-        self.spawn(self.sweep_clocks(self.settings.clock_sweep_seconds))
+        self.spawn(self.sweeps.ratings(self.settings.rating_sweep_seconds))
+        self.spawn(self.sweeps.clocks(self.settings.clock_sweep_seconds))
         if notify.enabled(self.settings):
-            self.spawn(self.send_mail(self.settings.email_sweep_seconds))
+            self.spawn(self.sweeps.mail(self.settings.email_sweep_seconds))
         await self.broker.start(self.remote.on_change, self.on_broker_back, self.side_notices)
         if not self.broker.shared:
-            self.spawn(self.notice_outside_changes(OUTSIDE_CHECK_SECONDS))
+            self.spawn(self.outside.run(OUTSIDE_CHECK_SECONDS))
         self.spawn(self.presence.run())
         await self.bots.resume_all()
 
@@ -237,50 +249,3 @@ class Runtime:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return task
-
-    async def notice_outside_changes(self, every: float) -> None:
-        """Without a broker between processes (SQLite), what another process changes (`foodgames admin ban` or
-        `close-table`, run beside the server) reaches this one only through the database: compare, now and then,
-        its sockets' sessions and its cached tables' versions with it, and take up a table that moved as a
-        broker's notice of it."""
-        while True:
-            await asyncio.sleep(every)
-            await self.hub.recheck_sessions()
-            try:
-                cached = self.cache.versions()
-                ids = sorted(cached)
-                for start in range(0, len(ids), 500):
-                    async with self.reads() as session:
-                        rows = await stored_versions(session, ids[start : start + 500])
-                    for table_id, version in rows:
-                        if version > cached[table_id]:
-                            self.remote.on_change(table_id, version)
-            except Exception:  # noqa: BLE001 - try again next round
-                log.exception("outside change check failed")
-
-    async def sweep_ratings(self, every: float = 30.0) -> None:
-        """Rate the finished games whose process died (or failed) before it rated them; at the start too."""
-        while True:
-            try:
-                await sweep_ratings(self, idle_for=every / 2)
-            except Exception:  # noqa: BLE001 - try again next round
-                log.exception("rating sweep failed")
-            await asyncio.sleep(every)
-
-    async def sweep_clocks(self, every: float = 1.0) -> None:
-        """Apply the timeouts of the clocks that ran out: each one is claimed by exactly one process."""
-        while True:
-            await asyncio.sleep(every)
-            try:
-                await sweep_timeouts(self, self.now())
-            except Exception:  # noqa: BLE001 - try again next round
-                log.exception("clock sweep failed")
-
-    async def send_mail(self, every: float = 5.0) -> None:
-        """Send the mails waiting in the outbox (services/notify.py); each one is sent by one process."""
-        while True:
-            await asyncio.sleep(every)
-            try:
-                await notify.send_due(self)
-            except Exception:  # noqa: BLE001 - try again next round
-                log.exception("mail sending failed")
