@@ -24,6 +24,7 @@ from app.realtime.side_notices import SideNotices
 from app.services import notify
 from app.services.auth import TokenSigner
 from app.services.bots import BotRunner
+from app.services.fan_out import ChangeFanOut
 from app.services.live_reads import LiveReads
 from app.services.loading import moves_after
 from app.services.outside_changes import OutsideChanges
@@ -33,7 +34,7 @@ from app.services.push import VapidKeys
 from app.services.ratelimits import make_rate_limits
 from app.services.ratings import settle as settle_rating
 from app.services.ratings import sweep as sweep_ratings
-from app.services.record import TableRecord, TableStatus
+from app.services.record import TableRecord
 from app.services.remote_changes import RemoteChanges
 from app.services.sweeps import Sweeps
 from app.services.table_cache import TableCache
@@ -110,6 +111,12 @@ class Runtime:
         )
         self.side_notices = SideNotices(
             hub=self.hub, presence=self.presence, renamed=self.publisher.renamed, origin=self.origin
+        )
+        self.fan_out = ChangeFanOut(
+            cache=self.cache, announcer=self.broker, bots=self.bots, sockets=self.hub,
+            settle_rating=lambda table_id: settle_rating(self, table_id),
+            may_notify=lambda rec: notify.concerns(self, rec), notify=lambda rec: notify.after_change(self, rec),
+            spawn=self.spawn,
         )
         self.outside = OutsideChanges(
             cache=self.cache, reads=self.reads, recheck_sessions=self.hub.recheck_sessions,
@@ -212,36 +219,7 @@ class Runtime:
             self.writing.pop(table_id, None)
 
     async def after_change(self, rec: TableRecord) -> None:
-        """A committed change: tell other processes, this process's sockets, and the bots."""
-        self.cache.put(rec)
-        try:
-            await self.broker.after_commit(rec.id, rec.version)
-        finally:
-            self.bots.poke(rec)
-            try:
-                published = self.hub.publish_now(rec)
-            except Exception:  # noqa: BLE001 - the change is durable; its publication is tried again
-                log.exception("publish failed", extra={"table_id": rec.id})
-                published = False
-            if not published:
-                self.spawn(self.hub.publish(rec.id, rec.version))
-            if rec.status == TableStatus.FINISHED and rec.rated is None:
-                # Once per game, after its end is published: the final move waits for none of it.
-                self.spawn(self._settle_rating(rec.id))
-            if notify.concerns(self, rec):
-                self.spawn(self._notify(rec))
-
-    async def _notify(self, rec: TableRecord) -> None:
-        try:
-            await notify.after_change(self, rec)
-        except Exception:  # noqa: BLE001 - a notice lost is a mail not sent, never a change undone
-            log.exception("notification failed", extra={"table_id": rec.id})
-
-    async def _settle_rating(self, table_id: str) -> None:
-        try:
-            await settle_rating(self, table_id)
-        except Exception:  # noqa: BLE001 - the sweep tries again
-            log.exception("rating failed", extra={"table_id": table_id})
+        await self.fan_out.after_change(rec)
 
     def spawn(self, coro: Any) -> asyncio.Task[Any]:
         """Run a coroutine in the background, cancelled when the runtime stops."""
