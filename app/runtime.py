@@ -11,32 +11,34 @@ from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
 
-from pydantic import ValidationError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app import messages
 from app.clock import Clock, SystemClock
 from app.config import Settings
 from app.db.session import make_engine, make_sessionmaker
-from app.messages import SIDE_NOTICE
 from app.realtime.broker import make_broker
 from app.realtime.hub import Hub
-from app.realtime.presence import NAME_CHARS, Presence
+from app.realtime.presence import Presence
 from app.realtime.publisher import RealtimePublisher
+from app.realtime.side_notices import SideNotices
 from app.services import notify
 from app.services.auth import TokenSigner
 from app.services.bots import BotRunner
+from app.services.fan_out import ChangeFanOut
 from app.services.live_reads import LiveReads
-from app.services.loading import catch_up, load_record, moves_after, stored_version, stored_versions
+from app.services.loading import moves_after
+from app.services.outside_changes import OutsideChanges
 from app.services.ports import Publisher
 from app.services.presentation import TablePresenter
 from app.services.push import VapidKeys
 from app.services.ratelimits import make_rate_limits
 from app.services.ratings import settle as settle_rating
 from app.services.ratings import sweep as sweep_ratings
-from app.services.record import TableRecord, TableStatus
+from app.services.record import TableRecord
 from app.services.remote_changes import RemoteChanges
+from app.services.sweeps import Sweeps
 from app.services.table_cache import TableCache
+from app.services.table_records import TableRecords
 from app.services.timeouts import sweep as sweep_timeouts
 from app.services.writer import PostgresBatchWriter, SessionWriter
 
@@ -44,18 +46,6 @@ log = logging.getLogger("app.runtime")
 # How often a process with no broker between processes (SQLite) looks in the database for what another process
 # changed: an operator's ban or closed table (`foodgames admin`).
 OUTSIDE_CHECK_SECONDS = 10.0
-
-
-def read_side_notice(payload: str) -> messages.SideNotice | None:
-    """A side notice as its model; None for a kind this process does not know (a newer one's, during a rolling
-    upgrade) and for a malformed one, which is logged."""
-    try:
-        notice: messages.SideNotice = SIDE_NOTICE.validate_json(payload)
-    except ValidationError as exc:
-        if not any(error["type"] == "union_tag_invalid" for error in exc.errors()):
-            log.warning("side notice malformed: %s", exc.errors()[0])
-        return None
-    return notice
 
 
 class Runtime:
@@ -77,12 +67,16 @@ class Runtime:
         self.cache = TableCache(settings.table_cache_size, settings.table_cache_idle_seconds,
                                 settings.table_cache_events, clock=self.clock.monotonic)
         self.presenter = TablePresenter(secret_key=self.secret_key, settings=settings, now=lambda: self.now())
-        self.hub = Hub(
-            cache=self.cache, records=self, reads=LiveReads(reads=self.reads), presenter=self.presenter,
-            on_renamed=lambda user_id, name: self.publisher.renamed(user_id, name), publish_later=self.publish_later,
-        )
         self.broker = make_broker(
             settings.effective_database_url, settings.broker_url, settings.effective_broker_namespace
+        )
+        self.records = TableRecords(
+            cache=self.cache, reads=self.reads, shared=self.broker.shared, engine=self.engine,
+            moves_query=moves_after,
+        )
+        self.hub = Hub(
+            cache=self.cache, records=self.records, reads=LiveReads(reads=self.reads), presenter=self.presenter,
+            on_renamed=lambda user_id, name: self.publisher.renamed(user_id, name), publish_later=self.publish_later,
         )
         self.bots = BotRunner(self)
         self.writer: SessionWriter | PostgresBatchWriter = (
@@ -109,11 +103,30 @@ class Runtime:
         )
         self.remote = RemoteChanges(
             cache=self.cache, writing=self.writing, watched=self.hub,
-            moves_after=self.moves_after if self.is_postgres else None, publish_later=self.publish_later,
+            moves_after=self.records.moves_after if self.is_postgres else None, publish_later=self.publish_later,
             spawn=self.spawn,
         )
         self.publisher: Publisher = RealtimePublisher(
             hub=self.hub, broker=self.broker, presence=self.presence, cache=self.cache, spawn=self.spawn
+        )
+        self.side_notices = SideNotices(
+            hub=self.hub, presence=self.presence, renamed=self.publisher.renamed, origin=self.origin
+        )
+        self.fan_out = ChangeFanOut(
+            cache=self.cache, announcer=self.broker, bots=self.bots, sockets=self.hub,
+            settle_rating=lambda table_id: settle_rating(self, table_id),
+            may_notify=lambda rec: notify.concerns(self, rec), notify=lambda rec: notify.after_change(self, rec),
+            spawn=self.spawn,
+        )
+        self.outside = OutsideChanges(
+            cache=self.cache, reads=self.reads, recheck_sessions=self.hub.recheck_sessions,
+            on_change=self.remote.on_change, sleep=asyncio.sleep,
+        )
+        self.sweeps = Sweeps(
+            rate_unrated=lambda idle_for: sweep_ratings(self, idle_for=idle_for),
+            time_out=lambda: sweep_timeouts(self, self.now()),
+            send_mail=lambda: notify.send_due(self),
+            sleep=asyncio.sleep,
         )
 
     def now(self) -> datetime:
@@ -124,13 +137,13 @@ class Runtime:
         await self.writer.start()
         self.spawn(self.hub.sweep_idle(self.settings.ws_idle_timeout))
         self.spawn(self.bots.sweep(self.settings.bot_sweep_seconds))
-        self.spawn(self.sweep_ratings(self.settings.rating_sweep_seconds))
-        self.spawn(self.sweep_clocks(self.settings.clock_sweep_seconds))
+        self.spawn(self.sweeps.ratings(self.settings.rating_sweep_seconds))
+        self.spawn(self.sweeps.clocks(self.settings.clock_sweep_seconds))
         if notify.enabled(self.settings):
-            self.spawn(self.send_mail(self.settings.email_sweep_seconds))
-        await self.broker.start(self.remote.on_change, self.on_broker_back, self.on_side_notice)
+            self.spawn(self.sweeps.mail(self.settings.email_sweep_seconds))
+        await self.broker.start(self.remote.on_change, self.on_broker_back, self.side_notices)
         if not self.broker.shared:
-            self.spawn(self.notice_outside_changes(OUTSIDE_CHECK_SECONDS))
+            self.spawn(self.outside.run(OUTSIDE_CHECK_SECONDS))
         self.spawn(self.presence.run())
         await self.bots.resume_all()
 
@@ -160,74 +173,19 @@ class Runtime:
         single writer (SQLite); nothing on Postgres, where it would only make the table's moves wait."""
         return self._write_lock if self._write_lock is not None else contextlib.nullcontext()
 
+    # The services reach the table records through the runtime (ports.Context).
+
     async def record(self, session: AsyncSession, table_id: str) -> TableRecord:
-        """The table as this process knows it, loaded on a miss."""
-        rec = self.cache.get(table_id)
-        if rec is None:
-            rec = self.cache.put(await load_record(session, table_id))
-        return rec  # load_record refuses malformed ids before any SQL
+        return await self.records.record(session, table_id)
 
     async def record_fresh(self, session: AsyncSession, table_id: str) -> TableRecord:
-        """The table with every change committed before this read, though another process made it.
-
-        A request may reach another process than the one that answered a change, before its notice does."""
-        rec = self.cache.get(table_id)
-        if rec is None or not self.broker.shared:
-            return await self.record(session, table_id)
-        stored = await stored_version(session, table_id)
-        if stored is not None and stored > rec.version:
-            return await self.record_at_least(table_id, stored)
-        return rec
+        return await self.records.record_fresh(session, table_id)
 
     async def reload(self, table_id: str) -> TableRecord:
-        """Read the table afresh from the database."""
-        async with self.reads() as session:
-            return self.cache.put(await load_record(session, table_id))
+        return await self.records.reload(table_id)
 
     async def record_at_least(self, table_id: str, version: int) -> TableRecord:
-        """The table at `version` or newer: the cached one, brought forward by the moves made elsewhere."""
-        rec = self.cache.get(table_id)
-        if rec is not None and rec.version >= version:
-            return rec
-        if rec is not None and rec.status == TableStatus.PLAYING and rec.state is not None:
-            async with self.reads() as session:
-                newer = await catch_up(session, rec)
-            if newer is not None:
-                return self.cache.put(newer)
-        return await self.reload(table_id)
-
-    async def moves_after(self, known: dict[str, int]) -> dict[str, list[Any]]:
-        """The moves of these tables after their known move counts, in one query (Postgres)."""
-        async with self.engine.connect() as conn:
-            raw = await conn.get_raw_connection()
-            return await moves_after(raw.driver_connection, known)
-
-    def on_side_notice(self, payload: str) -> None:
-        """A notice on the broker's side channel, unless this process sent it: a chat line, a line removed or a
-        person muted, to this process's sockets of its table, another process's presence, a person's sessions
-        ended (services/account.py: their sockets here opened with an older token are closed), or a person's new
-        name (`renamed`)."""
-        notice = read_side_notice(payload)
-        if notice is None or notice.origin == self.origin:
-            return
-        try:
-            match notice:
-                case messages.ChatNotice():
-                    self.hub.chat(notice.table_id, notice.message)
-                case messages.ChatRemovedNotice():
-                    self.hub.chat_removed(notice.table_id, notice.id)
-                case messages.ChatMuteNotice():
-                    self.hub.chat_mute(notice.table_id, notice.user.model_dump(), notice.muted, notice.host_id)
-                case messages.PresenceNotice():
-                    self.presence.on_notice(notice)
-                case messages.SessionEndedNotice():
-                    self.hub.end_sessions(notice.user_id, notice.epoch)
-                case messages.SessionRevokedNotice():
-                    self.hub.revoke_session(notice.user_id, notice.sid)
-                case messages.RenamedNotice():
-                    self.publisher.renamed(notice.user_id, notice.name[:NAME_CHARS])
-        except Exception:  # noqa: BLE001 - a notice that fails must not stop the broker's listener
-            log.exception("side notice failed")
+        return await self.records.record_at_least(table_id, version)
 
     async def on_broker_back(self) -> None:
         """After a broker reconnect: what this process missed meanwhile (moves, chat, the others' presence, sessions
@@ -261,36 +219,7 @@ class Runtime:
             self.writing.pop(table_id, None)
 
     async def after_change(self, rec: TableRecord) -> None:
-        """A committed change: tell other processes, this process's sockets, and the bots."""
-        self.cache.put(rec)
-        try:
-            await self.broker.after_commit(rec.id, rec.version)
-        finally:
-            self.bots.poke(rec)
-            try:
-                published = self.hub.publish_now(rec)
-            except Exception:  # noqa: BLE001 - the change is durable; its publication is tried again
-                log.exception("publish failed", extra={"table_id": rec.id})
-                published = False
-            if not published:
-                self.spawn(self.hub.publish(rec.id, rec.version))
-            if rec.status == TableStatus.FINISHED and rec.rated is None:
-                # Once per game, after its end is published: the final move waits for none of it.
-                self.spawn(self._settle_rating(rec.id))
-            if notify.concerns(self, rec):
-                self.spawn(self._notify(rec))
-
-    async def _notify(self, rec: TableRecord) -> None:
-        try:
-            await notify.after_change(self, rec)
-        except Exception:  # noqa: BLE001 - a notice lost is a mail not sent, never a change undone
-            log.exception("notification failed", extra={"table_id": rec.id})
-
-    async def _settle_rating(self, table_id: str) -> None:
-        try:
-            await settle_rating(self, table_id)
-        except Exception:  # noqa: BLE001 - the sweep tries again
-            log.exception("rating failed", extra={"table_id": table_id})
+        await self.fan_out.after_change(rec)
 
     def spawn(self, coro: Any) -> asyncio.Task[Any]:
         """Run a coroutine in the background, cancelled when the runtime stops."""
@@ -298,50 +227,3 @@ class Runtime:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return task
-
-    async def notice_outside_changes(self, every: float) -> None:
-        """Without a broker between processes (SQLite), what another process changes (`foodgames admin ban` or
-        `close-table`, run beside the server) reaches this one only through the database: compare, now and then,
-        its sockets' sessions and its cached tables' versions with it, and take up a table that moved as a
-        broker's notice of it."""
-        while True:
-            await asyncio.sleep(every)
-            await self.hub.recheck_sessions()
-            try:
-                cached = self.cache.versions()
-                ids = sorted(cached)
-                for start in range(0, len(ids), 500):
-                    async with self.reads() as session:
-                        rows = await stored_versions(session, ids[start : start + 500])
-                    for table_id, version in rows:
-                        if version > cached[table_id]:
-                            self.remote.on_change(table_id, version)
-            except Exception:  # noqa: BLE001 - try again next round
-                log.exception("outside change check failed")
-
-    async def sweep_ratings(self, every: float = 30.0) -> None:
-        """Rate the finished games whose process died (or failed) before it rated them; at the start too."""
-        while True:
-            try:
-                await sweep_ratings(self, idle_for=every / 2)
-            except Exception:  # noqa: BLE001 - try again next round
-                log.exception("rating sweep failed")
-            await asyncio.sleep(every)
-
-    async def sweep_clocks(self, every: float = 1.0) -> None:
-        """Apply the timeouts of the clocks that ran out: each one is claimed by exactly one process."""
-        while True:
-            await asyncio.sleep(every)
-            try:
-                await sweep_timeouts(self, self.now())
-            except Exception:  # noqa: BLE001 - try again next round
-                log.exception("clock sweep failed")
-
-    async def send_mail(self, every: float = 5.0) -> None:
-        """Send the mails waiting in the outbox (services/notify.py); each one is sent by one process."""
-        while True:
-            await asyncio.sleep(every)
-            try:
-                await notify.send_due(self)
-            except Exception:  # noqa: BLE001 - try again next round
-                log.exception("mail sending failed")

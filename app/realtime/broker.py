@@ -35,7 +35,7 @@ PUBLISH_BATCH = 256  # changes per Redis message
 # Called synchronously for each announced change: most are this process's own echo and cost nothing.
 Handler = Callable[[str, int], None]
 Reconnected = Callable[[], Coroutine[Any, Any, None]]
-# Called with each side notice, this process's own included (Runtime.on_side_notice tells them apart).
+# Called with each side notice, this process's own included (realtime/side_notices.SideNotices tells them apart).
 SideHandler = Callable[[str], None]
 
 

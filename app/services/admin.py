@@ -5,7 +5,7 @@ They run in a process of their own against the deployment's database and tell th
 broker, as a server process tells the others: a ban ends the person's sessions (a `session_ended` notice, so every
 process closes their sockets), a closed table is a lobby change every process publishes. On SQLite there is no broker
 between processes: a ban still refuses the person's tokens at once, and the server takes up the rest from the
-database within seconds (`Runtime.notice_outside_changes`).
+database within seconds (`services/outside_changes.OutsideChanges`).
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ turns its kind off without signing in (also as the one-click `List-Unsubscribe` 
 A notice is a row of `email_outbox` with a `key` naming what it is about, written once whatever writes it twice:
 `turn:{table}:{seat}:{turn start}` (one per turn: a turn is identified by when its clock started, services/clocks.py),
 `finished:{table}:{user}`, `invite:{table}:{user}:{invite round}`, `verify:{user}:{nonce}`. Notices are made after the
-change is committed and published (`Runtime.after_change`), never on the move path. Every process sends what the
+change is committed and published (`fan_out.ChangeFanOut`), never on the move path. Every process sends what the
 outbox holds every `EMAIL_SWEEP_SECONDS`: on Postgres each row is claimed `FOR UPDATE SKIP LOCKED` for its sending and
 marked sent in that transaction, so two processes never send one mail; SQLite has one process.
 

@@ -14,7 +14,7 @@ counts fully, then ½, then ⅓ of a game of two, and not at all from their four
 high deviation) count for little.
 
 When: not on the move path. The process that wrote the final move settles the table's rating once the move is
-published (`Runtime.after_change` spawns `settle`); one whose process died meanwhile is found by every process's
+published (`ChangeFanOut.after_change` spawns `settle`); one whose process died meanwhile is found by every process's
 sweep (`sweep`, through the partial index of finished tables not yet settled).
 
 Exactly once: settling is one transaction that claims the table (`game_tables.rated` from null to true, at the

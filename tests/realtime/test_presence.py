@@ -24,7 +24,7 @@ from app.realtime.presence import (
     notices,
     watchers,
 )
-from app.runtime import read_side_notice
+from app.realtime.side_notices import read_side_notice
 from app.services.table_cache import TableCache
 from tests.realtime.test_hub import FakeSocket, make_hub, two_versions
 

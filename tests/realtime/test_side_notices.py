@@ -1,4 +1,5 @@
-"""The broker's side notices as their senders build them (app/messages.py): the wire format the runtime parses."""
+"""The broker's side notices as their senders build them (app/messages.py): the wire format
+realtime/side_notices.py parses."""
 
 from __future__ import annotations
 

@@ -5,11 +5,13 @@ with the game's history (its recent events stay within EVENT_WINDOW versions).""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import fields
+from typing import Any
 
 import pytest
 
+from app.clock import Clock, FakeClock
 from app.config import Settings
 from app.db.models import User
 from app.games import GAMES
@@ -23,14 +25,6 @@ from tests.conftest import SECRET, Database
 from tests.platform.tiny_game import install
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.at = 1000.0
-
-    def __call__(self) -> float:
-        return self.at
-
-
 @pytest.fixture(autouse=True)
 def tiny_game() -> Iterator[None]:
     install()
@@ -38,20 +32,36 @@ def tiny_game() -> Iterator[None]:
     GAMES.pop("tiny", None)
 
 
+MakeRuntime = Callable[..., Awaitable[Runtime]]
+
+
 @pytest.fixture
-async def rt(fresh_db: Database) -> AsyncIterator[Runtime]:
-    settings = Settings(database_url=fresh_db.url, secret_key=SECRET, bot_delay=0)
-    await asyncio.to_thread(run_migrations, settings.effective_database_url)
-    runtime = Runtime(settings)
-    await runtime.writer.start()
-    async with runtime.sessions() as session:
-        for name in ("ana", "bo"):
-            session.add(User(id=name, name=name.title(), username=name, password_hash="x"))
-        await session.commit()
+async def make_rt(fresh_db: Database) -> AsyncIterator[MakeRuntime]:
+    """A runtime on this test's database with two people, its cache set by the given settings."""
+    made: list[Runtime] = []
+
+    async def make(clock: Clock | None = None, **cache: Any) -> Runtime:
+        settings = Settings(database_url=fresh_db.url, secret_key=SECRET, bot_delay=0, **cache)
+        await asyncio.to_thread(run_migrations, settings.effective_database_url)
+        runtime = Runtime(settings, clock=clock)
+        made.append(runtime)
+        await runtime.writer.start()
+        async with runtime.sessions() as session:
+            for name in ("ana", "bo"):
+                session.add(User(id=name, name=name.title(), username=name, password_hash="x"))
+            await session.commit()
+        return runtime
+
     try:
-        yield runtime
+        yield make
     finally:
-        await runtime.stop()
+        for runtime in made:
+            await runtime.stop()
+
+
+@pytest.fixture
+async def rt(make_rt: MakeRuntime) -> Runtime:
+    return await make_rt()
 
 
 async def _started(rt: Runtime) -> str:
@@ -82,8 +92,8 @@ def _stored_fields(rec: TableRecord) -> dict[str, object]:
     return {f.name: getattr(rec, f.name) for f in fields(rec) if f.name not in NOT_STORED}
 
 
-async def test_a_table_pushed_out_of_the_cache_comes_back_from_the_database_unchanged(rt: Runtime) -> None:
-    rt.cache = TableCache(capacity=1)
+async def test_a_table_pushed_out_of_the_cache_comes_back_from_the_database_unchanged(make_rt: MakeRuntime) -> None:
+    rt = await make_rt(table_cache_size=1)
     first = await _started(rt)
     await _play(rt, first, 5)
     evicted = rt.cache.get(first)
@@ -99,17 +109,17 @@ async def test_a_table_pushed_out_of_the_cache_comes_back_from_the_database_unch
     assert (await rt.record_at_least(first, 0)).move_count == 6
 
 
-async def test_a_table_idle_too_long_leaves_the_cache_and_comes_back_unchanged(rt: Runtime) -> None:
-    clock = Clock()
-    rt.cache = TableCache(capacity=100, idle_seconds=60, clock=clock)
+async def test_a_table_idle_too_long_leaves_the_cache_and_comes_back_unchanged(make_rt: MakeRuntime) -> None:
+    clock = FakeClock()
+    rt = await make_rt(clock, table_cache_size=100, table_cache_idle_seconds=60)
     idle, busy = await _started(rt), await _started(rt)
     await _play(rt, idle, 3)
     left = rt.cache.get(idle)
     assert left is not None
-    clock.at += 59
+    clock.advance(59)
     await _play(rt, busy, 1)
     assert rt.cache.get(idle) is left  # not yet idle for 60 s: kept, and its use counts
-    clock.at += 61
+    clock.advance(61)
     await _play(rt, busy, 1)  # any use of the cache lets the idle ones go
     assert rt.cache.get(idle) is None and rt.cache.get(busy) is not None
     back = await rt.record_at_least(idle, 0)
@@ -130,8 +140,8 @@ async def test_a_records_recent_events_stay_within_the_window_however_long_the_g
     assert merged is not None and min(merged.recent_events) > merged.version - EVENT_WINDOW
 
 
-async def test_a_cached_record_keeps_the_events_of_its_last_versions_only(rt: Runtime) -> None:
-    rt.cache = TableCache(events_kept=4)
+async def test_a_cached_record_keeps_the_events_of_its_last_versions_only(make_rt: MakeRuntime) -> None:
+    rt = await make_rt(table_cache_events=4)
     table_id = await _started(rt)
     await _play(rt, table_id, 10)
     rec = rt.cache.get(table_id)

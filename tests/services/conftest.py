@@ -1,0 +1,54 @@
+"""What the services' own tests share: a database with one open table, reached through sessions of its own
+(no runtime), for the classes that read it."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from sqlalchemy import update
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from app.config import Settings
+from app.db.models import GameTable, User
+from app.db.session import make_engine, make_sessionmaker
+from app.main import run_migrations
+from tests.conftest import SECRET, Database
+
+TABLE = "a" * 16
+
+
+@dataclass
+class World:
+    engine: AsyncEngine
+    sessions: async_sessionmaker[AsyncSession]
+    reads: async_sessionmaker[AsyncSession]
+
+    async def store(self, **values: Any) -> None:
+        """Change the table's row as another process would, behind the cache's back."""
+        async with self.sessions() as session:
+            await session.execute(update(GameTable).where(GameTable.id == TABLE).values(**values))
+            await session.commit()
+
+
+@pytest.fixture
+async def world(fresh_db: Database) -> AsyncIterator[World]:
+    settings = Settings(database_url=fresh_db.url, secret_key=SECRET)
+    await asyncio.to_thread(run_migrations, settings.effective_database_url)
+    engine = make_engine(settings)
+    sessions = make_sessionmaker(engine)
+    async with sessions() as session:
+        session.add(User(id="ana", name="Ana", username="ana", password_hash="x"))
+        await session.flush()
+        session.add(GameTable(
+            id=TABLE, game="tiny", name="first", host_id="ana", visibility="public", status="open", seat_count=2,
+            options={}, seed=7, seed_commitment="c", version=1,
+        ))
+        await session.commit()
+    try:
+        yield World(engine, sessions, make_sessionmaker(engine, autocommit=True))
+    finally:
+        await engine.dispose()
