@@ -168,6 +168,10 @@ async def connected_player_gets_longer(one: Server, two: Server) -> None:
         assert (await s.act({"type": "pick", "n": 1}))["type"] == "ack"
         await s.close()
     await sa.expect("presence", online=["0"])
+    # `one` has heard from `two` that Ana is here (its sockets see her online) before its clock passes the short wait.
+    sw = await Socket.open(one.ws_url, tid, ben.token)
+    await sw.expect("presence", online=["0", "1"])
+    await sw.close()
     await one.advance(1.2)
     refused = await cy.post(f"/api/tables/{tid}/stand_in", {"seat": "0"}, ok=False)
     error = refused.json()["error"]
