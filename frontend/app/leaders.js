@@ -3,6 +3,7 @@
 // from the server.
 
 import { h, mount } from "../lib/dom.js";
+import { afterPress } from "../lib/press.js";
 import { api, query, ApiError } from "./api.js";
 import { t, onLangChange } from "./i18n.js";
 import { me, loadMe, onSignedOut } from "./session.js";
@@ -174,7 +175,7 @@ async function load() {
     S.error = { message: error instanceof ApiError && error.code === "unknown_game" ? t("leaders.unknown_game") : errorMessage(error) };
   }
   S.loading = false;
-  drawPage();
+  afterPress(drawPage); // a click under way (another game's tab) keeps the element it pressed
 }
 
 async function start() {

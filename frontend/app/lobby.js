@@ -613,9 +613,10 @@ async function start() {
   } catch (error) {
     toast(errorMessage(error), "error");
   }
-  drawPage();
+  // Drawn when no press is under way: a click on what the page showed while loading keeps its element.
+  afterPress(drawPage);
   if (!state.games.length) await loadGames();
-  drawPage();
+  afterPress(drawPage);
   await refreshLists().catch(() => {});
   schedulePoll();
 }

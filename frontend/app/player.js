@@ -1,6 +1,7 @@
 // A player's page (/p/{id}): who they are, their finished games per game, and their recent games.
 
 import { h, mount } from "../lib/dom.js";
+import { afterPress } from "../lib/press.js";
 import { api, query, ApiError } from "./api.js";
 import { t, getLang, onLangChange } from "./i18n.js";
 import { me, loadMe, rename, changePassword, signOutEverywhere, onSignedOut } from "./session.js";
@@ -374,9 +375,12 @@ async function loadMore() {
   } finally {
     S.loadingMore = false;
   }
-  drawPage();
-  // The button is gone or moved: keyboard focus goes to the first of the games just shown.
-  els.main.querySelectorAll("[data-testid=profile-table-link]")[first]?.focus();
+  // Not under a press (its click would be lost with the element it pressed); then the button is gone or moved, and
+  // keyboard focus goes to the first of the games just shown.
+  afterPress(() => {
+    drawPage();
+    els.main.querySelectorAll("[data-testid=profile-table-link]")[first]?.focus();
+  });
 }
 
 async function start() {
@@ -398,7 +402,7 @@ async function start() {
   } catch (error) {
     S.error = error instanceof ApiError && error.status === 404 ? { notFound: true } : { message: errorMessage(error) };
   }
-  drawPage();
+  afterPress(drawPage); // a click under way keeps the element it pressed
 }
 
 function init() {
