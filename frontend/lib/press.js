@@ -5,6 +5,8 @@
 
 /** The longest a press holds redraws back: a pointer whose release never comes (the window lost it) frees them. */
 const LONGEST_PRESS_MS = 3000;
+/** How long after the release its click may come (a touch's comes a moment later); none by then, none at all. */
+const CLICK_AFTER_RELEASE_MS = 400;
 
 /** @type {Set<{start: () => void, end: () => void}>} */
 const watchers = new Set();
@@ -19,6 +21,18 @@ function start() {
   down = true;
   safety = setTimeout(end, LONGEST_PRESS_MS);
   for (const watcher of [...watchers]) watcher.start();
+}
+
+/** The pointer is up: the click it makes comes next (at once for a mouse, a moment later after a touch). */
+function released() {
+  if (!down) return;
+  clearTimeout(safety);
+  safety = setTimeout(end, CLICK_AFTER_RELEASE_MS);
+}
+
+/** The release's click: its handlers run on what was pressed, and the redraws follow. */
+function clicked() {
+  if (down) setTimeout(end, 0);
 }
 
 function end() {
@@ -36,10 +50,11 @@ let listening = false;
 function listen() {
   if (listening || typeof addEventListener !== "function") return;
   listening = true;
-  // Capture: a handler that stops the event must not hide the press. The release ends it a task later, once the
-  // browser has dispatched the click that the release makes (in the same task as the release).
+  // Capture: a handler that stops the event must not hide the press. The press ends a task after the release's
+  // click, once that click's handlers have run; or, when no click follows the release, shortly after it.
   addEventListener("pointerdown", start, true);
-  addEventListener("pointerup", () => setTimeout(end, 0), true);
+  addEventListener("pointerup", released, true);
+  addEventListener("click", clicked, true);
   addEventListener("pointercancel", end, true);
   addEventListener("blur", end);
 }

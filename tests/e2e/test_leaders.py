@@ -29,8 +29,8 @@ def _db(app_server: AppServer) -> sqlite3.Connection:
     return sqlite3.connect(app_server.env["DATABASE_URL"].split("///", 1)[1], timeout=10)
 
 
-def store(app_server: AppServer, people: list[tuple[str, str, str | None, int, int]]) -> None:
-    """People (id, name, username or None for a guest, rating, rated games) with their rating in GAME, settled (a
+def store(app_server: AppServer, people: list[tuple[str, str, str | None, int, int]], game: str = GAME) -> None:
+    """People (id, name, username or None for a guest, rating, rated games) with their rating in `game`, settled (a
     deviation of 60, not provisional)."""
     with _db(app_server) as db:
         db.executemany(
@@ -41,7 +41,7 @@ def store(app_server: AppServer, people: list[tuple[str, str, str | None, int, i
         db.executemany(
             "INSERT INTO player_ratings (user_id, game, rating, deviation, games, updated_at)"
             " VALUES (?, ?, ?, 60, ?, '2026-01-01 00:00:00.000000')",
-            [(uid, GAME, rating, games) for uid, _, _, rating, games in people],
+            [(uid, game, rating, games) for uid, _, _, rating, games in people],
         )
 
 

@@ -21,7 +21,10 @@ test("a store held while pressed tells its listeners once the release's click is
   store.set({ version: 2 });
   store.set({ version: 3 });
   fire("pointerup");
-  assert.deepEqual(heard, [], "the click the release makes comes first, on what was pressed");
+  await nextTask();
+  assert.deepEqual(heard, [], "the click the release makes comes first, on what was pressed (a touch's a moment later)");
+  fire("click");
+  assert.deepEqual(heard, []);
   await nextTask();
   assert.ok(!pressed());
   assert.deepEqual(heard, [3], "then once, with the latest state");
@@ -56,8 +59,26 @@ test("afterPress draws now, or once when the press ends however often it was ask
   afterPress(draw);
   assert.equal(draws, 1);
   fire("pointerup");
+  fire("click");
   await nextTask();
   assert.equal(draws, 2);
+});
+
+test("a release that makes no click frees the redraws shortly after", () => {
+  mock.timers.enable({ apis: ["setTimeout"] });
+  try {
+    let draws = 0;
+    fire("pointerdown");
+    afterPress(() => { draws += 1; });
+    fire("pointerup"); // released off the element pressed, or a drag: no click comes
+    mock.timers.tick(399);
+    assert.equal(draws, 0);
+    mock.timers.tick(1);
+    assert.equal(draws, 1);
+    assert.ok(!pressed());
+  } finally {
+    mock.timers.reset();
+  }
 });
 
 test("a release that never comes frees the redraws after a while", () => {
