@@ -11,11 +11,17 @@ const fire = (type) => { for (const handler of handlers[type] ?? []) handler({ t
 const { afterPress, holdWhilePressed, pressed } = await import("../../../frontend/lib/press.js");
 const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-test("a store held while pressed tells its listeners once the release's click is handled", async () => {
+/** A store held while pressed, and the versions its listener heard. */
+function heldStore() {
   const store = new Store({ version: 1 });
+  /** @type {number[]} */
   const heard = [];
   store.subscribe((s) => heard.push(s.version));
-  const stop = holdWhilePressed(store);
+  return { store, heard, stop: holdWhilePressed(store) };
+}
+
+test("a store held while pressed tells its listeners once the release's click is handled", async () => {
+  const { store, heard, stop } = heldStore();
   fire("pointerdown");
   assert.ok(pressed());
   store.set({ version: 2 });
@@ -34,10 +40,7 @@ test("a store held while pressed tells its listeners once the release's click is
 });
 
 test("a cancelled press frees at once; a store no longer held is told at once", () => {
-  const store = new Store({ version: 1 });
-  const heard = [];
-  store.subscribe((s) => heard.push(s.version));
-  const stop = holdWhilePressed(store);
+  const { store, heard, stop } = heldStore();
   fire("pointerdown");
   store.set({ version: 2 });
   fire("pointercancel");
@@ -84,10 +87,7 @@ test("a release that makes no click frees the redraws shortly after", () => {
 test("a release that never comes frees the redraws after a while", () => {
   mock.timers.enable({ apis: ["setTimeout"] });
   try {
-    const store = new Store({ version: 1 });
-    const heard = [];
-    store.subscribe((s) => heard.push(s.version));
-    const stop = holdWhilePressed(store);
+    const { store, heard, stop } = heldStore();
     fire("pointerdown");
     store.set({ version: 2 });
     mock.timers.tick(2999);
