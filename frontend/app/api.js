@@ -41,14 +41,25 @@ export function setSessionId(id) {
 // Refusals that say the session itself is over (a password change, a sign-out everywhere, an expired or bad token).
 export const SESSION_REFUSALS = new Set(["session_revoked", "bad_token", "token_expired"]);
 let sessionRefused = null;
-// The requests under way: signing out stops them, since an answer to one sent with the old session would be a refusal
-// of that session, which the person just ended themselves.
+// The requests under way: signing out stops them, and sends no other until it is done, since an answer to one sent
+// with the old session would be a refusal of that session, which the person just ended themselves.
 const inFlight = new Set();
+let endingSession = false;
 
-/** Stop every request under way (each rejects with the code "aborted", which callers need not report). */
-export function abortInFlight() {
+/**
+ * Send the request at `path` that ends this browser's session (a sign-out, here or everywhere) and resolve with its
+ * answer. Every request under way stops, and those asked for before the answer are not sent: each rejects with the
+ * code "aborted", which callers need not report.
+ */
+export async function endSession(path) {
   for (const controller of inFlight) controller.abort();
   inFlight.clear();
+  endingSession = true;
+  try {
+    return await send("POST", path, undefined, true);
+  } finally {
+    endingSession = false;
+  }
 }
 
 /** Call `handler(session, refusal)` whenever the server refuses the session a request was sent with (`session`: the
@@ -60,6 +71,11 @@ export function onSessionRefused(handler) {
 /** Call the API; resolves with the parsed body, rejects with ApiError. `sessionCheck: false` keeps a refused
  * session from calling the handler of `onSessionRefused` (for the calls that check the session themselves). */
 export async function api(method, path, body, { sessionCheck = true } = {}) {
+  if (endingSession) throw new ApiError(0, "aborted", "");
+  return send(method, path, body, sessionCheck);
+}
+
+async function send(method, path, body, sessionCheck) {
   const headers = { Accept: "application/json" };
   const session = getSessionId(); // the cookie goes with the request; this only names it
   if (body !== undefined) headers["Content-Type"] = "application/json";

@@ -1,6 +1,6 @@
 // Who is signed in: guest, account login/registration, sign-out, and a session the server ended.
 
-import { abortInFlight, api, getSessionId, onSessionRefused, setSessionId, SESSION_REFUSALS } from "./api.js";
+import { api, endSession, getSessionId, onSessionRefused, setSessionId, SESSION_REFUSALS } from "./api.js";
 
 // How long a refused session waits for a newer session to be stored before it counts as ended: the page (or another
 // tab of this browser) that changed the password gets the new session in the answer, which may land just after the
@@ -161,8 +161,7 @@ export async function changePassword(currentPassword, newPassword) {
 
 /** Sign me out on every device, this one included. */
 export async function signOutEverywhere() {
-  abortInFlight();
-  await api("POST", "/api/auth/logout_all");
+  await endSession("/api/auth/logout_all");
   setSessionId(null);
   current = null;
   announceEnded(); // this browser's other tabs are signed out too
@@ -170,9 +169,8 @@ export async function signOutEverywhere() {
 
 /** Sign out: the server ends the session (its token is refused from now on) and clears the cookie. */
 export async function signOut() {
-  abortInFlight();
   try {
-    await api("POST", "/api/auth/logout");
+    await endSession("/api/auth/logout");
   } finally {
     setSessionId(null);
     current = null;

@@ -214,8 +214,13 @@ def test_a_bot_plays_for_a_player_until_they_take_their_seat_back(person: Callab
 def test_a_click_holds_when_an_update_arrives_between_its_press_and_release(person: Callable[..., Person]) -> None:
     ana, bo = ana_and_bo_start_food_truck(person, private=True)
     button = seat_row(ana.page, "1").get_by_test_id("stand-in")
+    expect(seat_row(ana.page, "1").locator(".seat-dot.online")).to_have_count(1)
     expect(button).to_be_visible()
-    box = button.bounding_box()
+    box = None
+    for _ in range(50):  # None while a redraw (a presence, the start) swaps the button out
+        if box := button.bounding_box():
+            break
+        ana.page.wait_for_timeout(20)
     assert box
     ana.page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     ana.page.mouse.down()
