@@ -6,10 +6,10 @@ the stand-in waits, the clock's now); the hub is given one when the runtime wire
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, Protocol
 
-from app.config import Settings, get_settings
+from app.config import Settings
 from app.games.base import BotLevel
 from app.services import clocks
 from app.services.record import TableRecord, TableStatus, Visibility, invite_code, waited
@@ -60,7 +60,6 @@ def public_table_json(rec: TableRecord) -> dict[str, Any]:
         "rematch_id": rec.rematch_id,
         "abandoned": rec.abandoned,
         "chat_mode": rec.chat_mode,
-        "abandon": abandon_json(rec),
         "takeback": takeback_json(rec),
         "rated": rec.counts_for_ratings(),
         "ratings": rec.ratings,
@@ -97,21 +96,23 @@ def takeback_json(rec: TableRecord) -> dict[str, Any] | None:
             "yes": list(tb["yes"]), "waiting": rec.takeback_waiting()}
 
 
-def abandon_json(rec: TableRecord) -> dict[str, Any] | None:
+def abandon_json(rt: Shows, rec: TableRecord) -> dict[str, Any] | None:
     """The open proposal to abandon as the API shows it: its id (the version that opened it), who proposed it,
-    who agreed so far and whose say it still waits for (as of this version: a player a bot stands in for loses
-    their say once away for the stand-in wait, which the next vote finds)."""
+    who agreed so far and whose say it still waits for (as of `rt.now()`: a player a bot stands in for loses their
+    say once away for the stand-in wait, which the next vote finds)."""
     vote = rec.abandon
     if vote is None or rec.status != TableStatus.PLAYING:
         return None
-    waiting = rec.abandon_waiting(get_settings().stand_in_after, datetime.now(UTC))
+    waiting = rec.abandon_waiting(rt.settings.stand_in_after, rt.now())
     return {"id": vote["since"], "by": vote["by"], "yes": list(vote["yes"]), "waiting": waiting}
 
 
 def table_json_for(rt: Shows, rec: TableRecord, public: dict[str, Any], user_id: str | None) -> dict[str, Any]:
     """`public_table_json` completed with what depends on the user (their seat, host rights, the invite) or
-    on the moment: in a running game, how long the table has waited and when its players may call a bot."""
-    data = {**public, "my_seat": rec.seat_of(user_id), "is_host": user_id is not None and user_id == rec.host_id}
+    on the moment: in a running game, how long the table has waited, when its players may call a bot and whose say
+    an abandon proposal still waits for."""
+    data = {**public, "my_seat": rec.seat_of(user_id), "is_host": user_id is not None and user_id == rec.host_id,
+            "abandon": abandon_json(rt, rec)}
     if rec.visibility == Visibility.PRIVATE and user_id == rec.host_id:
         data["invite_code"] = invite_code(rt.secret_key, rec.id, rec.invite_round)
     if rec.time_control is not None and rec.clock is not None:

@@ -165,6 +165,8 @@ async def test_a_player_a_bot_stands_in_for_keeps_their_say_until_away_the_full_
         assert waiting["abandon"]["waiting"] == ["1"]
         assert (await vote(ana, tid, "yes", status=409))["code"] == "already_voted"  # Ben stepped out just now
         await server.advance(60)
+        # The proposal says so at once, on the server's clock, before any vote finds it.
+        assert (await ana.http.get(f"/api/tables/{tid}")).json()["abandon"]["waiting"] == []
         done = await vote(ana, tid, "yes")
         assert done["status"] == "finished" and done["abandoned"] is True and done["outcome"] is None
         seen = await sc.until_version(done["version"])
