@@ -1,9 +1,9 @@
-"""The table socket's messages in both directions, as pydantic models (docs/api.md, Live play).
+"""The table socket's messages in both directions, as pydantic models (docs/api/live-play.md).
 
 Client messages are parsed into these models and dispatched by their `type` (`api/ws.py`). Server messages are
 built by the hub as plain dicts, since each is encoded once and written to many sockets, and these models are their
 reference: the test client validates every message the server sends in the tests against `ServerMessage`, and a
-test checks that docs/api.md documents each model's type and fields.
+test checks that docs/api/live-play.md documents each model's type and fields.
 """
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ class Chat(ClientMessage):
 
 
 class Takeback(ClientMessage):
-    """`takeback`: my say on taking back moves (docs/api.md, Takeback requests)."""
+    """`takeback`: my say on taking back moves (docs/api/live-play.md, Takeback requests)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     type: Literal["takeback"]
@@ -134,7 +134,7 @@ class TableView(ServerMessage):
     actions: list[dict[str, Any]]
     draft: int | None = None  # the viewer's own drafts, which its view and actions include
     undo: bool | None = None  # this viewer may take back its last step
-    clock: dict[str, Any] | None = None  # a started clocked table's clocks (docs/api.md, Clocks)
+    clock: dict[str, Any] | None = None  # a started clocked table's clocks (docs/api/clocks.md)
     now: int | None = None  # the server's time of `clock`, epoch ms
     table: dict[str, Any] | None = None  # the Table (REST's shape); an update leaves it out when unchanged
     view: dict[str, Any] | None  # the game's view for this seat; null before the start

@@ -2,7 +2,7 @@
  *
  * The load generator shares the machine's two cores with the servers and Postgres, so every
  * microsecond it spends per message is taken from the servers it measures. This program does, per
- * socket, what the browser client does (docs/api.md): open the websocket, read each snapshot and
+ * socket, what the browser client does (docs/api/live-play.md): open the websocket, read each snapshot and
  * update, and when its seat is awaited send one of the listed actions (uniformly at random) with a
  * client_id and no expected_version; one command in flight per socket, at most 18 per second per
  * socket, a resync after a refused move. load.py does everything else (the servers, the tables over

@@ -34,7 +34,7 @@ ERROR_SCHEMA: dict[str, Any] = {
             "type": "object",
             "required": ["code", "message"],
             "properties": {
-                "code": {"type": "string", "description": "stable, for programs (docs/api.md lists them)"},
+                "code": {"type": "string", "description": "stable, for programs (docs/api.md and its topic pages list them)"},
                 "message": {"type": "string", "description": "for people"},
             },
         }

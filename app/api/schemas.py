@@ -10,8 +10,7 @@ from app.games.base import BotLevel
 from app.services.events import TableEvent
 from app.services.record import TableStatus, Visibility
 
-# One of the table's own events: described, not validated, since its other fields depend on its type (docs/api.md,
-# Live play) and a stored log is sent as it was written.
+# One of the table's own events: described, not validated, since its other fields depend on its type (docs/api/live-play.md) and a stored log is sent as it was written.
 TableEventOut = Annotated[dict[str, Any], WithJsonSchema({
     "type": "object",
     "properties": {
@@ -255,7 +254,7 @@ class TableOut(BaseModel):
 
 class TablesOut(BaseModel):
     tables: list[TableOut]
-    next: str | None  # the cursor of the next page (docs/api.md, Pagination); null on the last one
+    next: str | None  # the cursor of the next page (docs/api/pagination.md); null on the last one
 
 class MoveOut(BaseModel):
     seq: int
@@ -295,7 +294,7 @@ class ChatMessageOut(BaseModel):
 class ChatOut(BaseModel):
     messages: list[ChatMessageOut]  # oldest first
     muted: bool  # the reader is muted in this chat
-    next: str | None  # the cursor of the page of older lines (docs/api.md, Pagination); null on the last one
+    next: str | None  # the cursor of the page of older lines (docs/api/pagination.md); null on the last one
 
 
 class ChatMuteOut(BaseModel):
@@ -458,7 +457,7 @@ class ProfileOut(BaseModel):
     totals: ProfileTotalsOut
     ratings: list[ProfileRatingOut]  # one per game, in the order of GET /api/games
     recent: list[ProfileEntryOut]
-    next: str | None  # the cursor of the next page of `recent` (docs/api.md, Pagination); null on the last one
+    next: str | None  # the cursor of the next page of `recent` (docs/api/pagination.md); null on the last one
 
 
 class LeaderboardRowOut(BaseModel):
@@ -485,5 +484,5 @@ class LeaderboardOut(BaseModel):
     min_games: int  # rated games a person needs to be listed
     limit: int
     rows: list[LeaderboardRowOut]
-    next: str | None  # the cursor of the next page (docs/api.md, Pagination); null on the last one
+    next: str | None  # the cursor of the next page (docs/api/pagination.md); null on the last one
     me: LeaderboardMeOut | None  # the viewer's own row (null: not signed in, or never rated in this game)

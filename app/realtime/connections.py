@@ -35,7 +35,7 @@ def lose_access(conn: Connection, client_id: Any = None) -> None:
 
 # The close code of a socket whose session ended (a password change, or "sign out everywhere"): 4000 + 401, the code a
 # socket opened with a refused token gets, so a client treats both alike (refused for good, unless it now holds a
-# newer token: docs/api.md).
+# newer token: docs/api/identity.md).
 SESSION_ENDED = 4401
 SESSION_ENDED_ERROR = {"type": "error", "code": "session_revoked", "message": SESSION_ENDED_MESSAGE}
 

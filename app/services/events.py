@@ -1,7 +1,7 @@
 """The kinds of the table's own events: what the server itself tells a table's log, beside each game's events.
 
 Each is a dict with this `type` and `visible_to` (None: everyone), in an update's `events` and, but `undone`, in
-the table's stored log (`GET …/moves`: a move's, or a lobby change's). docs/api.md, Live play, lists them with
+the table's stored log (`GET …/moves`: a move's, or a lobby change's). docs/api/live-play.md lists them with
 their fields; a test keeps the two in step. A `StrEnum`, so an event is encoded as its value.
 """
 

@@ -1,4 +1,4 @@
-"""One cursor pagination for every list the API serves (docs/api.md, Pagination).
+"""One cursor pagination for every list the API serves (docs/api/pagination.md).
 
 A page is asked for by `limit` and `cursor`; its answer carries `next`, the cursor of the page after it (null on the
 last). A cursor is opaque to clients: base64url of the list's name and the sort key of the last item given (keyset

@@ -2,7 +2,7 @@
 
 Only finished tables count, and only those the viewer may see (`TableRecord.can_see` without an invite: a
 public table, or a private one the viewer sits at or hosts). The counts and the list then agree, and a private
-table gives away nothing, not even that a game was played then (docs/api.md says why).
+table gives away nothing, not even that a game was played then (docs/api/players.md says why).
 
 Wins are read from each table's stored `outcome` in SQL (JSON functions of each database), so the summary is
 one grouped query whatever the number of games; the recent games are one page query and one query for the

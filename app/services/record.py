@@ -174,7 +174,7 @@ class TableRecord:
         """Whether the game changes ratings (a running one: when it finishes normally; a settled one: whether it
         did): a public table with two registered people or more, not abandoned, and not one finished before ratings
         existed. A private table's result is its players' business, and a rating anyone can watch change would
-        tell of it (docs/api.md)."""
+        tell of it (docs/api/ratings.md)."""
         if self.rated is not None:
             return self.rated  # settled under the rule of its day, which a rule of later must not rewrite
         if self.time_control is not None and self.time_control.get("timeout") != "loss":

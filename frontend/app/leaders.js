@@ -1,5 +1,5 @@
 // The leaderboards (/leaders/{game}?page=N&cursor=C): each game's rated people, best first, a page at a time. The
-// cursor (docs/api.md, Pagination) says where the page starts; the page number is for people, and the ranks come
+// cursor (docs/api/pagination.md) says where the page starts; the page number is for people, and the ranks come
 // from the server.
 
 import { h, mount } from "../lib/dom.js";

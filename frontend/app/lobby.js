@@ -501,7 +501,7 @@ let lastLists = "";
 const PUBLIC_PAGE = 100; // the most one page holds: a section shows LIST_LIMIT of them and counts the rest
 const MY_PAGES = 20; // pages of 100 of my own tables read at most (they are grouped and sorted here, so all are read)
 
-/** Every page of a list (docs/api.md, Pagination), following `next`, up to `most` pages. */
+/** Every page of a list (docs/api/pagination.md), following `next`, up to `most` pages. */
 async function allPages(path, most) {
   const items = [];
   let cursor = null;

@@ -16,7 +16,7 @@ const userId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1
 const S = {
   profile: null, // the first answer of GET /api/players/{id}: the person and the counts
   recent: [], // every page of recent games fetched so far, newest first
-  next: null, // the cursor of the next page of finished games (docs/api.md, Pagination)
+  next: null, // the cursor of the next page of finished games (docs/api/pagination.md)
   loadingMore: false,
   error: null, // {notFound} or {message} when the profile could not be loaded
   nameDraft: null, // what I typed in the account's name field, kept across redraws (a language switch)
@@ -268,7 +268,7 @@ function pushBox() {
     errorLine);
 }
 
-/** "Sign out everywhere", after a confirmation: every session of the account ends, this one too (docs/api.md says
+/** "Sign out everywhere", after a confirmation: every session of the account ends, this one too (docs/api/identity.md says
  * why), so the page is then drawn as a visitor sees it. */
 function everywhereBox() {
   const errorLine = h("p", { class: "form-error", role: "alert", "data-testid": "account-everywhere-error" });

@@ -1,4 +1,4 @@
-"""The one cursor pagination (services/pagination.py, docs/api.md): walking a list page by page gives each item once,
+"""The one cursor pagination (services/pagination.py, docs/api/pagination.md): walking a list page by page gives each item once,
 in the list's order, also when items are added during the walk; a cursor is opaque and a foreign or forged one is
 refused as `bad_cursor`. The server runs on whichever database the suite runs on (SQLite, or Postgres with
 DATABASE_URL); the leaderboard's and a profile's pages are walked in test_leaderboard.py and test_profiles.py."""

@@ -1,5 +1,5 @@
-"""The table's own event kinds: every one the services emit is a `TableEvent` member, and docs/api.md lists
-exactly the enum's values."""
+"""The table's own event kinds: every one the services emit is a `TableEvent` member, and docs/api/live-play.md
+lists exactly the enum's values."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import orjson
 from app.services.events import TableEvent
 
 ROOT = Path(__file__).resolve().parents[2]
-DOC = ROOT / "docs" / "api.md"
+DOC = ROOT / "docs" / "api" / "live-play.md"
 SERVICES = ROOT / "app" / "services"
 
 
@@ -53,8 +53,8 @@ def test_every_event_a_service_emits_is_a_member_and_every_member_is_emitted() -
 def test_docs_list_exactly_the_enums_events() -> None:
     values = {member.value for member in TableEvent}
     documented = documented_events()
-    assert values - documented == set(), "events missing from docs/api.md"
-    assert documented - values == set(), "docs/api.md documents events TableEvent lacks"
+    assert values - documented == set(), "events missing from docs/api/live-play.md"
+    assert documented - values == set(), "docs/api/live-play.md documents events TableEvent lacks"
 
 
 def test_an_event_is_encoded_as_its_value() -> None:

@@ -1,5 +1,5 @@
 """Undo review: a step may be taken back only while it revealed nothing, drew nothing, closed no other player's
-window and is not final by rule (docs/architecture.md, `undoable`)."""
+window and is not final by rule (docs/architecture/game-contract.md, `undoable`)."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ from tests.games.food_truck_champion.helpers import make_state, run, step
 from tests.games.food_truck_champion.test_examples import MARKET8
 
 # §8: hand contents are private to their owner. A step that shows a hand card to the table reveals hidden
-# information, so it cannot be taken back (docs/architecture.md, `undoable`), just as a lead cannot.
+# information, so it cannot be taken back (docs/architecture/game-contract.md, `undoable`), just as a lead cannot.
 
 
 def test_an_exec_chef_placement_shows_a_hand_card_and_cannot_be_taken_back() -> None:
