@@ -77,6 +77,7 @@ class Runtime:
         self.hub = Hub(
             cache=self.cache, records=self.records, reads=LiveReads(reads=self.reads), presenter=self.presenter,
             on_renamed=lambda user_id, name: self.publisher.renamed(user_id, name), publish_later=self.publish_later,
+            clock=self.clock,
         )
         self.bots = BotRunner(self)
         self.writer: SessionWriter | PostgresBatchWriter = (

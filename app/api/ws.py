@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import logging
 import re
-import time
 from typing import Any
 from urllib.parse import urlparse
 
@@ -154,7 +153,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     try:
         while not conn.closed:
             frame = await receive()  # idle sockets are closed by the hub's sweep
-            conn.last_seen = time.monotonic()
+            conn.last_seen = rt.clock.monotonic()
             if frame["type"] == "websocket.disconnect":
                 return
             raw = frame.get("text")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -79,7 +78,7 @@ class Connection:
     writer: asyncio.Task[None] | None = None
     closed: bool = False
     close_code: int = 1013
-    last_seen: float = field(default_factory=time.monotonic)
+    last_seen: float = 0.0  # on the hub's clock: set as it joins the hub and by every message it sends
     corked: list[bytes] | None = None  # frames held back by `cork`, written together by `uncork`
     # The invite code the socket was opened with, if it let it in: its right to see a private table is checked
     # again, with it, whenever the table changes (`Hub.drop_unseeing`).

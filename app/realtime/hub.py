@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
+from app.clock import Clock, SystemClock
 from app.games import GAMES
 from app.metrics import SOCKETS_OPEN
 from app.realtime.catchup import events_since, recent_events_since
@@ -145,7 +146,9 @@ class Hub:
         presenter: Presenter,
         on_renamed: Callable[[str, str], None],
         publish_later: Callable[[str, int], None],
+        clock: Clock | None = None,
     ) -> None:
+        self.clock: Clock = clock or SystemClock()  # when each socket was last heard from, and the idle sweep's waits
         self.cache = cache
         self.records = records
         self.reads = reads
@@ -176,6 +179,7 @@ class Hub:
     def attach(self, conn: Connection) -> None:
         room = self.rooms.setdefault(conn.table_id, Room())
         if conn not in room.conns:
+            conn.last_seen = self.clock.monotonic()
             room.conns.add(conn)
             self.addresses[conn.address] = self.addresses.get(conn.address, 0) + 1
             if conn.user_id is None:
@@ -467,8 +471,8 @@ class Hub:
     async def sweep_idle(self, idle: float, every: float = 15.0) -> None:
         """Close sockets that sent nothing (not even a ping) for `idle` seconds: one task for all."""
         while True:
-            await asyncio.sleep(every)
-            cutoff = time.monotonic() - idle
+            await self.clock.sleep(every)
+            cutoff = self.clock.monotonic() - idle
             for room in list(self.rooms.values()):
                 for conn in list(room.conns):
                     if conn.last_seen < cutoff:

@@ -3,12 +3,14 @@ leaves the room ready to publish that version again."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 from typing import Any
 
 import orjson
 import pytest
 
+from app.clock import FakeClock
 from app.config import Settings
 from app.games import GAMES
 from app.realtime.connections import Connection, Message
@@ -82,6 +84,7 @@ def make_hub(
     reads: StoredPeople | None = None,
     renamed: list[tuple[str, str]] | None = None,
     later: list[tuple[str, int]] | None = None,
+    clock: FakeClock | None = None,
 ) -> Hub:
     """A hub with its collaborators: `renamed` and `later` collect the names it found changed and the versions it
     asked to publish in the background."""
@@ -100,7 +103,7 @@ def make_hub(
     hub = Hub(
         cache=cache, records=CachedOnly(cache), reads=reads or StoredPeople(),
         presenter=TablePresenter(secret_key="k" * 32, settings=settings, now=lambda: datetime.now(UTC)),
-        on_renamed=on_renamed, publish_later=publish_later,
+        on_renamed=on_renamed, publish_later=publish_later, clock=clock,
     )
     return hub
 
@@ -109,9 +112,10 @@ def hub_with_socket(
     reads: StoredPeople | None = None,
     renamed: list[tuple[str, str]] | None = None,
     later: list[tuple[str, int]] | None = None,
+    clock: FakeClock | None = None,
 ) -> tuple[Hub, Connection, FakeSocket, TableCache]:
     cache = TableCache()
-    hub = make_hub(cache, reads, renamed, later)
+    hub = make_hub(cache, reads, renamed, later, clock)
     sock = FakeSocket()
     conn = Connection(ws=None, table_id="t1", user_id="u0", write_frame=sock.write)  # type: ignore[arg-type]
     hub.attach(conn)
@@ -196,3 +200,27 @@ async def test_a_rename_missed_while_the_broker_was_away_is_taken_up_by_the_rech
     assert not conn.closed  # the same epoch: the session goes on
     await hub.recheck_sessions()
     assert renamed == [("u0", "Ana B")]  # once taken up, nothing more to do
+
+
+async def test_a_socket_silent_for_the_idle_wait_is_closed_and_one_heard_from_is_kept() -> None:
+    clock = FakeClock()
+    hub, quiet, _, _ = hub_with_socket(clock=clock)
+    chatty = Connection(ws=None, table_id="t1", user_id="u1", write_frame=FakeSocket().write)  # type: ignore[arg-type]
+    hub.attach(chatty)
+    sweep = asyncio.create_task(hub.sweep_idle(120, every=15))
+    try:
+        for _ in range(7):  # 105 s: within the wait, both stay
+            clock.advance(15)
+            await asyncio.sleep(0)
+        assert not quiet.closed and not chatty.closed
+        chatty.last_seen = clock.monotonic()  # a message (a ping, at least) from one of them
+        clock.advance(15)  # 120 s since the quiet one was heard from: the next sweep finds it over the wait
+        for _ in range(5):
+            await asyncio.sleep(0)
+        clock.advance(15)
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert quiet.closed and quiet.close_code == 1001
+        assert not chatty.closed
+    finally:
+        sweep.cancel()
