@@ -10,7 +10,8 @@ even games and in seat "b" in odd ones, every bot deciding from its seat's view 
 `bot_action`; "random" plays a uniformly random legal action. A game counts 1 for the first level when it
 alone wins, 1/2 when the winners share, 0 otherwise. --fcm-cut-round R judges Food Chain Magnate by cash
 after round R (round 8 is allowed when a full game is too long for the budget); 0 plays to the end.
---playouts sets the hard level's budget (the engine's default otherwise). Prints one row per game and pair,
+--playouts sets the hard level's budget (the engine's default otherwise). --from-game N plays games N.. only, with
+the seeds they have in the whole run: a run split over processes adds up to the whole run's result. Prints one row per game and pair,
 with the mean and the longest CPU time of a hard decision (the process's own, so other load on the machine
 lengthens it only by sharing caches), and the run's wall-clock seconds.
 """
@@ -86,10 +87,11 @@ def play(game_id: str, first: str, second: str, seed: int, playouts: int | None,
 
 
 def run_pair(game_id: str, pair: str, games: int, base_seed: int, playouts: int | None, cut_round: int,
-             jobs: int, progress: bool) -> None:
+             jobs: int, progress: bool, from_game: int = 1) -> None:
     first, second = pair.split(":")
     started = time.perf_counter()
-    seeds = [base_seed * 100_000 + i for i in range(games)]
+    seeds = [base_seed * 100_000 + i for i in range(from_game - 1, games)]
+    games = len(seeds)
     args = [(game_id, first, second, s, playouts, cut_round) for s in seeds]
     results: list[tuple[float, list[float]]] = []
     with ProcessPoolExecutor(jobs) if jobs > 1 else nullcontext() as pool:
@@ -98,7 +100,7 @@ def run_pair(game_id: str, pair: str, games: int, base_seed: int, playouts: int 
             if progress:
                 # A long run cut short still leaves its games counted so far.
                 slowest = f"{1000 * max(result[1]):.0f}" if result[1] else "-"
-                print(f"{game_id} {pair} game {n}/{games} seed {seeds[n - 1]}: {result[0]}"
+                print(f"{game_id} {pair} game {n + from_game - 1}/{games + from_game - 1} seed {seeds[n - 1]}: {result[0]}"
                       f" (total {sum(r[0] for r in results)}), longest hard ms {slowest}", file=sys.stderr, flush=True)
     score = sum(r[0] for r in results)
     ties = sum(1 for r in results if 0 < r[0] < 1)
@@ -124,6 +126,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--progress", action="store_true", help="print each game's result to stderr as it ends")
+    parser.add_argument("--from-game", type=int, default=1,
+                        help="play only games N.. of the run (its seeds unchanged): a run split over processes")
     args = parser.parse_args()
     games = args.game or ["food-truck-champion", "food-truck", "foodies", "food-chain-magnate"]
     print(f"{'game':20} {'pair':>16} {'games':>5} {'score':>7} {'ties':>4} {'rate':>6}  {'95% Wilson':>14}"
@@ -131,7 +135,8 @@ def main() -> None:
     for game_id in games:
         n = args.fcm_games if game_id == "food-chain-magnate" else args.games
         for pair in args.pair or DEFAULT_PAIRS:
-            run_pair(game_id, pair, n, args.seed, args.playouts, args.fcm_cut_round, args.jobs, args.progress)
+            run_pair(game_id, pair, n, args.seed, args.playouts, args.fcm_cut_round, args.jobs, args.progress,
+                     args.from_game)
 
 
 if __name__ == "__main__":
