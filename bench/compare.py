@@ -1,7 +1,7 @@
 """Side by side with the boardgame.io peer: our figures as ratios of its figures at 50 and 200 tables.
 
 Usage: .venv/bin/python bench/compare.py [--levels 50,200] [--reps 3] [--duration 15] [--pad 2000] [--servers 1]
-                                         [--against peer|IMPL]
+                                         [--against peer|IMPL|tree:DIR]
 
 Interleaves, for each repetition and level, one run of the peer (bench/peers/boardgameio: one Node
 process, N 2-player matches of a one-move game, its state padded by --pad bytes) and one run of ours
@@ -15,6 +15,10 @@ Needs node/npm for the peer (run.sh installs its pinned packages on first use).
 `--against IMPL` (a `WS_IMPL` value, e.g. `websockets-sansio`) compares our server with itself instead: the
 same runs of ours, interleaved, one with the default websocket implementation and one with IMPL; the ratio
 row is then default / IMPL. It decides whether app/realtime/protocol.py earns its place (docs/performance.md).
+
+`--against tree:DIR` compares this checkout with the one at DIR (e.g. `git worktree add ../before main`): the same
+runs, interleaved, each server started from its own tree, with this venv. It prints a change's before and after on
+the move path from one run; the ratio row is this tree / DIR.
 """
 
 from __future__ import annotations
@@ -58,14 +62,14 @@ def run_peer(matches: int, duration: int, pad: int) -> dict[str, Any]:
     }
 
 
-def run_ours(tables: int, duration: int, servers: int = 1, ws_impl: str | None = None) -> dict[str, Any]:
+def run_ours(tables: int, duration: int, servers: int = 1, ws_impl: str | None = None, tree: Path = ROOT) -> dict[str, Any]:
     env = dict(os.environ)
     if ws_impl is not None:
         env["WS_IMPL"] = ws_impl
     out = subprocess.run(
-        [sys.executable, str(HERE / "load.py"), "--tables", str(tables), "--players", "2", "--spectators", "0",
-         "--duration", str(duration), "--warmup", "3", "--servers", str(servers), "--spread", "tables"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=duration + 900,
+        [sys.executable, str(tree / "bench" / "load.py"), "--tables", str(tables), "--players", "2", "--spectators",
+         "0", "--duration", str(duration), "--warmup", "3", "--servers", str(servers), "--spread", "tables"],
+        cwd=tree, env=env, capture_output=True, text=True, timeout=duration + 900,
     )
     if out.returncode != 0:
         raise RuntimeError(f"load.py failed: {out.stderr[-2000:]}")
@@ -90,15 +94,21 @@ def main() -> None:
     ap.add_argument("--servers", type=int, default=1,
                     help="our server processes, each table's sockets all on one of them (load.py --spread tables)")
     ap.add_argument("--against", default="peer",
-                    help="peer (boardgame.io), or a WS_IMPL to compare our default websocket implementation with")
+                    help="peer (boardgame.io), a WS_IMPL to compare our default websocket implementation with, or "
+                         "tree:DIR, another checkout of this project")
     args = ap.parse_args()
     other = "peer" if args.against == "peer" else "other"
+    tree = Path(args.against.removeprefix("tree:")).resolve() if args.against.startswith("tree:") else None
+    if tree is not None and not (tree / "bench" / "load.py").is_file():
+        ap.error(f"{tree} is not a checkout of this project")
     levels = [int(x) for x in args.levels.split(",")]
     rows: dict[tuple[str, int], list[dict[str, Any]]] = {}
     for rep in range(1, args.reps + 1):
         for level in levels:
             if args.against == "peer":
                 baseline = lambda n=level: run_peer(n, args.duration, args.pad)  # noqa: E731
+            elif tree is not None:
+                baseline = lambda n=level: run_ours(n, args.duration, args.servers, tree=tree)  # noqa: E731
             else:
                 baseline = lambda n=level: run_ours(n, args.duration, args.servers, args.against)  # noqa: E731
             for who, fn in ((other, baseline), ("ours", lambda n=level: run_ours(n, args.duration, args.servers))):
@@ -114,6 +124,7 @@ def main() -> None:
                 print(json.dumps({"rep": rep, "who": who, "tables": level, **r}), flush=True)
     keys = ["moves_per_s", "p50_ms", "p99_ms", "per_cpu_s", "server_cpu_pct", "server_wait_pct"]
     against = (f"peer boardgame.io PAD_BYTES={args.pad}" if other == "peer"
+               else f"other: ours from {tree}" if tree is not None
                else f"other: ours with WS_IMPL={args.against}")
     print(f"\nmedian of {args.reps} interleaved runs, {args.duration} s each; {against}; "
           f"ours (WS_IMPL={os.environ.get('WS_IMPL', 'default')}) Food Truck Champion, 2 players/table, Postgres, {args.servers} process(es) on {interpreter()}; "
