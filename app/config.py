@@ -122,6 +122,7 @@ class Settings(BaseSettings):
     presence_refresh: float = 30.0
     presence_expiry: float = 90.0
     db_pool_size: int = 5
+    db_pool_timeout: float = 10.0  # seconds a request waits for a pooled connection before `server_busy`
     run_migrations: bool = True
     snapshot_every: int = 16  # rewrite the whole state document every this many moves (and at the end)
     # Group commits in flight at once on Postgres, each on its own connection. One keeps the batches bigger

@@ -16,6 +16,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from prometheus_client import start_http_server
 from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 from starlette.routing import Match
@@ -23,7 +24,7 @@ from starlette.types import ASGIApp, Scope
 
 from app.api import auth, chat, notify, ops, players, tables, ws
 from app.api.openapi import describe
-from app.api.ws import is_database_outage
+from app.api.ws import BUSY_MESSAGE, is_database_outage
 from app.clock import Clock
 from app.config import Settings, get_settings
 from app.http import RequestContext
@@ -164,6 +165,14 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
             return _error(422, "invalid_request", "The request holds characters the server cannot store.")
         log.warning("database unavailable: %s", exc, extra={"path": req.url.path})
         return _error(503, "database_unavailable", "The database is not answering; try again shortly.")
+
+    @app.exception_handler(PoolTimeout)
+    async def busy(req: Request, exc: PoolTimeout) -> JSONResponse:
+        # Every pooled connection stayed in use for the pool's timeout: an overload, not a fault of the request.
+        log.warning("server busy: %s", exc, extra={"path": req.url.path})
+        response = _error(503, "server_busy", BUSY_MESSAGE)
+        response.headers["Retry-After"] = "1"
+        return response
 
     @app.exception_handler(Exception)
     async def crash(req: Request, exc: Exception) -> JSONResponse:

@@ -5,7 +5,7 @@ FastAPI describes a refusal by its own validation body (`HTTPValidationError`), 
 knows nothing of the session token, which the routes read by hand (`api.deps.token_from`). Here, once the schema is
 built, every operation lists its refusals in the server's error shape, `{"error": {"code", "message"}}`: those that
 follow from what the operation is, by rule (422 `invalid_request` where it takes parameters or a body, 503
-`database_unavailable` where it reads the database, 401 and 403 `banned` where it reads a session, 404 where its path
+`database_unavailable` or `server_busy` where it reads the database, 401 and 403 `banned` where it reads a session, 404 where its path
 names something), and its own from `REFUSALS`, each with the stable codes it answers with (docs/api.md). There is no
 `default` response: a status an operation does not list is a bug, which the schemathesis test
 (tests/hardening/test_rest_fuzz.py) looks for. The operations that read a session declare the two ways to send one
@@ -211,7 +211,7 @@ def _refusals(path: str, method: str, operation: dict[str, Any], needs: str | No
     if operation.get("parameters") or "requestBody" in operation:
         add(422, "invalid_request")
     if (path, method) not in NO_DATABASE:
-        add(503, "database_unavailable")
+        add(503, "database_unavailable", "server_busy")
     if needs == "required":
         add(401, "not_signed_in", "bad_token", "token_expired", "session_revoked")
     if needs in ("required", "optional"):

@@ -13,6 +13,7 @@ import orjson
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app import messages
@@ -124,6 +125,11 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         await ws.accept()
         await ws.send_text(orjson.dumps({"type": "error", "code": exc.code, "message": exc.message}).decode())
         await ws.close(code=4000 + min(exc.status, 999) % 1000)
+        return
+    except PoolTimeout:
+        await ws.accept()
+        await ws.send_text(orjson.dumps({"type": "error", "code": "server_busy", "message": BUSY_MESSAGE}).decode())
+        await ws.close(code=1013)  # try again later
         return
     except Exception as exc:
         if not is_database_outage(exc):
@@ -243,6 +249,9 @@ async def handle_message(rt: Runtime, conn: Connection, raw: str) -> None:
                 await post_chat(rt, conn, msg)
     except ServiceError as exc:
         _error(conn, exc.code, exc.message, client_id)
+    except PoolTimeout as exc:
+        log.warning("server busy: %s", exc, extra={"table_id": conn.table_id})
+        _error(conn, "server_busy", BUSY_MESSAGE, client_id)
     except Exception as exc:  # noqa: BLE001 - the client gets a message, the log gets the trace
         if is_database_outage(exc):
             log.warning("database unavailable: %s", exc, extra={"table_id": conn.table_id})
@@ -331,6 +340,10 @@ def ack_message(ack: Ack) -> dict[str, Any]:
     if ack.draft is not None:
         message["draft"] = ack.draft  # kept as a draft: the table's version did not move
     return message
+
+
+# The answer when every pooled database connection stayed busy for the pool's timeout (an overload).
+BUSY_MESSAGE = "The server is busy; try again in a moment."
 
 
 def is_database_outage(exc: BaseException) -> bool:

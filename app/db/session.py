@@ -40,7 +40,7 @@ def make_engine(settings: Settings) -> AsyncEngine:
         # A ping per checkout costs a round trip, but without it a Postgres restart leaves dead
         # connections in the pool that fail request after request.
         pool_pre_ping=True,
-        pool_timeout=10,
+        pool_timeout=settings.db_pool_timeout,
         # Named in pg_stat_activity, so an operator tells the app's connections from others'.
         connect_args={"server_settings": {"application_name": "foodgames"}},
     )

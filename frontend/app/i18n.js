@@ -848,6 +848,7 @@ const STRINGS = {
     "errors.code.rate_limited": "Demasiados mensajes; ve más despacio.",
     "errors.code.server_error": "Algo falló en el servidor; tu jugada no se aplicó.",
     "errors.code.database_unavailable": "La base de datos no responde; inténtalo en un momento.",
+    "errors.code.server_busy": "El servidor está muy ocupado; inténtalo en un momento.",
     "errors.code.bad_name": "Ese nombre no vale: vacío o demasiado largo.",
     "errors.code.too_many_attempts": "Demasiados códigos de invitación erróneos; espera un minuto.",
     "errors.code.no_such_seat": "Ese asiento no existe en esta mesa.",
