@@ -46,6 +46,10 @@ class Bot:
     # The greedy choice keeps its place unless another candidate's mean standing beats it by this much: a few
     # sampled deals are noisy, and the greedy choice is a sound prior.
     margin: float = 0.0
+    # Action types that only take back the seat's own last step (a card chosen in secret, say). The search never
+    # tries them: a playout that begins by stepping back reaches less far before it is judged, so where what comes
+    # next costs (a payday) stepping back looks better, and a bot could step back and forth without end.
+    retreats: frozenset[str] = frozenset()
 
 
 def decide(bot: Bot, view: JSON, seat: str, seed: int, level: BotLevel, playouts: int | None = None) -> JSON:
@@ -63,9 +67,9 @@ def search(bot: Bot, view: JSON, seat: str, world: JSON, rng: Rng, playouts: int
     """Determinized playouts: the candidate with the best mean standing over sampled deals."""
     legal = bot.engine.actions(world, seat)
     greedy = bot.normal(world, seat, rng)
-    others = [a for a in legal if a != greedy]
+    others = [a for a in legal if a != greedy and a.get("type") not in bot.retreats]
     if bot.shortlist is not None:
-        others = [a for a in bot.shortlist(world, seat, legal) if a != greedy]
+        others = [a for a in bot.shortlist(world, seat, legal) if a != greedy and a.get("type") not in bot.retreats]
     else:
         rng.shuffle(others)
     candidates = [greedy] + others[: bot.candidates - 1]

@@ -248,7 +248,7 @@ def standing(state: JSON, seat: str) -> float:
 
 
 BOT = Bot(engine=ENGINE, sample=sample_state, normal=normal, easy=gentle(ENGINE, normal, 5), standing=standing,
-          playouts=12, horizon=60)
+          playouts=12, horizon=60, retreats=frozenset({"take_back"}))
 
 
 def choose(view: JSON, player: str, seed: int, level: BotLevel, playouts: int | None = None) -> JSON:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from app.games.base import BotLevel
 from app.games.food_chain_magnate import ENGINE
 from tests.games import contract
 
@@ -56,3 +57,21 @@ def test_bot_only_games_end_without_forced_firing() -> None:
             state = applied.state
         contract.check_outcome(ENGINE, state, n)
         assert state["breaks"] == 2
+
+
+def test_the_hard_level_never_steps_back_and_forth_in_a_secret_choice() -> None:
+    """A game of `bench/bots.py` (seed 100016, hard against normal) in which the hard level, judging its playouts
+    before the round's payday, preferred taking a card back to submitting, then putting it to work again, without
+    end. It now reaches round 9 as the normal level would, and never takes a card back."""
+    seed = 100_016
+    state = ENGINE.new_game(["a", "b"], seed)
+    levels = {"a": BotLevel.HARD, "b": BotLevel.NORMAL}
+    rnd = random.Random(seed)
+    for _ in range(400):
+        if ENGINE.outcome(state) is not None or state["round"] > 8:
+            break
+        seat = rnd.choice(ENGINE.awaiting(state))
+        action = ENGINE.bot_action(ENGINE.view(state, seat), seat, rnd.randrange(1 << 62), levels[seat])
+        assert action["type"] != "take_back" or levels[seat] != BotLevel.HARD, (state["round"], state["phase"])
+        state = ENGINE.apply_listed(state, seat, action).state
+    assert state["round"] > 8
