@@ -178,11 +178,13 @@ async def mark_guest_seats(session: AsyncSession, table_id: str) -> None:
     request found them: a guest who registers meanwhile turns only the seats their registration can see (`register`).
     Their user rows are held (FOR SHARE on Postgres; SQLite writes one transaction at a time) so that a registration
     either waits for this commit, and turns the seat, or commits first and is read here."""
-    people = select(Seat.user_id).where(Seat.table_id == table_id, Seat.user_id.is_not(None))
-    await session.execute(select(User.id).where(User.id.in_(people)).with_for_update(read=True))
-    person_is_guest = select(User.username.is_(None)).where(User.id == Seat.user_id).scalar_subquery()
+    seated = select(Seat.user_id).where(Seat.table_id == table_id, Seat.user_id.is_not(None))
+    # One statement: the locking sub-select returns each row as its lock finds it, so a registration that committed
+    # while this waited is read here.
+    people = select(User.id, User.username).where(User.id.in_(seated)).with_for_update(read=True).subquery()
     await session.execute(
-        update(Seat).where(Seat.table_id == table_id, Seat.user_id.is_not(None)).values(guest=person_is_guest)
+        update(Seat).where(Seat.table_id == table_id, Seat.user_id == people.c.id)
+        .values(guest=people.c.username.is_(None))
         .execution_options(synchronize_session=False)  # loading.load_record reads the seats afresh
     )
 
