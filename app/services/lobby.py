@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import delete, exists, func, select, update
+from sqlalchemy import delete, exists, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import GameTable, Seat, TableLogEntry, User
@@ -109,7 +109,8 @@ async def add_table(
     only person it seats."""
     table_id = new_id()
     seed = secrets.randbits(63)
-    session.add(GameTable(
+    # Core inserts: the unit of work would track objects nobody reads (the record is loaded afresh).
+    await session.execute(insert(GameTable).values(
         id=table_id,
         game=game.id,
         name=title,
@@ -128,10 +129,12 @@ async def add_table(
         outcome=None,
         time_control=time_control,
     ))
-    await session.flush()
-    for i, (user_id, bot, level) in enumerate(seating):
+    for user_id, _bot, _level in seating:
         assert user_id in (None, host.id)
-        session.add(Seat(table_id=table_id, seat=str(i), user_id=user_id, bot=bot, bot_level=level))
+    await session.execute(insert(Seat).values([
+        {"table_id": table_id, "seat": str(i), "user_id": user_id, "bot": bot, "bot_level": level}
+        for i, (user_id, bot, level) in enumerate(seating)
+    ]))
     await mark_guest_seats(session, table_id)
     return table_id
 
