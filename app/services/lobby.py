@@ -433,8 +433,10 @@ async def start(session: AsyncSession, rec: TableRecord, user: User, now: dateti
     except ValueError as exc:  # an option the engine cannot play with this many players
         raise ServiceError("bad_options", f"These options do not fit {len(taken)} players: {exc}.", 409) from exc
     await session.execute(delete(Seat).where(Seat.table_id == rec.id))
-    for i, s in enumerate(taken):
-        session.add(Seat(table_id=rec.id, seat=str(i), user_id=s.user_id, bot=s.bot, bot_level=s.bot_level))
+    await session.execute(insert(Seat).values([
+        {"table_id": rec.id, "seat": str(i), "user_id": s.user_id, "bot": s.bot, "bot_level": s.bot_level}
+        for i, s in enumerate(taken)
+    ]))
     await mark_guest_seats(session, rec.id)
     awaiting = game.awaiting(state)
     timing: dict[str, Any] = {}
@@ -469,7 +471,7 @@ async def keep_events(
         .values(lobby_events={"version": version, "events": events}, **(columns or {}))
     )
     if events:
-        session.add(TableLogEntry(table_id=table_id, version=version, events=events))
+        await session.execute(insert(TableLogEntry).values(table_id=table_id, version=version, events=events))
 
 
 async def lobby_change(rt: Context, table_id: str, user: User, invite: str | None, change: Change) -> TableRecord:
