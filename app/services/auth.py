@@ -12,13 +12,15 @@ from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any, cast
 
 import confusables
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
-from sqlalchemy import delete, exists, select, update
+from sqlalchemy import Row, Table, delete, exists, false, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.orm import make_transient_to_detached
 
 from app.db.models import GameTable, RevokedSession, Seat, User
 from app.services.errors import ServiceError, banned
@@ -328,9 +330,23 @@ def user_json(user: User) -> dict[str, str | None]:
 async def token_user(session: AsyncSession, claims: Claims) -> tuple[User | None, bool]:
     """The person a token's claims name (None if there is no such person), and whether its session was signed out
     of."""
-    if claims.sid is None:
-        return await session.get(User, claims.user_id), False
     # The user row is read anyway: the signed-out check rides on the same statement.
-    signed_out = exists().where(RevokedSession.sid == claims.sid)
-    row = (await session.execute(select(User, signed_out).where(User.id == claims.user_id))).first()
-    return (row[0], bool(row[1])) if row is not None else (None, False)
+    signed_out = exists().where(RevokedSession.sid == claims.sid) if claims.sid is not None else false()
+    row = (await session.execute(
+        select(*_USERS.c, signed_out.label("signed_out")).where(_USERS.c.id == claims.user_id)
+    )).first()
+    if row is None:
+        return None, False
+    return _detached_user(row), bool(row.signed_out)
+
+
+_USERS = cast(Table, User.__table__)
+
+
+def _detached_user(row: Row[*tuple[Any, ...]]) -> User:
+    """The person of a plain row, as a session that loaded and closed would leave them: every request reads its
+    person, and a row costs far less than the ORM's load of an object nobody writes through (a change loads the
+    person afresh in its own transaction)."""
+    user = User(**{column.key: row._mapping[column] for column in _USERS.c})
+    make_transient_to_detached(user)
+    return user
