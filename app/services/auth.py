@@ -18,7 +18,7 @@ import confusables
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
-from sqlalchemy import Row, Table, delete, exists, false, select, update
+from sqlalchemy import Row, Table, bindparam, delete, exists, false, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import make_transient_to_detached
 
@@ -180,15 +180,21 @@ async def mark_guest_seats(session: AsyncSession, table_id: str) -> None:
     request found them: a guest who registers meanwhile turns only the seats their registration can see (`register`).
     Their user rows are held (FOR SHARE on Postgres; SQLite writes one transaction at a time) so that a registration
     either waits for this commit, and turns the seat, or commits first and is read here."""
-    seated = select(Seat.user_id).where(Seat.table_id == table_id, Seat.user_id.is_not(None))
-    # One statement: the locking sub-select returns each row as its lock finds it, so a registration that committed
-    # while this waited is read here.
-    people = select(User.id, User.username).where(User.id.in_(seated)).with_for_update(read=True).subquery()
-    await session.execute(
-        update(Seat).where(Seat.table_id == table_id, Seat.user_id == people.c.id)
-        .values(guest=people.c.username.is_(None))
-        .execution_options(synchronize_session=False)  # loading.load_record reads the seats afresh
-    )
+    await session.execute(_MARK_GUEST_SEATS, {"of_table": table_id})
+
+
+_SEATS = cast(Table, Seat.__table__)
+_SEATED = select(_SEATS.c.user_id).where(_SEATS.c.table_id == bindparam("of_table"), _SEATS.c.user_id.is_not(None))
+# One statement, built once: the locking sub-select returns each row as its lock finds it, so a registration that
+# committed while this waited is read here.
+_PEOPLE = (
+    select(User.__table__.c.id, User.__table__.c.username)
+    .where(User.__table__.c.id.in_(_SEATED)).with_for_update(read=True).subquery()
+)
+_MARK_GUEST_SEATS = (
+    update(_SEATS).where(_SEATS.c.table_id == bindparam("of_table"), _SEATS.c.user_id == _PEOPLE.c.id)
+    .values(guest=_PEOPLE.c.username.is_(None))
+)
 
 
 def new_id() -> str:
@@ -330,17 +336,22 @@ def user_json(user: User) -> dict[str, str | None]:
 async def token_user(session: AsyncSession, claims: Claims) -> tuple[User | None, bool]:
     """The person a token's claims name (None if there is no such person), and whether its session was signed out
     of."""
-    # The user row is read anyway: the signed-out check rides on the same statement.
-    signed_out = exists().where(RevokedSession.sid == claims.sid) if claims.sid is not None else false()
-    row = (await session.execute(
-        select(*_USERS.c, signed_out.label("signed_out")).where(_USERS.c.id == claims.user_id)
-    )).first()
+    if claims.sid is None:
+        row = (await session.execute(_PERSON, {"user_id": claims.user_id})).first()
+    else:
+        row = (await session.execute(_PERSON_AND_SESSION, {"user_id": claims.user_id, "sid": claims.sid})).first()
     if row is None:
         return None, False
     return _detached_user(row), bool(row.signed_out)
 
 
 _USERS = cast(Table, User.__table__)
+# Built once (every request runs one): a statement made afresh costs more CPU than its execution. The user row is
+# read anyway: the signed-out check rides on the same statement.
+_PERSON = select(*_USERS.c, false().label("signed_out")).where(_USERS.c.id == bindparam("user_id"))
+_PERSON_AND_SESSION = select(
+    *_USERS.c, exists().where(RevokedSession.__table__.c.sid == bindparam("sid")).label("signed_out")
+).where(_USERS.c.id == bindparam("user_id"))
 
 
 def _detached_user(row: Row[*tuple[Any, ...]]) -> User:

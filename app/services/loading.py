@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 import orjson
-from sqlalchemy import Table, select
+from sqlalchemy import Table, bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import GameTable, Move, MoveDraft, RatingChange, Seat, User
@@ -18,28 +18,33 @@ _TABLES = cast(Table, GameTable.__table__)
 _SEATS = cast(Table, Seat.__table__)
 _USERS = cast(Table, User.__table__)
 
+# Built once: a statement made afresh costs more CPU in its construction and cache key than in its execution. The
+# host's name comes with the row: a lobby change reads its table twice, and a statement costs more here than the
+# join. Plain rows, not ORM objects: the record is built from them and nothing in the session needs them.
+_ROW = (
+    select(_TABLES, _USERS.c.name.label("host_name"))
+    .outerjoin(_USERS, _USERS.c.id == _TABLES.c.host_id)
+    .where(_TABLES.c.id == bindparam("table_id"))
+)
+_LOCKED_ROW = _ROW.with_for_update(of=_TABLES)  # not the users row: the nullable side of the join
+_SEAT_ROWS = (
+    select(_SEATS.c.seat, _SEATS.c.user_id, _SEATS.c.bot, _SEATS.c.guest, _SEATS.c.away_since, _SEATS.c.bot_level,
+           _USERS.c.name.label("user_name"))
+    .outerjoin(_USERS, _USERS.c.id == _SEATS.c.user_id)
+    .where(_SEATS.c.table_id == bindparam("table_id"))
+)
+
 
 async def load_record(session: AsyncSession, table_id: str, *, for_update: bool = False) -> TableRecord:
     """Read a table, its seats and names from the database."""
     if not valid_id(table_id):
         raise not_found()
-    # The host's name comes with the row: a lobby change reads its table twice, and a statement costs more here than
-    # the join. Plain rows, not ORM objects: the record is built from them and nothing in the session needs them.
-    query = select(_TABLES, _USERS.c.name.label("host_name")).outerjoin(_USERS, _USERS.c.id == _TABLES.c.host_id)
-    query = query.where(_TABLES.c.id == table_id)
-    if for_update:
-        query = query.with_for_update(of=_TABLES)  # not the users row: the nullable side of the join
-    row = (await session.execute(query)).one_or_none()
+    which = {"table_id": table_id}
+    row = (await session.execute(_LOCKED_ROW if for_update else _ROW, which)).one_or_none()
     if row is None:
         raise not_found()
     host_name = row.host_name or "?"
-    seat_rows = (
-        await session.execute(
-            select(_SEATS.c.seat, _SEATS.c.user_id, _SEATS.c.bot, _SEATS.c.guest, _SEATS.c.away_since,
-                   _SEATS.c.bot_level, _USERS.c.name.label("user_name"))
-            .outerjoin(_USERS, _USERS.c.id == _SEATS.c.user_id).where(_SEATS.c.table_id == table_id)
-        )
-    ).all()
+    seat_rows = (await session.execute(_SEAT_ROWS, which)).all()
     state, undo_seat = row.state, None
     if state is not None and row.state_seq < row.move_count:
         replayed = await replay_stored(session, row.game, row.id, state, row.state_seq, row.move_count)

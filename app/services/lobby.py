@@ -7,9 +7,9 @@ import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
-from sqlalchemy import delete, exists, func, insert, select, update
+from sqlalchemy import Table, bindparam, delete, exists, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import GameTable, Seat, TableLogEntry, User
@@ -76,11 +76,7 @@ async def create_table(
     title = clean_name(name, "table name", 80) if name else f"{host.name}'s {game.title}"
     # Tables waiting with someone seated are the ones the lobby lists: one person may not fill it. (One the host
     # left empty is listed nowhere but in their own tables.)
-    seated = exists().where(Seat.table_id == GameTable.id, Seat.user_id.is_not(None))
-    waiting = await session.scalar(
-        select(func.count()).select_from(GameTable)
-        .where(GameTable.host_id == host.id, GameTable.status == TableStatus.OPEN, seated)
-    )
+    waiting = await session.scalar(_WAITING, {"host_id": host.id})
     if (waiting or 0) >= rt.settings.max_open_tables:
         raise ServiceError(
             "too_many_open_tables",
@@ -92,6 +88,13 @@ async def create_table(
     rec = await load_record(session, table_id)  # what the commit makes, read in its transaction
     await session.commit()
     return rt.cache.put(rec)
+
+
+_WAITING = (  # built once: a statement made afresh costs more CPU than its execution
+    select(func.count()).select_from(GameTable)
+    .where(GameTable.host_id == bindparam("host_id"), GameTable.status == TableStatus.OPEN,
+           exists().where(Seat.table_id == GameTable.id, Seat.user_id.is_not(None)))
+)
 
 
 async def add_table(
@@ -471,7 +474,10 @@ async def keep_events(
         .values(lobby_events={"version": version, "events": events}, **(columns or {}))
     )
     if events:
-        await session.execute(insert(TableLogEntry).values(table_id=table_id, version=version, events=events))
+        await session.execute(_LOG, {"table_id": table_id, "version": version, "events": events})
+
+
+_LOG = cast(Table, TableLogEntry.__table__).insert()  # built once, as _WAITING
 
 
 async def lobby_change(rt: Context, table_id: str, user: User, invite: str | None, change: Change) -> TableRecord:
