@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 import orjson
-from sqlalchemy import Table, bindparam, select
+from sqlalchemy import Row, Table, bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import GameTable, Move, MoveDraft, RatingChange, Seat, User
@@ -39,12 +39,25 @@ async def load_record(session: AsyncSession, table_id: str, *, for_update: bool 
     """Read a table, its seats and names from the database."""
     if not valid_id(table_id):
         raise not_found()
-    which = {"table_id": table_id}
-    row = (await session.execute(_LOCKED_ROW if for_update else _ROW, which)).one_or_none()
+    row = (await session.execute(_LOCKED_ROW if for_update else _ROW, {"table_id": table_id})).one_or_none()
     if row is None:
         raise not_found()
+    return await record_of(session, row)
+
+
+# What a read of the row gives, for an UPDATE's RETURNING: the row as that statement leaves it, and its host's name.
+ROW_COLUMNS = (
+    *_TABLES.c,
+    select(_USERS.c.name).where(_USERS.c.id == _TABLES.c.host_id).scalar_subquery().label("host_name"),
+)
+
+
+async def record_of(session: AsyncSession, row: Row[*tuple[Any, ...]]) -> TableRecord:
+    """The record of a table row read with its host's name (a read by `load_record`, or an UPDATE returning
+    `ROW_COLUMNS`), with its seats, and what else it holds, read now in the same transaction."""
+    table_id = row.id
     host_name = row.host_name or "?"
-    seat_rows = (await session.execute(_SEAT_ROWS, which)).all()
+    seat_rows = (await session.execute(_SEAT_ROWS, {"table_id": table_id})).all()
     state, undo_seat = row.state, None
     if state is not None and row.state_seq < row.move_count:
         replayed = await replay_stored(session, row.game, row.id, state, row.state_seq, row.move_count)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, cast
 
-from sqlalchemy import Table, bindparam, delete, exists, func, insert, select, update
+from sqlalchemy import Row, Table, bindparam, delete, exists, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import GameTable, Seat, TableLogEntry, User
@@ -19,7 +19,7 @@ from app.services.auth import check_distinct_name, clean_name, mark_guest_seats,
 from app.services.chat import ChatMode
 from app.services.errors import ServiceError, not_found
 from app.services.events import TableEvent
-from app.services.loading import load_record
+from app.services.loading import ROW_COLUMNS, load_record, record_of
 from app.services.options import check_options, get_game, seated_options
 from app.services.record import (
     SeatInfo,
@@ -477,6 +477,21 @@ async def keep_events(
         await session.execute(_LOG, {"table_id": table_id, "version": version, "events": events})
 
 
+async def _keep_events_returning(
+    session: AsyncSession, table_id: str, version: int, events: Events, columns: dict[str, Any]
+) -> Row[*tuple[Any, ...]]:
+    """`keep_events`, with the table's row as its UPDATE leaves it (`ROW_COLUMNS`)."""
+    row = (await session.execute(
+        update(_TABLES).where(_TABLES.c.id == table_id)
+        .values(lobby_events={"version": version, "events": events}, **columns)
+        .returning(*ROW_COLUMNS)
+    )).one()
+    if events:
+        await session.execute(_LOG, {"table_id": table_id, "version": version, "events": events})
+    return row
+
+
+_TABLES = cast(Table, GameTable.__table__)
 _LOG = cast(Table, TableLogEntry.__table__).insert()  # built once, as _WAITING
 
 
@@ -490,10 +505,11 @@ async def lobby_change(rt: Context, table_id: str, user: User, invite: str | Non
         events, columns = changed.events, changed.columns
         if "updated_at" in columns:  # the stand-in wait counts from here, on the clock that reads it
             columns = {**columns, "updated_at": rt.now()}
-        await keep_events(session, rec.id, rec.version + 1, events, columns)
         # The record as the commit makes it, read inside the transaction (the row is locked, so nobody else can
-        # change it): after the commit, the same read would cost a transaction of its own.
-        fresh = await load_record(session, table_id)
+        # change it): after the commit, the same read would cost a transaction of its own. The row comes back from
+        # the UPDATE that stores the change, which saves reading it again.
+        row = await _keep_events_returning(session, rec.id, rec.version + 1, events, columns)
+        fresh = await record_of(session, row)
         with rt.own_write(rec.id, rec.version + 1):
             await rt.notify_in_tx(session, rec.id, rec.version + 1)
             await session.commit()
