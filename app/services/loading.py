@@ -19,8 +19,8 @@ _SEATS = cast(Table, Seat.__table__)
 _USERS = cast(Table, User.__table__)
 
 # Built once: a statement made afresh costs more CPU in its construction and cache key than in its execution. The
-# host's name comes with the row: a lobby change reads its table twice, and a statement costs more here than the
-# join. Plain rows, not ORM objects: the record is built from them and nothing in the session needs them.
+# host's name comes with the row: a statement costs more here than the join. Plain rows, not ORM objects: the record
+# is built from them and nothing in the session needs them.
 _ROW = (
     select(_TABLES, _USERS.c.name.label("host_name"))
     .outerjoin(_USERS, _USERS.c.id == _TABLES.c.host_id)
