@@ -93,7 +93,7 @@ class Runtime:
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         # SQLite has one writer: serialising writes here avoids its busy errors entirely.
         self._write_lock = None if self.is_postgres else asyncio.Lock()
-        self.limits = make_rate_limits(settings, self.sessions, self.single_writer)
+        self.limits = make_rate_limits(settings, self.reads, self.single_writer)
         self._tasks: set[asyncio.Task[Any]] = set()
         self.mail_lock = asyncio.Lock()  # one sending of the email outbox at a time in this process (services/notify)
         # Names this process in its side notices (chat, presence): its own come back from the broker, not news.

@@ -12,13 +12,15 @@ from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any, cast
 
 import confusables
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
-from sqlalchemy import delete, exists, select, update
+from sqlalchemy import Row, Table, bindparam, delete, exists, false, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.orm import make_transient_to_detached
 
 from app.db.models import GameTable, RevokedSession, Seat, User
 from app.services.errors import ServiceError, banned
@@ -178,13 +180,21 @@ async def mark_guest_seats(session: AsyncSession, table_id: str) -> None:
     request found them: a guest who registers meanwhile turns only the seats their registration can see (`register`).
     Their user rows are held (FOR SHARE on Postgres; SQLite writes one transaction at a time) so that a registration
     either waits for this commit, and turns the seat, or commits first and is read here."""
-    people = select(Seat.user_id).where(Seat.table_id == table_id, Seat.user_id.is_not(None))
-    await session.execute(select(User.id).where(User.id.in_(people)).with_for_update(read=True))
-    person_is_guest = select(User.username.is_(None)).where(User.id == Seat.user_id).scalar_subquery()
-    await session.execute(
-        update(Seat).where(Seat.table_id == table_id, Seat.user_id.is_not(None)).values(guest=person_is_guest)
-        .execution_options(synchronize_session=False)  # loading.load_record reads the seats afresh
-    )
+    await session.execute(_MARK_GUEST_SEATS, {"of_table": table_id})
+
+
+_SEATS = cast(Table, Seat.__table__)
+_SEATED = select(_SEATS.c.user_id).where(_SEATS.c.table_id == bindparam("of_table"), _SEATS.c.user_id.is_not(None))
+# One statement, built once: the locking sub-select returns each row as its lock finds it, so a registration that
+# committed while this waited is read here.
+_PEOPLE = (
+    select(User.__table__.c.id, User.__table__.c.username)
+    .where(User.__table__.c.id.in_(_SEATED)).with_for_update(read=True).subquery()
+)
+_MARK_GUEST_SEATS = (
+    update(_SEATS).where(_SEATS.c.table_id == bindparam("of_table"), _SEATS.c.user_id == _PEOPLE.c.id)
+    .values(guest=_PEOPLE.c.username.is_(None))
+)
 
 
 def new_id() -> str:
@@ -327,8 +337,27 @@ async def token_user(session: AsyncSession, claims: Claims) -> tuple[User | None
     """The person a token's claims name (None if there is no such person), and whether its session was signed out
     of."""
     if claims.sid is None:
-        return await session.get(User, claims.user_id), False
-    # The user row is read anyway: the signed-out check rides on the same statement.
-    signed_out = exists().where(RevokedSession.sid == claims.sid)
-    row = (await session.execute(select(User, signed_out).where(User.id == claims.user_id))).first()
-    return (row[0], bool(row[1])) if row is not None else (None, False)
+        row = (await session.execute(_PERSON, {"user_id": claims.user_id})).first()
+    else:
+        row = (await session.execute(_PERSON_AND_SESSION, {"user_id": claims.user_id, "sid": claims.sid})).first()
+    if row is None:
+        return None, False
+    return _detached_user(row), bool(row.signed_out)
+
+
+_USERS = cast(Table, User.__table__)
+# Built once (every request runs one): a statement made afresh costs more CPU than its execution. The user row is
+# read anyway: the signed-out check rides on the same statement.
+_PERSON = select(*_USERS.c, false().label("signed_out")).where(_USERS.c.id == bindparam("user_id"))
+_PERSON_AND_SESSION = select(
+    *_USERS.c, exists().where(RevokedSession.__table__.c.sid == bindparam("sid")).label("signed_out")
+).where(_USERS.c.id == bindparam("user_id"))
+
+
+def _detached_user(row: Row[*tuple[Any, ...]]) -> User:
+    """The person of a plain row, as a session that loaded and closed would leave them: every request reads its
+    person, and a row costs far less than the ORM's load of an object nobody writes through (a change loads the
+    person afresh in its own transaction)."""
+    user = User(**{column.key: row._mapping[column] for column in _USERS.c})
+    make_transient_to_detached(user)
+    return user

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import orjson
-from sqlalchemy import select
+from sqlalchemy import Row, Table, bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import GameTable, Move, MoveDraft, RatingChange, Seat, User
@@ -14,36 +14,60 @@ from app.games import GAMES
 from app.services.errors import not_found
 from app.services.record import Draft, SeatInfo, TableRecord, TableStatus, as_utc, valid_id
 
+_TABLES = cast(Table, GameTable.__table__)
+_SEATS = cast(Table, Seat.__table__)
+_USERS = cast(Table, User.__table__)
+
+# Built once: a statement made afresh costs more CPU in its construction and cache key than in its execution. The
+# host's name comes with the row: a statement costs more here than the join. Plain rows, not ORM objects: the record
+# is built from them and nothing in the session needs them.
+_ROW = (
+    select(_TABLES, _USERS.c.name.label("host_name"))
+    .outerjoin(_USERS, _USERS.c.id == _TABLES.c.host_id)
+    .where(_TABLES.c.id == bindparam("table_id"))
+)
+_LOCKED_ROW = _ROW.with_for_update(of=_TABLES)  # not the users row: the nullable side of the join
+_SEAT_ROWS = (
+    select(_SEATS.c.seat, _SEATS.c.user_id, _SEATS.c.bot, _SEATS.c.guest, _SEATS.c.away_since, _SEATS.c.bot_level,
+           _USERS.c.name.label("user_name"))
+    .outerjoin(_USERS, _USERS.c.id == _SEATS.c.user_id)
+    .where(_SEATS.c.table_id == bindparam("table_id"))
+)
+
 
 async def load_record(session: AsyncSession, table_id: str, *, for_update: bool = False) -> TableRecord:
     """Read a table, its seats and names from the database."""
     if not valid_id(table_id):
         raise not_found()
-    # The host's name comes with the row: a lobby change reads its table twice, and a statement costs more here than
-    # the join.
-    query = select(GameTable, User.name).outerjoin(User, User.id == GameTable.host_id).where(GameTable.id == table_id)
-    if for_update:
-        query = query.with_for_update(of=GameTable)  # not the users row: the nullable side of the join
-    found = (await session.execute(query.execution_options(populate_existing=True))).one_or_none()
-    if found is None:
+    row = (await session.execute(_LOCKED_ROW if for_update else _ROW, {"table_id": table_id})).one_or_none()
+    if row is None:
         raise not_found()
-    row, host_name = found[0], found[1] or "?"
-    seat_rows = (
-        await session.execute(
-            select(Seat, User.name).outerjoin(User, User.id == Seat.user_id).where(Seat.table_id == table_id)
-            .execution_options(populate_existing=True)  # seats this session wrote by statement (mark_guest_seats)
-        )
-    ).all()
+    return await record_of(session, row)
+
+
+# What a read of the row gives, for an UPDATE's RETURNING: the row as that statement leaves it, and its host's name.
+ROW_COLUMNS = (
+    *_TABLES.c,
+    select(_USERS.c.name).where(_USERS.c.id == _TABLES.c.host_id).scalar_subquery().label("host_name"),
+)
+
+
+async def record_of(session: AsyncSession, row: Row[*tuple[Any, ...]]) -> TableRecord:
+    """The record of a table row read with its host's name (a read by `load_record`, or an UPDATE returning
+    `ROW_COLUMNS`), with its seats, and what else it holds, read now in the same transaction."""
+    table_id = row.id
+    host_name = row.host_name or "?"
+    seat_rows = (await session.execute(_SEAT_ROWS, {"table_id": table_id})).all()
     state, undo_seat = row.state, None
     if state is not None and row.state_seq < row.move_count:
         replayed = await replay_stored(session, row.game, row.id, state, row.state_seq, row.move_count)
         state = replayed.state
         undo_seat = replayed.undo_seat if row.status == TableStatus.PLAYING else None
     seats = sorted(
-        (SeatInfo(s.seat, s.user_id, name if s.user_id else None, s.bot, bool(s.guest) and s.user_id is not None,
-                  away_since=s.away_since if s.bot else None,
+        (SeatInfo(s.seat, s.user_id, s.user_name if s.user_id else None, s.bot,
+                  bool(s.guest) and s.user_id is not None, away_since=s.away_since if s.bot else None,
                   bot_level=s.bot_level if s.bot and s.user_id is None else None)
-         for s, name in seat_rows),
+         for s in seat_rows),
         key=lambda s: int(s.seat),
     )
     rec = TableRecord(

@@ -7,9 +7,9 @@ import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
-from sqlalchemy import delete, exists, func, select, update
+from sqlalchemy import Row, Table, bindparam, delete, exists, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import GameTable, Seat, TableLogEntry, User
@@ -19,7 +19,7 @@ from app.services.auth import check_distinct_name, clean_name, mark_guest_seats,
 from app.services.chat import ChatMode
 from app.services.errors import ServiceError, not_found
 from app.services.events import TableEvent
-from app.services.loading import load_record
+from app.services.loading import ROW_COLUMNS, load_record, record_of
 from app.services.options import check_options, get_game, seated_options
 from app.services.record import (
     SeatInfo,
@@ -76,11 +76,7 @@ async def create_table(
     title = clean_name(name, "table name", 80) if name else f"{host.name}'s {game.title}"
     # Tables waiting with someone seated are the ones the lobby lists: one person may not fill it. (One the host
     # left empty is listed nowhere but in their own tables.)
-    seated = exists().where(Seat.table_id == GameTable.id, Seat.user_id.is_not(None))
-    waiting = await session.scalar(
-        select(func.count()).select_from(GameTable)
-        .where(GameTable.host_id == host.id, GameTable.status == TableStatus.OPEN, seated)
-    )
+    waiting = await session.scalar(_WAITING, {"host_id": host.id})
     if (waiting or 0) >= rt.settings.max_open_tables:
         raise ServiceError(
             "too_many_open_tables",
@@ -92,6 +88,13 @@ async def create_table(
     rec = await load_record(session, table_id)  # what the commit makes, read in its transaction
     await session.commit()
     return rt.cache.put(rec)
+
+
+_WAITING = (  # built once: a statement made afresh costs more CPU than its execution
+    select(func.count()).select_from(GameTable)
+    .where(GameTable.host_id == bindparam("host_id"), GameTable.status == TableStatus.OPEN,
+           exists().where(Seat.table_id == GameTable.id, Seat.user_id.is_not(None)))
+)
 
 
 async def add_table(
@@ -109,7 +112,8 @@ async def add_table(
     only person it seats."""
     table_id = new_id()
     seed = secrets.randbits(63)
-    session.add(GameTable(
+    # Core inserts: the unit of work would track objects nobody reads (the record is loaded afresh).
+    await session.execute(insert(GameTable).values(
         id=table_id,
         game=game.id,
         name=title,
@@ -128,10 +132,12 @@ async def add_table(
         outcome=None,
         time_control=time_control,
     ))
-    await session.flush()
-    for i, (user_id, bot, level) in enumerate(seating):
+    for user_id, _bot, _level in seating:
         assert user_id in (None, host.id)
-        session.add(Seat(table_id=table_id, seat=str(i), user_id=user_id, bot=bot, bot_level=level))
+    await session.execute(insert(Seat).values([
+        {"table_id": table_id, "seat": str(i), "user_id": user_id, "bot": bot, "bot_level": level}
+        for i, (user_id, bot, level) in enumerate(seating)
+    ]))
     await mark_guest_seats(session, table_id)
     return table_id
 
@@ -430,8 +436,10 @@ async def start(session: AsyncSession, rec: TableRecord, user: User, now: dateti
     except ValueError as exc:  # an option the engine cannot play with this many players
         raise ServiceError("bad_options", f"These options do not fit {len(taken)} players: {exc}.", 409) from exc
     await session.execute(delete(Seat).where(Seat.table_id == rec.id))
-    for i, s in enumerate(taken):
-        session.add(Seat(table_id=rec.id, seat=str(i), user_id=s.user_id, bot=s.bot, bot_level=s.bot_level))
+    await session.execute(insert(Seat).values([
+        {"table_id": rec.id, "seat": str(i), "user_id": s.user_id, "bot": s.bot, "bot_level": s.bot_level}
+        for i, s in enumerate(taken)
+    ]))
     await mark_guest_seats(session, rec.id)
     awaiting = game.awaiting(state)
     timing: dict[str, Any] = {}
@@ -466,7 +474,25 @@ async def keep_events(
         .values(lobby_events={"version": version, "events": events}, **(columns or {}))
     )
     if events:
-        session.add(TableLogEntry(table_id=table_id, version=version, events=events))
+        await session.execute(_LOG, {"table_id": table_id, "version": version, "events": events})
+
+
+async def _keep_events_returning(
+    session: AsyncSession, table_id: str, version: int, events: Events, columns: dict[str, Any]
+) -> Row[*tuple[Any, ...]]:
+    """`keep_events`, with the table's row as its UPDATE leaves it (`ROW_COLUMNS`)."""
+    row = (await session.execute(
+        update(_TABLES).where(_TABLES.c.id == table_id)
+        .values(lobby_events={"version": version, "events": events}, **columns)
+        .returning(*ROW_COLUMNS)
+    )).one()
+    if events:
+        await session.execute(_LOG, {"table_id": table_id, "version": version, "events": events})
+    return row
+
+
+_TABLES = cast(Table, GameTable.__table__)
+_LOG = cast(Table, TableLogEntry.__table__).insert()  # built once, as _WAITING
 
 
 async def lobby_change(rt: Context, table_id: str, user: User, invite: str | None, change: Change) -> TableRecord:
@@ -479,10 +505,11 @@ async def lobby_change(rt: Context, table_id: str, user: User, invite: str | Non
         events, columns = changed.events, changed.columns
         if "updated_at" in columns:  # the stand-in wait counts from here, on the clock that reads it
             columns = {**columns, "updated_at": rt.now()}
-        await keep_events(session, rec.id, rec.version + 1, events, columns)
         # The record as the commit makes it, read inside the transaction (the row is locked, so nobody else can
-        # change it): after the commit, the same read would cost a transaction of its own.
-        fresh = await load_record(session, table_id)
+        # change it): after the commit, the same read would cost a transaction of its own. The row comes back from
+        # the UPDATE that stores the change, which saves reading it again.
+        row = await _keep_events_returning(session, rec.id, rec.version + 1, events, columns)
+        fresh = await record_of(session, row)
         with rt.own_write(rec.id, rec.version + 1):
             await rt.notify_in_tx(session, rec.id, rec.version + 1)
             await session.commit()

@@ -21,7 +21,7 @@ from limits import RateLimitItem, parse
 from limits.aio.storage import MemoryStorage, Storage
 from limits.aio.strategies import FixedWindowRateLimiter
 from limits.storage import storage_from_string
-from sqlalchemy import delete, select, text
+from sqlalchemy import delete, text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -29,13 +29,17 @@ from app.config import Settings
 from app.db.models import RateCounter
 from app.services.errors import ServiceError
 
+# Every key of one attempt counted in one statement; `unnest` keeps the statement's text the same for any number of
+# keys, so it is prepared once.
 _INCR = text(
-    "INSERT INTO rate_counters (key, count, expires_at) VALUES (:key, :amount, :expires) "
+    "INSERT INTO rate_counters (key, count, expires_at) "
+    "SELECT k, :amount, :expires FROM unnest(CAST(:keys AS text[])) AS k "
     "ON CONFLICT (key) DO UPDATE SET "
     "count = CASE WHEN rate_counters.expires_at <= :now THEN :amount ELSE rate_counters.count + :amount END, "
     "expires_at = CASE WHEN rate_counters.expires_at <= :now THEN :expires ELSE rate_counters.expires_at END "
-    "RETURNING count"
+    "RETURNING key, count"
 )
+_COUNTS = text("SELECT key, count, expires_at FROM rate_counters WHERE key = ANY(CAST(:keys AS text[]))")
 
 
 KEY_LENGTH = 200  # rate_counters.key
@@ -51,7 +55,11 @@ def stored_key(key: str) -> str:
 
 class DatabaseStorage(Storage):
     """A `limits` storage on the `rate_counters` table (migration 0016): one row a key, its count and when its window
-    ends. Expired rows are deleted now and then as counts are taken."""
+    ends. Expired rows are deleted now and then as counts are taken.
+
+    Its sessions are autocommit ones: each count is one statement, atomic by itself, so it needs no BEGIN and COMMIT
+    round trips. `incr_many` and `counts` serve `RateLimits`, which counts an attempt against the client's address and
+    person at once."""
 
     STORAGE_SCHEME = None
 
@@ -70,31 +78,40 @@ class DatabaseStorage(Storage):
         return DBAPIError
 
     async def incr(self, key: str, expiry: int, amount: int = 1) -> int:
+        return (await self.incr_many([key], expiry, amount))[0]
+
+    async def incr_many(self, keys: list[str], expiry: int, amount: int = 1) -> list[int]:
+        """Count `amount` against each of these distinct keys in one statement; their counts, in order."""
         now = time.time()
+        # Rows are locked in one order whatever the caller's, so two attempts sharing keys cannot deadlock.
+        stored = sorted({stored_key(k) for k in keys})
         async with self._single_writer(), self._sessions() as session:
             if next(self._counted) % 500 == 0:
                 await session.execute(delete(RateCounter).where(RateCounter.expires_at <= now))
-            count = (await session.execute(
-                _INCR, {"key": stored_key(key), "amount": amount, "expires": now + expiry, "now": now}
-            )).scalar_one()
-            await session.commit()
-        return int(count)
+            rows = (await session.execute(
+                _INCR, {"keys": stored, "amount": amount, "expires": now + expiry, "now": now}
+            )).all()
+        counts = {key: int(count) for key, count in rows}
+        return [counts[stored_key(k)] for k in keys]
 
-    async def _row(self, key: str) -> tuple[int, float] | None:
+    async def _rows(self, keys: list[str]) -> dict[str, tuple[int, float]]:
+        """The live (count, window end) of those of these keys that have one, by key as given."""
         async with self._sessions() as session:
-            row = (await session.execute(
-                select(RateCounter.count, RateCounter.expires_at).where(RateCounter.key == stored_key(key))
-            )).first()
-        if row is None or row[1] <= time.time():
-            return None
-        return int(row[0]), float(row[1])
+            rows = (await session.execute(_COUNTS, {"keys": sorted({stored_key(k) for k in keys})})).all()
+        now = time.time()
+        found = {key: (int(count), float(expires)) for key, count, expires in rows if expires > now}
+        return {k: found[stored_key(k)] for k in keys if stored_key(k) in found}
+
+    async def counts(self, keys: list[str]) -> list[int]:
+        """The counts of these keys in their current windows (0 for none), in one statement."""
+        rows = await self._rows(keys)
+        return [rows[k][0] if k in rows else 0 for k in keys]
 
     async def get(self, key: str) -> int:
-        row = await self._row(key)
-        return row[0] if row else 0
+        return (await self.counts([key]))[0]
 
     async def get_expiry(self, key: str) -> float:
-        row = await self._row(key)
+        row = (await self._rows([key])).get(key)
         return row[1] if row else time.time()
 
     async def check(self) -> bool:
@@ -103,13 +120,11 @@ class DatabaseStorage(Storage):
     async def reset(self) -> int | None:
         async with self._single_writer(), self._sessions() as session:
             result = await session.execute(delete(RateCounter))
-            await session.commit()
         return int(getattr(result, "rowcount", 0) or 0)
 
     async def clear(self, key: str) -> None:
         async with self._single_writer(), self._sessions() as session:
             await session.execute(delete(RateCounter).where(RateCounter.key == stored_key(key)))
-            await session.commit()
 
 
 @dataclass(frozen=True)
@@ -125,6 +140,7 @@ class RateLimits:
     """The limits of one deployment, counted in its shared storage."""
 
     def __init__(self, storage: Storage, settings: Settings) -> None:
+        self._storage = storage
         self._limiter = FixedWindowRateLimiter(storage)
         per_minute = f"{settings.invite_failures_per_minute}/minute"
         self.login_failures = Rule("login", parse(settings.limit_login_failures),
@@ -145,20 +161,31 @@ class RateLimits:
 
     async def check(self, rule: Rule, *keys: str) -> None:
         """Refuse if any of these keys (a client address, an account) has used up the rule's allowance."""
+        if isinstance(self._storage, DatabaseStorage):
+            counts = await self._storage.counts([rule.item.key_for(rule.name, k) for k in keys])
+            if any(count >= rule.item.amount for count in counts):  # the limiter's `test` at a cost of 1
+                raise await self._refusal(rule, keys)
+            return
         for key in keys:
             if not await self._limiter.test(rule.item, rule.name, key):
                 raise await self._refusal(rule, keys)
 
+    async def _count(self, rule: Rule, keys: tuple[str, ...]) -> list[bool]:
+        """Count one against each key; whether each is still within the allowance."""
+        if isinstance(self._storage, DatabaseStorage) and len(set(keys)) == len(keys):
+            counts = await self._storage.incr_many([rule.item.key_for(rule.name, k) for k in keys],
+                                                   rule.item.get_expiry())
+            return [count <= rule.item.amount for count in counts]  # the limiter's `hit` at a cost of 1
+        return [await self._limiter.hit(rule.item, rule.name, key) for key in keys]
+
     async def hit(self, rule: Rule, *keys: str) -> None:
         """Count one against each key; refuse if that went past the allowance of any."""
-        allowed = [await self._limiter.hit(rule.item, rule.name, key) for key in keys]
-        if not all(allowed):
+        if not all(await self._count(rule, keys)):
             raise await self._refusal(rule, keys)
 
     async def note(self, rule: Rule, *keys: str) -> None:
         """Count one failure against each key (it is the next attempt that is refused)."""
-        for key in keys:
-            await self._limiter.hit(rule.item, rule.name, key)
+        await self._count(rule, keys)
 
 
 def make_rate_limits(
@@ -166,7 +193,7 @@ def make_rate_limits(
     sessions: async_sessionmaker[AsyncSession],
     single_writer: Callable[[], contextlib.AbstractAsyncContextManager[Any]],
 ) -> RateLimits:
-    """Counted in Redis when the deployment's broker is Redis, else in Postgres, or in memory on SQLite (one process)."""
+    """`sessions` are autocommit ones (`DatabaseStorage`). Counted in Redis when the deployment's broker is Redis, else in Postgres, or in memory on SQLite (one process)."""
     if settings.broker_url.startswith("redis"):
         prefix = f"{settings.effective_broker_namespace}:limits"
         found = storage_from_string(
