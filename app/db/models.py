@@ -4,7 +4,7 @@ ratings."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import (
     JSON,
@@ -16,6 +16,7 @@ from sqlalchemy import (
     Index,
     Integer,
     String,
+    Table,
     Text,
     UniqueConstraint,
     false,
@@ -404,3 +405,12 @@ class PushNotice(Base):
 
     key: Mapped[str] = mapped_column(String(200), primary_key=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
+
+
+# The Core tables behind the models, typed as such (a model's `__table__` is typed as any FromClause), for the
+# statements that need no ORM objects: those built once for the requests every page makes.
+USERS = cast(Table, User.__table__)
+REVOKED_SESSIONS = cast(Table, RevokedSession.__table__)
+GAME_TABLES = cast(Table, GameTable.__table__)
+SEATS = cast(Table, Seat.__table__)
+TABLE_LOG = cast(Table, TableLogEntry.__table__)

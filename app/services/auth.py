@@ -12,17 +12,17 @@ from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any, cast
+from typing import Any
 
 import confusables
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
-from sqlalchemy import Row, Table, bindparam, delete, exists, false, select, update
+from sqlalchemy import Row, bindparam, delete, exists, false, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import make_transient_to_detached
 
-from app.db.models import GameTable, RevokedSession, Seat, User
+from app.db.models import REVOKED_SESSIONS, SEATS, USERS, GameTable, RevokedSession, Seat, User
 from app.services.errors import ServiceError, banned
 
 _hasher = PasswordHasher()
@@ -183,16 +183,14 @@ async def mark_guest_seats(session: AsyncSession, table_id: str) -> None:
     await session.execute(_MARK_GUEST_SEATS, {"of_table": table_id})
 
 
-_SEATS = cast(Table, Seat.__table__)
-_SEATED = select(_SEATS.c.user_id).where(_SEATS.c.table_id == bindparam("of_table"), _SEATS.c.user_id.is_not(None))
+_SEATED = select(SEATS.c.user_id).where(SEATS.c.table_id == bindparam("of_table"), SEATS.c.user_id.is_not(None))
 # One statement, built once: the locking sub-select returns each row as its lock finds it, so a registration that
 # committed while this waited is read here.
 _PEOPLE = (
-    select(User.__table__.c.id, User.__table__.c.username)
-    .where(User.__table__.c.id.in_(_SEATED)).with_for_update(read=True).subquery()
+    select(USERS.c.id, USERS.c.username).where(USERS.c.id.in_(_SEATED)).with_for_update(read=True).subquery()
 )
 _MARK_GUEST_SEATS = (
-    update(_SEATS).where(_SEATS.c.table_id == bindparam("of_table"), _SEATS.c.user_id == _PEOPLE.c.id)
+    update(SEATS).where(SEATS.c.table_id == bindparam("of_table"), SEATS.c.user_id == _PEOPLE.c.id)
     .values(guest=_PEOPLE.c.username.is_(None))
 )
 
@@ -345,19 +343,18 @@ async def token_user(session: AsyncSession, claims: Claims) -> tuple[User | None
     return _detached_user(row), bool(row.signed_out)
 
 
-_USERS = cast(Table, User.__table__)
 # Built once (every request runs one): a statement made afresh costs more CPU than its execution. The user row is
 # read anyway: the signed-out check rides on the same statement.
-_PERSON = select(*_USERS.c, false().label("signed_out")).where(_USERS.c.id == bindparam("user_id"))
+_PERSON = select(*USERS.c, false().label("signed_out")).where(USERS.c.id == bindparam("user_id"))
 _PERSON_AND_SESSION = select(
-    *_USERS.c, exists().where(RevokedSession.__table__.c.sid == bindparam("sid")).label("signed_out")
-).where(_USERS.c.id == bindparam("user_id"))
+    *USERS.c, exists().where(REVOKED_SESSIONS.c.sid == bindparam("sid")).label("signed_out")
+).where(USERS.c.id == bindparam("user_id"))
 
 
 def _detached_user(row: Row[*tuple[Any, ...]]) -> User:
     """The person of a plain row, as a session that loaded and closed would leave them: every request reads its
     person, and a row costs far less than the ORM's load of an object nobody writes through (a change loads the
     person afresh in its own transaction)."""
-    user = User(**{column.key: row._mapping[column] for column in _USERS.c})
+    user = User(**{column.key: row._mapping[column] for column in USERS.c})
     make_transient_to_detached(user)
     return user

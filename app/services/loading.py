@@ -3,35 +3,31 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 import orjson
-from sqlalchemy import Row, Table, bindparam, select
+from sqlalchemy import Row, bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import GameTable, Move, MoveDraft, RatingChange, Seat, User
+from app.db.models import GAME_TABLES, SEATS, USERS, GameTable, Move, MoveDraft, RatingChange
 from app.games import GAMES
 from app.services.errors import not_found
 from app.services.record import Draft, SeatInfo, TableRecord, TableStatus, as_utc, valid_id
-
-_TABLES = cast(Table, GameTable.__table__)
-_SEATS = cast(Table, Seat.__table__)
-_USERS = cast(Table, User.__table__)
 
 # Built once: a statement made afresh costs more CPU in its construction and cache key than in its execution. The
 # host's name comes with the row: a statement costs more here than the join. Plain rows, not ORM objects: the record
 # is built from them and nothing in the session needs them.
 _ROW = (
-    select(_TABLES, _USERS.c.name.label("host_name"))
-    .outerjoin(_USERS, _USERS.c.id == _TABLES.c.host_id)
-    .where(_TABLES.c.id == bindparam("table_id"))
+    select(GAME_TABLES, USERS.c.name.label("host_name"))
+    .outerjoin(USERS, USERS.c.id == GAME_TABLES.c.host_id)
+    .where(GAME_TABLES.c.id == bindparam("table_id"))
 )
-_LOCKED_ROW = _ROW.with_for_update(of=_TABLES)  # not the users row: the nullable side of the join
+_LOCKED_ROW = _ROW.with_for_update(of=GAME_TABLES)  # not the users row: the nullable side of the join
 _SEAT_ROWS = (
-    select(_SEATS.c.seat, _SEATS.c.user_id, _SEATS.c.bot, _SEATS.c.guest, _SEATS.c.away_since, _SEATS.c.bot_level,
-           _USERS.c.name.label("user_name"))
-    .outerjoin(_USERS, _USERS.c.id == _SEATS.c.user_id)
-    .where(_SEATS.c.table_id == bindparam("table_id"))
+    select(SEATS.c.seat, SEATS.c.user_id, SEATS.c.bot, SEATS.c.guest, SEATS.c.away_since, SEATS.c.bot_level,
+           USERS.c.name.label("user_name"))
+    .outerjoin(USERS, USERS.c.id == SEATS.c.user_id)
+    .where(SEATS.c.table_id == bindparam("table_id"))
 )
 
 
@@ -47,8 +43,8 @@ async def load_record(session: AsyncSession, table_id: str, *, for_update: bool 
 
 # What a read of the row gives, for an UPDATE's RETURNING: the row as that statement leaves it, and its host's name.
 ROW_COLUMNS = (
-    *_TABLES.c,
-    select(_USERS.c.name).where(_USERS.c.id == _TABLES.c.host_id).scalar_subquery().label("host_name"),
+    *GAME_TABLES.c,
+    select(USERS.c.name).where(USERS.c.id == GAME_TABLES.c.host_id).scalar_subquery().label("host_name"),
 )
 
 

@@ -7,12 +7,12 @@ import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Row, Table, bindparam, delete, exists, func, insert, select, update
+from sqlalchemy import Row, bindparam, delete, exists, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import GameTable, Seat, TableLogEntry, User
+from app.db.models import GAME_TABLES, TABLE_LOG, GameTable, Seat, User
 from app.games.base import BotLevel, Game
 from app.services import clocks
 from app.services.auth import check_distinct_name, clean_name, mark_guest_seats, new_id
@@ -463,36 +463,24 @@ Change = Callable[[AsyncSession, TableRecord], Awaitable[Changed]]
 
 
 async def keep_events(
-    session: AsyncSession, table_id: str, version: int, events: Events, columns: dict[str, Any] | None = None
-) -> None:
+    session: AsyncSession, table_id: str, version: int, events: Events, columns: dict[str, Any] | None = None,
+    *, returning: bool = False,
+) -> Row[*tuple[Any, ...]] | None:
     """Store a lobby change's events with the version it makes (in its transaction), and the change's own `columns`
     of the table row with them: they are no move. The other server processes, told only that the table changed,
     read the last change's on the table row for their sockets; the lobby log keeps them all for a log rebuilt from
-    the moves."""
-    await session.execute(
-        update(GameTable).where(GameTable.id == table_id)
+    the moves. With `returning`, the table's row as this leaves it (`ROW_COLUMNS`)."""
+    stored = (
+        update(GAME_TABLES).where(GAME_TABLES.c.id == table_id)
         .values(lobby_events={"version": version, "events": events}, **(columns or {}))
     )
+    result = await session.execute(stored.returning(*ROW_COLUMNS) if returning else stored)
     if events:
         await session.execute(_LOG, {"table_id": table_id, "version": version, "events": events})
+    return result.one() if returning else None
 
 
-async def _keep_events_returning(
-    session: AsyncSession, table_id: str, version: int, events: Events, columns: dict[str, Any]
-) -> Row[*tuple[Any, ...]]:
-    """`keep_events`, with the table's row as its UPDATE leaves it (`ROW_COLUMNS`)."""
-    row = (await session.execute(
-        update(_TABLES).where(_TABLES.c.id == table_id)
-        .values(lobby_events={"version": version, "events": events}, **columns)
-        .returning(*ROW_COLUMNS)
-    )).one()
-    if events:
-        await session.execute(_LOG, {"table_id": table_id, "version": version, "events": events})
-    return row
-
-
-_TABLES = cast(Table, GameTable.__table__)
-_LOG = cast(Table, TableLogEntry.__table__).insert()  # built once, as _WAITING
+_LOG = TABLE_LOG.insert()  # built once, as _WAITING
 
 
 async def lobby_change(rt: Context, table_id: str, user: User, invite: str | None, change: Change) -> TableRecord:
@@ -508,7 +496,8 @@ async def lobby_change(rt: Context, table_id: str, user: User, invite: str | Non
         # The record as the commit makes it, read inside the transaction (the row is locked, so nobody else can
         # change it): after the commit, the same read would cost a transaction of its own. The row comes back from
         # the UPDATE that stores the change, which saves reading it again.
-        row = await _keep_events_returning(session, rec.id, rec.version + 1, events, columns)
+        row = await keep_events(session, rec.id, rec.version + 1, events, columns, returning=True)
+        assert row is not None
         fresh = await record_of(session, row)
         with rt.own_write(rec.id, rec.version + 1):
             await rt.notify_in_tx(session, rec.id, rec.version + 1)
