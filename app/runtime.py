@@ -6,8 +6,6 @@ import asyncio
 import contextlib
 import logging
 import secrets
-import weakref
-from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
 
@@ -24,6 +22,7 @@ from app.realtime.side_notices import SideNotices
 from app.services import notify
 from app.services.auth import TokenSigner
 from app.services.bots import BotRunner
+from app.services.database import Database
 from app.services.fan_out import ChangeFanOut
 from app.services.live_reads import LiveReads
 from app.services.loading import moves_after
@@ -39,6 +38,7 @@ from app.services.remote_changes import RemoteChanges
 from app.services.sweeps import Sweeps
 from app.services.table_cache import TableCache
 from app.services.table_records import TableRecords
+from app.services.table_writes import TableWrites
 from app.services.timeouts import sweep as sweep_timeouts
 from app.services.writer import PostgresBatchWriter, SessionWriter
 
@@ -61,9 +61,8 @@ class Runtime:
         self.engine = make_engine(settings)
         self.sessions = make_sessionmaker(self.engine)
         self.reads = make_sessionmaker(self.engine, autocommit=True)
-        # Versions this process is writing now: the broker's echo of our own write is not news.
-        self.writing: dict[str, int] = {}
         self.is_postgres = settings.is_postgres
+        self.database = Database(sessions=self.sessions, reads=self.reads, is_postgres=self.is_postgres)
         self.cache = TableCache(settings.table_cache_size, settings.table_cache_idle_seconds,
                                 settings.table_cache_events, clock=self.clock.monotonic)
         self.presenter = TablePresenter(secret_key=self.secret_key, settings=settings, now=lambda: self.now())
@@ -90,10 +89,13 @@ class Runtime:
             if self.is_postgres
             else SessionWriter(self.sessions)
         )
-        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
-        # SQLite has one writer: serialising writes here avoids its busy errors entirely.
-        self._write_lock = None if self.is_postgres else asyncio.Lock()
-        self.limits = make_rate_limits(settings, self.reads, self.single_writer)
+        self.tables = TableWrites(
+            database=self.database, records=self.records, cache=self.cache,
+            notify_in_tx=self.broker.notify_in_tx, after_change=self._after_change,
+        )
+        # Versions this process is writing now: the broker's echo of our own write is not news.
+        self.writing = self.tables.writing
+        self.limits = make_rate_limits(settings, self.reads, self.database.single_writer)
         self._tasks: set[asyncio.Task[Any]] = set()
         self.mail_lock = asyncio.Lock()  # one sending of the email outbox at a time in this process (services/notify)
         # Names this process in its side notices (chat, presence): its own come back from the broker, not news.
@@ -158,35 +160,25 @@ class Runtime:
         await self.writer.stop()
         await self.engine.dispose()
 
-    def table_lock(self, table_id: str) -> asyncio.Lock:
-        """The lock serialising this process's writes to one table (on SQLite, the one lock of all writes).
+    # The services reach the database and the tables through the runtime (ports.Context).
 
-        Kept only while in use: a table nobody writes to costs no lock."""
-        if self._write_lock is not None:
-            return self._write_lock
-        lock = self._locks.get(table_id)
-        if lock is None:
-            lock = self._locks[table_id] = asyncio.Lock()
-        return lock
+    def table_lock(self, table_id: str) -> asyncio.Lock:
+        return self.tables.lock(table_id)
 
     def single_writer(self) -> contextlib.AbstractAsyncContextManager[Any]:
-        """Serialise a write made outside the move and lobby paths with all the others where the database has a
-        single writer (SQLite); nothing on Postgres, where it would only make the table's moves wait."""
-        return self._write_lock if self._write_lock is not None else contextlib.nullcontext()
-
-    # The services reach the table records through the runtime (ports.Context).
+        return self.database.single_writer()
 
     async def record(self, session: AsyncSession, table_id: str) -> TableRecord:
-        return await self.records.record(session, table_id)
+        return await self.tables.record(session, table_id)
 
     async def record_fresh(self, session: AsyncSession, table_id: str) -> TableRecord:
-        return await self.records.record_fresh(session, table_id)
+        return await self.tables.record_fresh(session, table_id)
 
     async def reload(self, table_id: str) -> TableRecord:
-        return await self.records.reload(table_id)
+        return await self.tables.reload(table_id)
 
     async def record_at_least(self, table_id: str, version: int) -> TableRecord:
-        return await self.records.record_at_least(table_id, version)
+        return await self.tables.record_at_least(table_id, version)
 
     async def on_broker_back(self) -> None:
         """After a broker reconnect: what this process missed meanwhile (moves, chat, the others' presence, sessions
@@ -206,21 +198,16 @@ class Runtime:
             log.exception("remote change failed", extra={"table_id": table_id})
 
     async def notify_in_tx(self, session: AsyncSession, table_id: str, version: int) -> None:
-        await self.broker.notify_in_tx(session, table_id, version)
+        await self.tables.notify_in_tx(session, table_id, version)
 
-    @contextlib.contextmanager
-    def own_write(self, table_id: str, version: int) -> Iterator[None]:
-        """While this process commits `version` of a table and caches it with its events, the broker's echo of it
-        is not news: acted on, it would publish a fresh read of that version, which lacks the change's events.
-        (A move, on the hot path, sets `writing` by hand: play._apply_once.)"""
-        self.writing[table_id] = version
-        try:
-            yield
-        finally:
-            self.writing.pop(table_id, None)
+    def own_write(self, table_id: str, version: int) -> contextlib.AbstractContextManager[None]:
+        return self.tables.own_write(table_id, version)
 
     async def after_change(self, rec: TableRecord) -> None:
-        await self.fan_out.after_change(rec)
+        await self.tables.after_change(rec)
+
+    async def _after_change(self, rec: TableRecord) -> None:
+        await self.fan_out.after_change(rec)  # the fan-out is built after the table writes: it needs the bots
 
     def spawn(self, coro: Any) -> asyncio.Task[Any]:
         """Run a coroutine in the background, cancelled when the runtime stops."""
