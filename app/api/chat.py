@@ -116,5 +116,5 @@ async def chat_mode(
     table_id: str, body: ChatModeIn, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)
 ) -> dict[str, Any]:
     """The host opens the table's chat to everyone, or keeps it to accounts (and the players), or to the players."""
-    rec = await lobby.lobby_change(rt, table_id, user, None, lambda s, r: lobby.set_chat_mode(s, r, user, body.mode))
+    rec = await rt.lobby.change(table_id, user, None, lambda s, r: lobby.set_chat_mode(s, r, user, body.mode))
     return presentation.table_json(rt, rec, user.id)

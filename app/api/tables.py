@@ -29,7 +29,6 @@ from app.games import GAMES
 from app.runtime import Runtime
 from app.services import history, listings, options, presentation, takeback
 from app.services import lobby as svc
-from app.services import rematch as rematches
 from app.services.errors import ServiceError, not_found
 from app.services.record import TableRecord, TableStatus
 
@@ -59,7 +58,7 @@ async def create_table(
 ) -> dict[str, Any]:
     """Create a table; the host takes the first seat."""
     await rt.limits.hit(rt.limits.tables, *client_keys(request, user))
-    rec = await svc.create_table(rt, session, user, body.game, body.seats, body.options, body.visibility, body.name,
+    rec = await rt.lobby.create_table(session, user, body.game, body.seats, body.options, body.visibility, body.name,
                                  body.time_control)
     await rt.after_change(rec)
     return presentation.table_json(rt, rec, user.id)
@@ -75,7 +74,7 @@ async def public_tables(
     user: User | None = Depends(optional_user),
 ) -> dict[str, Any]:
     """A page of the public tables, newest activity first, filtered by status and game."""
-    recs, after = await listings.public_tables(rt, session, status, game, page.cursor, page.limit)
+    recs, after = await rt.listings.public_tables(session, status, game, page.cursor, page.limit)
     return {"tables": [presentation.table_json(rt, r, user.id if user else None) for r in recs], "next": after}
 
 
@@ -87,7 +86,7 @@ async def mine(
     user: User = Depends(current_user),
 ) -> dict[str, Any]:
     """A page of the tables where I sit or host, newest activity first."""
-    recs, after = await listings.my_tables(rt, session, user, page.cursor, page.limit)
+    recs, after = await rt.listings.my_tables(session, user, page.cursor, page.limit)
     return {"tables": [presentation.table_json(rt, r, user.id) for r in recs], "next": after}
 
 
@@ -152,8 +151,8 @@ async def join(
     keys = client_keys(request, user)
     await rt.limits.check(rt.limits.invite_failures, *keys)
     try:
-        rec = await svc.lobby_change(
-            rt, table_id, user, body.invite_code, lambda s, r: svc.join(rt, s, r, user, body.seat, body.invite_code)
+        rec = await rt.lobby.change(
+            table_id, user, body.invite_code, lambda s, r: svc.join(s, r, user, body.seat, body.invite_code)
         )
     except ServiceError as exc:
         if exc.code == "bad_invite" or (exc.code == "not_found" and body.invite_code):
@@ -165,13 +164,13 @@ async def join(
 @router.post("/tables/{table_id}/leave", response_model=TableOut)
 async def leave(table_id: str, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)) -> dict[str, Any]:
     """Give up my seat before the start."""
-    return presentation.table_json(rt, await svc.lobby_change(rt, table_id, user, None, lambda s, r: svc.leave(s, r, user)), user.id)
+    return presentation.table_json(rt, await rt.lobby.change(table_id, user, None, lambda s, r: svc.leave(s, r, user)), user.id)
 
 
 @router.post("/tables/{table_id}/start", response_model=TableOut)
 async def start(table_id: str, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)) -> dict[str, Any]:
     """The host starts the game."""
-    return presentation.table_json(rt, await svc.lobby_change(rt, table_id, user, None, lambda s, r: svc.start(s, r, user, rt.now())),
+    return presentation.table_json(rt, await rt.lobby.change(table_id, user, None, lambda s, r: svc.start(s, r, user, rt.now())),
                           user.id)
 
 
@@ -180,8 +179,8 @@ async def add_bot(
     table_id: str, body: BotIn, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)
 ) -> dict[str, Any]:
     """The host puts a bot in an empty seat, playing at the level chosen (normal unless said)."""
-    rec = await svc.lobby_change(rt, table_id, user, None,
-                                 lambda s, r: svc.add_bot(s, r, user, body.seat, body.level))
+    rec = await rt.lobby.change(table_id, user, None,
+                                lambda s, r: svc.add_bot(s, r, user, body.seat, body.level))
     return presentation.table_json(rt, rec, user.id)
 
 
@@ -190,7 +189,7 @@ async def kick(
     table_id: str, body: SeatIn, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)
 ) -> dict[str, Any]:
     """The host empties a seat before the start."""
-    rec = await svc.lobby_change(rt, table_id, user, None, lambda s, r: svc.kick(s, r, user, body.seat))
+    rec = await rt.lobby.change(table_id, user, None, lambda s, r: svc.kick(s, r, user, body.seat))
     return presentation.table_json(rt, rec, user.id)
 
 
@@ -202,8 +201,8 @@ async def stand_in(
     the table has waited `stand_in_after` seconds on that seat, `stand_in_after_online` while its player is
     connected)."""
     settings, presence = rt.settings, rt.presence
-    rec = await svc.lobby_change(
-        rt, table_id, user, None,
+    rec = await rt.lobby.change(
+        table_id, user, None,
         lambda s, r: svc.stand_in(s, r, user, body.seat, settings.stand_in_after, settings.stand_in_after_online,
                                   lambda user_id: presence.connected(table_id, user_id), now=rt.now()),
     )
@@ -215,14 +214,14 @@ async def rotate_invite(
     table_id: str, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)
 ) -> dict[str, Any]:
     """The host withdraws the private table's invite link; the answer holds the new `invite_code`."""
-    rec = await svc.lobby_change(rt, table_id, user, None, lambda s, r: svc.rotate_invite(rt, s, r, user))
+    rec = await rt.lobby.change(table_id, user, None, lambda s, r: rt.lobby.rotate_invite(s, r, user))
     return presentation.table_json(rt, rec, user.id)
 
 
 @router.post("/tables/{table_id}/reclaim", response_model=TableOut)
 async def reclaim(table_id: str, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)) -> dict[str, Any]:
     """Take my seat back from the bot that played it."""
-    return presentation.table_json(rt, await svc.lobby_change(rt, table_id, user, None, lambda s, r: svc.reclaim(s, r, user)),
+    return presentation.table_json(rt, await rt.lobby.change(table_id, user, None, lambda s, r: svc.reclaim(s, r, user)),
                           user.id)
 
 
@@ -232,8 +231,8 @@ async def abandon(
 ) -> dict[str, Any]:
     """My say on abandoning the running game: the first "yes" proposes it, every other player whose seat no bot
     plays must agree, any "no" ends the proposal; once all agree the game is over, abandoned, with no winner."""
-    rec = await svc.lobby_change(
-        rt, table_id, user, None, lambda s, r: svc.vote_abandon(s, r, user, body.vote, body.proposal, rt.settings.stand_in_after,
+    rec = await rt.lobby.change(
+        table_id, user, None, lambda s, r: svc.vote_abandon(s, r, user, body.vote, body.proposal, rt.settings.stand_in_after,
                                                            now=rt.now())
     )
     return presentation.table_json(rt, rec, user.id)
@@ -245,14 +244,14 @@ async def takeback_say(
 ) -> dict[str, Any]:
     """My say on taking back moves: "ask" (my last move and every one after it), "yes" or "no" to the open request;
     once every other player agrees, the moves are taken back."""
-    rec = await svc.lobby_change(rt, table_id, user, None, lambda s, r: takeback.say(s, r, user, body.say, body.proposal))
+    rec = await rt.lobby.change(table_id, user, None, lambda s, r: takeback.say(s, r, user, body.say, body.proposal))
     return presentation.table_json(rt, rec, user.id)
 
 
 @router.post("/tables/{table_id}/rematch", response_model=TableOut)
 async def rematch(table_id: str, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)) -> dict[str, Any]:
     """Play a finished game again: the new table (opened by the first player to ask, joined by the others)."""
-    return presentation.table_json(rt, await rematches.rematch(rt, table_id, user), user.id)
+    return presentation.table_json(rt, await rt.rematches.rematch(table_id, user), user.id)
 
 
 @router.get("/tables/{table_id}/moves", response_model=MovesOut)
