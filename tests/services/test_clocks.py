@@ -113,7 +113,7 @@ async def fresh(rt: Runtime, table_id: str) -> TableRecord:
 
 def shown(rt: Runtime, rec: TableRecord) -> dict[str, Any]:
     """The clocks as the API shows them now."""
-    return presentation.clock_fields(rt, rec)["clock"]["seats"]
+    return rt.presenter.clock_fields(rec)["clock"]["seats"]
 
 
 async def timeout_moves(rt: Runtime, table_id: str) -> list[Move]:
