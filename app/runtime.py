@@ -23,23 +23,28 @@ from app.services import notify
 from app.services.auth import TokenSigner
 from app.services.bots import BotRunner
 from app.services.database import Database
+from app.services.drafts import Drafts
 from app.services.fan_out import ChangeFanOut
+from app.services.listings import Listings
 from app.services.live_reads import LiveReads
 from app.services.loading import moves_after
+from app.services.lobby import Lobby
 from app.services.outside_changes import OutsideChanges
+from app.services.play import Play
 from app.services.ports import Publisher
 from app.services.presentation import TablePresenter
 from app.services.push import VapidKeys
 from app.services.ratelimits import make_rate_limits
-from app.services.ratings import settle as settle_rating
-from app.services.ratings import sweep as sweep_ratings
+from app.services.ratings import Ratings
 from app.services.record import TableRecord
+from app.services.rematch import Rematcher
 from app.services.remote_changes import RemoteChanges
 from app.services.sweeps import Sweeps
 from app.services.table_cache import TableCache
 from app.services.table_records import TableRecords
 from app.services.table_writes import TableWrites
-from app.services.timeouts import sweep as sweep_timeouts
+from app.services.timeouts import Timeouts
+from app.services.undo import Undoer
 from app.services.writer import PostgresBatchWriter, SessionWriter
 
 log = logging.getLogger("app.runtime")
@@ -78,7 +83,6 @@ class Runtime:
             on_renamed=lambda user_id, name: self.publisher.renamed(user_id, name), publish_later=self.publish_later,
             clock=self.clock,
         )
-        self.bots = BotRunner(self)
         self.writer: SessionWriter | PostgresBatchWriter = (
             PostgresBatchWriter(
                 settings.effective_database_url,
@@ -112,12 +116,34 @@ class Runtime:
         self.publisher: Publisher = RealtimePublisher(
             hub=self.hub, broker=self.broker, presence=self.presence, cache=self.cache, spawn=self.spawn
         )
+        # The table-side use cases, each given only what it uses. The bots play through the move path, and the
+        # fan-out below pokes them after every change.
+        self.lobby = Lobby(
+            tables=self.tables, clock=self.clock, secret_key=self.secret_key, max_open_tables=settings.max_open_tables
+        )
+        self.rematches = Rematcher(tables=self.tables, lobby=self.lobby, secret_key=self.secret_key)
+        self.listings = Listings(records=self.records)
+        self.drafts = Drafts(database=self.database, cache=self.cache)
+        self.play = Play(
+            tables=self.tables, database=self.database, writer=self.writer, drafts=self.drafts,
+            publisher=self.publisher, clock=self.clock, snapshot_every=settings.snapshot_every, spawn=self.spawn,
+        )
+        self.undo = Undoer(tables=self.tables, drafts=self.drafts, publisher=self.publisher)
+        self.ratings = Ratings(
+            tables=self.tables, database=self.database, min_age_days=settings.rated_min_age_days,
+            min_games=settings.rated_min_games, repeat_hours=settings.rated_repeat_hours,
+        )
+        self.timeouts = Timeouts(tables=self.tables, database=self.database)
+        self.bots = BotRunner(
+            play=self.play, records=self.records, database=self.database, clock=self.clock,
+            workers=settings.bot_workers, playouts=settings.bot_playouts, delay=settings.bot_delay,
+        )
         self.side_notices = SideNotices(
             hub=self.hub, presence=self.presence, renamed=self.publisher.renamed, origin=self.origin
         )
         self.fan_out = ChangeFanOut(
             cache=self.cache, announcer=self.broker, bots=self.bots, sockets=self.hub,
-            settle_rating=lambda table_id: settle_rating(self, table_id),
+            settle_rating=self.ratings.settle,
             may_notify=lambda rec: notify.concerns(self, rec), notify=lambda rec: notify.after_change(self, rec),
             spawn=self.spawn,
         )
@@ -126,8 +152,8 @@ class Runtime:
             on_change=self.remote.on_change, sleep=asyncio.sleep,
         )
         self.sweeps = Sweeps(
-            rate_unrated=lambda idle_for: sweep_ratings(self, idle_for=idle_for),
-            time_out=lambda: sweep_timeouts(self, self.now()),
+            rate_unrated=lambda idle_for: self.ratings.sweep(idle_for=idle_for),
+            time_out=lambda: self.timeouts.sweep(self.now()),
             send_mail=lambda: notify.send_due(self),
             sleep=asyncio.sleep,
         )

@@ -153,7 +153,7 @@ async def run_in(folder: str, args: argparse.Namespace) -> dict[str, Any]:
         transport = httpx.ASGITransport(app=app)
         client = httpx.AsyncClient(transport=transport, base_url="http://hot")
         tables = [await set_up(client, args, i) for i in range(args.tables)]
-        real_writer = rt.writer
+        real_writer = rt.play.writer
         sink = Sink()
         seated: dict[str, dict[str, Connection]] = {}
 
@@ -200,18 +200,18 @@ async def run_in(folder: str, args: argparse.Namespace) -> dict[str, Any]:
             if result is not None:
                 await result
         fast_writer = NextTurnWriter() if args.through == "protocol" else InstantWriter()
-        rt.writer = fast_writer  # type: ignore[assignment]
+        rt.play.writer = fast_writer  # type: ignore[assignment]
 
         async def replace(slot: int) -> float:
             """A new table for a slot whose game ended (set up with the real writer); its CPU seconds."""
             t0 = time.process_time()
-            rt.writer = real_writer
+            rt.play.writer = real_writer
             tid, tokens = await set_up(client, args, 1000 + slot)
             tables[slot] = (tid, tokens)
             result = through(tid, tokens, await rt.reload(tid))
             if result is not None:
                 await result
-            rt.writer = fast_writer  # type: ignore[assignment]
+            rt.play.writer = fast_writer  # type: ignore[assignment]
             return time.process_time() - t0
 
         async def play(moves: int) -> tuple[int, float]:
@@ -252,7 +252,7 @@ async def run_in(folder: str, args: argparse.Namespace) -> dict[str, Any]:
             n, aside = await play(args.moves)
             per_move.append((time.process_time() - t0 - aside) / n * 1e6)
             sent.append(sink.bytes / n)
-        rt.writer = real_writer
+        rt.play.writer = real_writer
         await client.aclose()
     return {"game": args.game, "through": args.through, "tables": args.tables, "players": args.players, "spectators": args.spectators,
             "moves": args.moves, "us_per_move": [round(x, 1) for x in per_move],

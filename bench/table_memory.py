@@ -37,7 +37,6 @@ from app.runtime import Runtime  # noqa: E402
 from app.services import lobby as tables  # noqa: E402
 from app.services.errors import ServiceError  # noqa: E402
 from app.services.loading import load_record  # noqa: E402
-from app.services.play import apply_action  # noqa: E402
 from app.services.record import EVENT_WINDOW, TableRecord  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -77,7 +76,7 @@ async def play_moves(rt: Runtime, ids: list[str], moves: int, rng: random.Random
             if not actions:
                 break
             try:
-                await apply_action(rt, table_id, seat, rng.choice(actions))
+                await rt.play.apply_action(table_id, seat, rng.choice(actions))
                 played += 1
             except ServiceError:
                 continue
@@ -96,7 +95,7 @@ async def main_run(args: argparse.Namespace) -> None:
     rng = random.Random(args.seed)
 
     async def join(session: Any, rec: TableRecord, user: User) -> Any:
-        return await tables.join(rt, session, rec, user, None, None)
+        return await tables.join(session, rec, user, None, None)
 
     try:
         async with rt.sessions() as session:
@@ -109,10 +108,10 @@ async def main_run(args: argparse.Namespace) -> None:
                 continue
             for _ in range(args.tables):
                 async with rt.sessions() as session:
-                    rec = await tables.create_table(rt, session, people[0], game, 3, {}, "public", None)
+                    rec = await rt.lobby.create_table(session, people[0], game, 3, {}, "public", None)
                 for p in people[1:]:
-                    await tables.lobby_change(rt, rec.id, p, None, functools.partial(join, user=p))
-                await tables.lobby_change(rt, rec.id, people[0], None, lambda s, r: tables.start(s, r, people[0]))
+                    await rt.lobby.change(rec.id, p, None, functools.partial(join, user=p))
+                await rt.lobby.change(rec.id, people[0], None, lambda s, r: tables.start(s, r, people[0]))
                 by_game.setdefault(game, []).append(rec.id)
         shared = shared_ids()
         done = 0

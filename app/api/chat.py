@@ -23,7 +23,7 @@ from app.api.schemas import (
 from app.api.tables import Viewing, viewing, visible_table
 from app.db.models import User
 from app.runtime import Runtime
-from app.services import chat, lobby, presentation
+from app.services import chat, lobby
 from app.services.record import TableRecord
 
 router = APIRouter(prefix="/api", tags=["chat"])
@@ -116,5 +116,5 @@ async def chat_mode(
     table_id: str, body: ChatModeIn, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)
 ) -> dict[str, Any]:
     """The host opens the table's chat to everyone, or keeps it to accounts (and the players), or to the players."""
-    rec = await lobby.lobby_change(rt, table_id, user, None, lambda s, r: lobby.set_chat_mode(s, r, user, body.mode))
-    return presentation.table_json(rt, rec, user.id)
+    rec = await rt.lobby.change(table_id, user, None, lambda s, r: lobby.set_chat_mode(s, r, user, body.mode))
+    return rt.presenter.table_json(rec, user.id)

@@ -27,9 +27,8 @@ from app.api.schemas import (
 from app.db.models import User
 from app.games import GAMES
 from app.runtime import Runtime
-from app.services import history, listings, options, presentation, takeback
+from app.services import history, listings, options, takeback
 from app.services import lobby as svc
-from app.services import rematch as rematches
 from app.services.errors import ServiceError, not_found
 from app.services.record import TableRecord, TableStatus
 
@@ -59,10 +58,10 @@ async def create_table(
 ) -> dict[str, Any]:
     """Create a table; the host takes the first seat."""
     await rt.limits.hit(rt.limits.tables, *client_keys(request, user))
-    rec = await svc.create_table(rt, session, user, body.game, body.seats, body.options, body.visibility, body.name,
+    rec = await rt.lobby.create_table(session, user, body.game, body.seats, body.options, body.visibility, body.name,
                                  body.time_control)
     await rt.after_change(rec)
-    return presentation.table_json(rt, rec, user.id)
+    return rt.presenter.table_json(rec, user.id)
 
 
 @router.get("/tables", response_model=TablesOut)
@@ -75,8 +74,8 @@ async def public_tables(
     user: User | None = Depends(optional_user),
 ) -> dict[str, Any]:
     """A page of the public tables, newest activity first, filtered by status and game."""
-    recs, after = await listings.public_tables(rt, session, status, game, page.cursor, page.limit)
-    return {"tables": [presentation.table_json(rt, r, user.id if user else None) for r in recs], "next": after}
+    recs, after = await rt.listings.public_tables(session, status, game, page.cursor, page.limit)
+    return {"tables": [rt.presenter.table_json(r, user.id if user else None) for r in recs], "next": after}
 
 
 @router.get("/me/tables", response_model=TablesOut)
@@ -87,8 +86,8 @@ async def mine(
     user: User = Depends(current_user),
 ) -> dict[str, Any]:
     """A page of the tables where I sit or host, newest activity first."""
-    recs, after = await listings.my_tables(rt, session, user, page.cursor, page.limit)
-    return {"tables": [presentation.table_json(rt, r, user.id) for r in recs], "next": after}
+    recs, after = await rt.listings.my_tables(session, user, page.cursor, page.limit)
+    return {"tables": [rt.presenter.table_json(r, user.id) for r in recs], "next": after}
 
 
 async def visible_table(
@@ -137,7 +136,7 @@ async def viewing(
 @router.get("/tables/{table_id}", response_model=TableOut)
 async def get_table(v: Viewing = Depends(viewing), rt: Runtime = Depends(get_rt)) -> dict[str, Any]:
     """One table (a private one needs a seat, the host, or ?invite=)."""
-    return presentation.table_json(rt, v.rec, v.user_id)
+    return rt.presenter.table_json(v.rec, v.user_id)
 
 
 @router.post("/tables/{table_id}/join", response_model=TableOut)
@@ -152,27 +151,28 @@ async def join(
     keys = client_keys(request, user)
     await rt.limits.check(rt.limits.invite_failures, *keys)
     try:
-        rec = await svc.lobby_change(
-            rt, table_id, user, body.invite_code, lambda s, r: svc.join(rt, s, r, user, body.seat, body.invite_code)
+        rec = await rt.lobby.change(
+            table_id, user, body.invite_code, lambda s, r: svc.join(s, r, user, body.seat, body.invite_code)
         )
     except ServiceError as exc:
         if exc.code == "bad_invite" or (exc.code == "not_found" and body.invite_code):
             await rt.limits.note(rt.limits.invite_failures, *keys)
         raise
-    return presentation.table_json(rt, rec, user.id)
+    return rt.presenter.table_json(rec, user.id)
 
 
 @router.post("/tables/{table_id}/leave", response_model=TableOut)
 async def leave(table_id: str, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)) -> dict[str, Any]:
     """Give up my seat before the start."""
-    return presentation.table_json(rt, await svc.lobby_change(rt, table_id, user, None, lambda s, r: svc.leave(s, r, user)), user.id)
+    rec = await rt.lobby.change(table_id, user, None, lambda s, r: svc.leave(s, r, user))
+    return rt.presenter.table_json(rec, user.id)
 
 
 @router.post("/tables/{table_id}/start", response_model=TableOut)
 async def start(table_id: str, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)) -> dict[str, Any]:
     """The host starts the game."""
-    return presentation.table_json(rt, await svc.lobby_change(rt, table_id, user, None, lambda s, r: svc.start(s, r, user, rt.now())),
-                          user.id)
+    rec = await rt.lobby.change(table_id, user, None, lambda s, r: svc.start(s, r, user, rt.now()))
+    return rt.presenter.table_json(rec, user.id)
 
 
 @router.post("/tables/{table_id}/bots", response_model=TableOut)
@@ -180,9 +180,9 @@ async def add_bot(
     table_id: str, body: BotIn, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)
 ) -> dict[str, Any]:
     """The host puts a bot in an empty seat, playing at the level chosen (normal unless said)."""
-    rec = await svc.lobby_change(rt, table_id, user, None,
-                                 lambda s, r: svc.add_bot(s, r, user, body.seat, body.level))
-    return presentation.table_json(rt, rec, user.id)
+    rec = await rt.lobby.change(table_id, user, None,
+                                lambda s, r: svc.add_bot(s, r, user, body.seat, body.level))
+    return rt.presenter.table_json(rec, user.id)
 
 
 @router.post("/tables/{table_id}/kick", response_model=TableOut)
@@ -190,8 +190,8 @@ async def kick(
     table_id: str, body: SeatIn, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)
 ) -> dict[str, Any]:
     """The host empties a seat before the start."""
-    rec = await svc.lobby_change(rt, table_id, user, None, lambda s, r: svc.kick(s, r, user, body.seat))
-    return presentation.table_json(rt, rec, user.id)
+    rec = await rt.lobby.change(table_id, user, None, lambda s, r: svc.kick(s, r, user, body.seat))
+    return rt.presenter.table_json(rec, user.id)
 
 
 @router.post("/tables/{table_id}/stand_in", response_model=TableOut)
@@ -202,12 +202,12 @@ async def stand_in(
     the table has waited `stand_in_after` seconds on that seat, `stand_in_after_online` while its player is
     connected)."""
     settings, presence = rt.settings, rt.presence
-    rec = await svc.lobby_change(
-        rt, table_id, user, None,
+    rec = await rt.lobby.change(
+        table_id, user, None,
         lambda s, r: svc.stand_in(s, r, user, body.seat, settings.stand_in_after, settings.stand_in_after_online,
                                   lambda user_id: presence.connected(table_id, user_id), now=rt.now()),
     )
-    return presentation.table_json(rt, rec, user.id)
+    return rt.presenter.table_json(rec, user.id)
 
 
 @router.post("/tables/{table_id}/invite", response_model=TableOut)
@@ -215,15 +215,15 @@ async def rotate_invite(
     table_id: str, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)
 ) -> dict[str, Any]:
     """The host withdraws the private table's invite link; the answer holds the new `invite_code`."""
-    rec = await svc.lobby_change(rt, table_id, user, None, lambda s, r: svc.rotate_invite(rt, s, r, user))
-    return presentation.table_json(rt, rec, user.id)
+    rec = await rt.lobby.change(table_id, user, None, lambda s, r: rt.lobby.rotate_invite(s, r, user))
+    return rt.presenter.table_json(rec, user.id)
 
 
 @router.post("/tables/{table_id}/reclaim", response_model=TableOut)
 async def reclaim(table_id: str, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)) -> dict[str, Any]:
     """Take my seat back from the bot that played it."""
-    return presentation.table_json(rt, await svc.lobby_change(rt, table_id, user, None, lambda s, r: svc.reclaim(s, r, user)),
-                          user.id)
+    rec = await rt.lobby.change(table_id, user, None, lambda s, r: svc.reclaim(s, r, user))
+    return rt.presenter.table_json(rec, user.id)
 
 
 @router.post("/tables/{table_id}/abandon", response_model=TableOut)
@@ -232,11 +232,11 @@ async def abandon(
 ) -> dict[str, Any]:
     """My say on abandoning the running game: the first "yes" proposes it, every other player whose seat no bot
     plays must agree, any "no" ends the proposal; once all agree the game is over, abandoned, with no winner."""
-    rec = await svc.lobby_change(
-        rt, table_id, user, None, lambda s, r: svc.vote_abandon(s, r, user, body.vote, body.proposal, rt.settings.stand_in_after,
+    rec = await rt.lobby.change(
+        table_id, user, None, lambda s, r: svc.vote_abandon(s, r, user, body.vote, body.proposal, rt.settings.stand_in_after,
                                                            now=rt.now())
     )
-    return presentation.table_json(rt, rec, user.id)
+    return rt.presenter.table_json(rec, user.id)
 
 
 @router.post("/tables/{table_id}/takeback", response_model=TableOut)
@@ -245,14 +245,14 @@ async def takeback_say(
 ) -> dict[str, Any]:
     """My say on taking back moves: "ask" (my last move and every one after it), "yes" or "no" to the open request;
     once every other player agrees, the moves are taken back."""
-    rec = await svc.lobby_change(rt, table_id, user, None, lambda s, r: takeback.say(s, r, user, body.say, body.proposal))
-    return presentation.table_json(rt, rec, user.id)
+    rec = await rt.lobby.change(table_id, user, None, lambda s, r: takeback.say(s, r, user, body.say, body.proposal))
+    return rt.presenter.table_json(rec, user.id)
 
 
 @router.post("/tables/{table_id}/rematch", response_model=TableOut)
 async def rematch(table_id: str, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)) -> dict[str, Any]:
     """Play a finished game again: the new table (opened by the first player to ask, joined by the others)."""
-    return presentation.table_json(rt, await rematches.rematch(rt, table_id, user), user.id)
+    return rt.presenter.table_json(await rt.rematches.rematch(table_id, user), user.id)
 
 
 @router.get("/tables/{table_id}/moves", response_model=MovesOut)

@@ -24,11 +24,10 @@ from app.logs import log_table_id, log_user_id
 from app.realtime.connections import SESSION_ENDED, SESSION_ENDED_ERROR, Connection, lose_access
 from app.realtime.protocol import FRAME_READER
 from app.runtime import Runtime
-from app.services import chat, lobby, takeback
+from app.services import chat, takeback
 from app.services.errors import ServiceError
-from app.services.play import Ack, apply_action
+from app.services.play import Ack
 from app.services.record import Visibility
-from app.services.undo import take_back
 
 log = logging.getLogger("app.ws")
 TABLE_SOCKET = re.compile(r"/ws/tables/([^/]*)")
@@ -237,8 +236,8 @@ async def handle_message(rt: Runtime, conn: Connection, raw: str) -> None:
                 await undo(rt, conn, msg)
             case messages.Takeback():
                 user = await _user(rt, conn)
-                rec = await lobby.lobby_change(
-                    rt, conn.table_id, user, None, lambda s, r: takeback.say(s, r, user, msg.say, msg.proposal)
+                rec = await rt.lobby.change(
+                    conn.table_id, user, None, lambda s, r: takeback.say(s, r, user, msg.say, msg.proposal)
                 )
                 conn.send_json(ack_message(Ack(msg.client_id, rec.version)))
             case messages.Preview():
@@ -293,7 +292,7 @@ async def act(rt: Runtime, conn: Connection, msg: messages.Act) -> None:
         conn.send_json(ack_message(ack))
 
     try:
-        ack = await apply_action(rt, conn.table_id, seat, msg.action, msg.client_id, msg.expected_version, send_ack)
+        ack = await rt.play.apply_action(conn.table_id, seat, msg.action, msg.client_id, msg.expected_version, send_ack)
     finally:
         conn.uncork()
     if not acked:  # a repeated client_id: answered with the original move's ack
@@ -307,8 +306,8 @@ async def undo(rt: Runtime, conn: Connection, msg: messages.Undo) -> None:
         raise bot_playing()
     conn.cork()  # the ack and the update that follows leave in one write
     try:
-        await take_back(rt, conn.table_id, seat, msg.client_id, msg.expected_version,
-                        lambda ack: conn.send_json(ack_message(ack)))
+        await rt.undo.take_back(conn.table_id, seat, msg.client_id, msg.expected_version,
+                                lambda ack: conn.send_json(ack_message(ack)))
     finally:
         conn.uncork()
 

@@ -243,7 +243,7 @@ class MoveDraft(Base):
 
 class TableLogEntry(Base):
     """The events of one lobby change (a seat taken, a bot called, a vote, a rename …) with the version it made
-    (services/lobby.lobby_change; migration 0009). They are no move, so without them a log rebuilt from the moves
+    (services/lobby.Lobby.change; migration 0009). They are no move, so without them a log rebuilt from the moves
     would read differently from the live one. No foreign key to game_tables, as for the chat."""
 
     __tablename__ = "table_log"

@@ -9,21 +9,21 @@ import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import select
 
+from app.clock import Clock
 from app.db.models import GameTable, Seat
 from app.games import GAMES
 from app.games.base import BotLevel, Game, IllegalAction
 from app.games.rng import below
+from app.services.database import Database
 from app.services.errors import ServiceError
 from app.services.loading import load_record
-from app.services.play import apply_action
+from app.services.play import Play
 from app.services.record import TableRecord, TableStatus
-
-if TYPE_CHECKING:
-    from app.services.ports import Context
+from app.services.table_records import TableRecords
 
 log = logging.getLogger("app.bots")
 # Refusals after which the driver looks at the table again rather than try another move: it moved on, or it is
@@ -77,8 +77,24 @@ class BotRunner:
     interpreter lock) that would delay every other table's moves. The pool is bounded (`bot_workers`), so many
     searching bots queue for a worker rather than crowd the machine; the greedy levels decide in place."""
 
-    def __init__(self, rt: Context) -> None:
-        self.rt = rt
+    def __init__(
+        self,
+        *,
+        play: Play,
+        records: TableRecords,
+        database: Database,
+        clock: Clock,
+        workers: int,
+        playouts: int,
+        delay: float,
+    ) -> None:
+        self.play = play  # the move path people's moves take
+        self.records = records
+        self.database = database
+        self.clock = clock
+        self.workers = workers  # processes of the pool that searches for the hard level
+        self.playouts = playouts  # a search's playouts; 0 for each game's own default
+        self.delay = delay  # seconds a bot waits before it moves
         self.running: dict[str, asyncio.Task[None]] = {}
         self._pool: ProcessPoolExecutor | None = None
 
@@ -86,14 +102,14 @@ class BotRunner:
         if self._pool is None:
             # spawn: a fresh interpreter, not a fork of one that holds an event loop, sockets and threads
             # A lower scheduling priority: on a busy machine a person's move is served before a bot's search.
-            self._pool = ProcessPoolExecutor(max(1, self.rt.settings.bot_workers),
+            self._pool = ProcessPoolExecutor(max(1, self.workers),
                                              mp_context=multiprocessing.get_context("spawn"),
                                              initializer=os.nice, initargs=(BOT_NICENESS,))
         return self._pool
 
     async def think(self, game: Game, state: dict[str, Any], seat: str, seed: int, level: BotLevel) -> dict[str, Any]:
         """The bot's action, decided off the event loop."""
-        playouts = self.rt.settings.bot_playouts or None
+        playouts = self.playouts or None
         if level is not BotLevel.HARD:
             # A greedy decision takes under a millisecond on average (under 10 ms at worst): made here, it never queues
             # behind a search holding the pool's worker for up to a second, as every table's stand-ins would.
@@ -115,8 +131,8 @@ class BotRunner:
         try:
             failures = 0
             while True:
-                await self.rt.clock.sleep(self.rt.settings.bot_delay)
-                rec = self.rt.cache.get(table_id) or await self.rt.reload(table_id)
+                await self.clock.sleep(self.delay)
+                rec = self.records.cache.get(table_id) or await self.records.reload(table_id)
                 seats = [s for s in rec.awaiting if s in rec.bot_seats()]
                 if rec.status != TableStatus.PLAYING or not seats or rec.state is None:
                     return
@@ -144,7 +160,7 @@ class BotRunner:
             await asyncio.sleep(1)
         finally:
             self.running.pop(table_id, None)
-        latest = self.rt.cache.get(table_id)
+        latest = self.records.cache.get(table_id)
         if latest is not None:  # only reached after a failure: try again
             self.poke(latest)
 
@@ -152,10 +168,10 @@ class BotRunner:
         """Apply a bot's action; True when applied or when the table moved on meanwhile."""
         try:
             step = f"{rec.version}.{len(rec.live_drafts(seat))}"  # drafts share their table's version
-            await apply_action(self.rt, rec.id, seat, action, f"bot:{step}:{seat}", rec.version)
+            await self.play.apply_action(rec.id, seat, action, f"bot:{step}:{seat}", rec.version)
         except ServiceError as exc:
             if exc.code in RETRY_CODES:
-                await self.rt.reload(rec.id)
+                await self.records.reload(rec.id)
                 return True
             return False
         return True
@@ -174,10 +190,10 @@ class BotRunner:
         )
         if idle_for:
             query = query.where(GameTable.updated_at < datetime.now(UTC) - timedelta(seconds=idle_for))
-        async with self.rt.reads() as session:
+        async with self.database.reads() as session:
             rows = (await session.execute(query)).all()
             ids = {tid for tid, awaiting, seat in rows if seat in (awaiting or []) and tid not in self.running}
-            recs = [self.rt.cache.put(await load_record(session, tid)) for tid in sorted(ids)]
+            recs = [self.records.cache.put(await load_record(session, tid)) for tid in sorted(ids)]
         return [r for r in recs if set(r.awaiting) & r.bot_seats()]
 
     async def sweep(self, every: float = 20.0) -> None:

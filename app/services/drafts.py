@@ -22,7 +22,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import delete, exists, select
 from sqlalchemy.exc import IntegrityError
@@ -31,11 +31,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.models import Move, MoveDraft
 from app.games import GAMES
 from app.games.base import Applied, Game
+from app.services.database import Database
 from app.services.record import Draft, TableRecord
+from app.services.table_cache import TableCache
 from app.services.writer import WriteConflict
-
-if TYPE_CHECKING:
-    from app.services.ports import Context
 
 log = logging.getLogger("app.drafts")
 
@@ -59,51 +58,57 @@ def is_draft(rec: TableRecord, seat: str, before: dict[str, Any], applied: Appli
     return reveals_nothing(GAMES[rec.game], [s.seat for s in rec.seats], rec.awaiting, seat, before, applied)
 
 
-async def keep(
-    rt: Context, rec: TableRecord, seat: str, action: dict[str, Any], client_id: str | None, applied: Applied
-) -> TableRecord:
-    """Store one more draft of `seat` and return the record that holds it (the same version). The caller holds the
-    table's lock (on SQLite, the one writer's)."""
-    drafts = rec.live_drafts(seat)
-    row = MoveDraft(
-        table_id=rec.id, seat=seat, n=len(drafts) + 1, after_seq=rec.move_count, client_id=client_id,
-        action=action, events=applied.events, created_at=datetime.now(UTC),
-    )
-    async with rt.sessions() as session:
-        # A row left by a draft taken back, or by drafts already carried, must not stand in this one's way.
-        await session.execute(delete(MoveDraft).where(
-            MoveDraft.table_id == rec.id, MoveDraft.seat == seat, MoveDraft.n >= row.n))
-        session.add(row)
-        try:
-            await session.commit()
-        except IntegrityError as exc:  # the table is gone, or another process wrote this seat's draft first
-            raise WriteConflict(rec.id) from exc
-    new = rec.evolve(drafts={**rec.drafts, seat: (*drafts, Draft(action, client_id, applied.events))},
-                     undo_seat=rec.undo_seat)
-    return rt.cache.put(new)
+class Drafts:
+    """A seat's drafts stored, taken back and, once a move carried them, deleted; the cache holds the records that
+    show them."""
 
+    def __init__(self, *, database: Database, cache: TableCache) -> None:
+        self.database = database
+        self.cache = cache
 
-async def drop_last(rt: Context, rec: TableRecord, seat: str) -> TableRecord:
-    """Take back `seat`'s last draft (it has one); the caller holds the table's lock."""
-    drafts = rec.live_drafts(seat)
-    async with rt.sessions() as session:
-        await session.execute(delete(MoveDraft).where(
-            MoveDraft.table_id == rec.id, MoveDraft.seat == seat, MoveDraft.n >= len(drafts)))
-        await session.commit()
-    new = rec.evolve(drafts={**rec.drafts, seat: drafts[:-1]}, undo_seat=rec.undo_seat)
-    return rt.cache.put(new)
-
-
-async def forget_carried(rt: Context, table_id: str, seat: str, seq: int) -> None:
-    """Delete the drafts of `seat` that its move `seq` carried. A crash before this leaves them spent anyway: a draft
-    is live only while no later move of its seat exists (`loading.load_drafts`)."""
-    try:
-        async with rt.single_writer(), rt.sessions() as session:
+    async def keep(
+        self, rec: TableRecord, seat: str, action: dict[str, Any], client_id: str | None, applied: Applied
+    ) -> TableRecord:
+        """Store one more draft of `seat` and return the record that holds it (the same version). The caller holds
+        the table's lock (on SQLite, the one writer's)."""
+        drafts = rec.live_drafts(seat)
+        row = MoveDraft(
+            table_id=rec.id, seat=seat, n=len(drafts) + 1, after_seq=rec.move_count, client_id=client_id,
+            action=action, events=applied.events, created_at=datetime.now(UTC),
+        )
+        async with self.database.sessions() as session:
+            # A row left by a draft taken back, or by drafts already carried, must not stand in this one's way.
             await session.execute(delete(MoveDraft).where(
-                MoveDraft.table_id == table_id, MoveDraft.seat == seat, MoveDraft.after_seq < seq))
+                MoveDraft.table_id == rec.id, MoveDraft.seat == seat, MoveDraft.n >= row.n))
+            session.add(row)
+            try:
+                await session.commit()
+            except IntegrityError as exc:  # the table is gone, or another process wrote this seat's draft first
+                raise WriteConflict(rec.id) from exc
+        new = rec.evolve(drafts={**rec.drafts, seat: (*drafts, Draft(action, client_id, applied.events))},
+                         undo_seat=rec.undo_seat)
+        return self.cache.put(new)
+
+    async def drop_last(self, rec: TableRecord, seat: str) -> TableRecord:
+        """Take back `seat`'s last draft (it has one); the caller holds the table's lock."""
+        drafts = rec.live_drafts(seat)
+        async with self.database.sessions() as session:
+            await session.execute(delete(MoveDraft).where(
+                MoveDraft.table_id == rec.id, MoveDraft.seat == seat, MoveDraft.n >= len(drafts)))
             await session.commit()
-    except Exception:  # noqa: BLE001 - spent drafts are ignored on load; the next carried move deletes them
-        log.warning("spent drafts not deleted", exc_info=True, extra={"table_id": table_id})
+        new = rec.evolve(drafts={**rec.drafts, seat: drafts[:-1]}, undo_seat=rec.undo_seat)
+        return self.cache.put(new)
+
+    async def forget_carried(self, table_id: str, seat: str, seq: int) -> None:
+        """Delete the drafts of `seat` that its move `seq` carried. A crash before this leaves them spent anyway: a
+        draft is live only while no later move of its seat exists (`loading.load_drafts`)."""
+        try:
+            async with self.database.write() as session:
+                await session.execute(delete(MoveDraft).where(
+                    MoveDraft.table_id == table_id, MoveDraft.seat == seat, MoveDraft.after_seq < seq))
+                await session.commit()
+        except Exception:  # noqa: BLE001 - spent drafts are ignored on load; the next carried move deletes them
+            log.warning("spent drafts not deleted", exc_info=True, extra={"table_id": table_id})
 
 
 async def restore(session: AsyncSession, game_id: str, table_id: str, seat: str, state: dict[str, Any],

@@ -57,7 +57,7 @@ class ChangeFanOut:
         self.announcer = announcer
         self.bots = bots
         self.sockets = sockets
-        self.settle_rating = settle_rating  # rate a finished table's game, once (ratings.settle)
+        self.settle_rating = settle_rating  # rate a finished table's game, once (Ratings.settle)
         # Whether the change may make a mail or a push (notify.concerns): only then is `notify` spawned, which
         # makes them (notify.after_change).
         self.may_notify = may_notify

@@ -1,17 +1,21 @@
-"""Lobby use cases: create and list tables; join, leave, kick, add bots, stand-ins, start, abandon; and
-`lobby_change`, which runs one of them in its own transaction and publishes it."""
+"""Lobby use cases: create tables; join, leave, kick, add bots, stand-ins, start, abandon (each a change of the
+table's record in the caller's transaction); and `Lobby.change`, which runs one of them in its own transaction and
+publishes it."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from sqlalchemy import Row, bindparam, delete, exists, func, insert, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.clock import Clock
 from app.db.models import GAME_TABLES, TABLE_LOG, GameTable, Seat, User
 from app.games.base import BotLevel, Game
 from app.services import clocks
@@ -31,9 +35,8 @@ from app.services.record import (
     seed_commitment,
     waited,
 )
-
-if TYPE_CHECKING:
-    from app.services.ports import Context
+from app.services.table_cache import TableCache
+from app.services.table_writes import TableWrites
 
 Events = list[dict[str, Any]]
 
@@ -50,96 +53,6 @@ class Changed:
 def bumped(rec: TableRecord, events: Events, **values: Any) -> Changed:
     """A change that advances the table's version (the caller holds the row lock) and sets these columns."""
     return Changed(events, {"version": rec.version + 1, "updated_at": datetime.now(UTC), **values})
-
-
-async def create_table(
-    rt: Context,
-    session: AsyncSession,
-    host: User,
-    game_id: str,
-    seats: Any,
-    options: Any,
-    visibility: Any,
-    name: Any,
-    time_control: Any = None,
-) -> TableRecord:
-    """Create a table; the host takes seat 0."""
-    game = get_game(game_id)
-    if not isinstance(seats, int) or isinstance(seats, bool) or not game.min_players <= seats <= game.max_players:
-        raise ServiceError(
-            "bad_seats", f"{game.title} is for {game.min_players} to {game.max_players} players.", 422
-        )
-    if visibility not in tuple(Visibility):
-        raise ServiceError("bad_visibility", "Visibility must be 'public' or 'private'.", 422)
-    opts = check_options(game, options, seats)
-    tc = clocks.check_time_control(time_control)
-    title = clean_name(name, "table name", 80) if name else f"{host.name}'s {game.title}"
-    # Tables waiting with someone seated are the ones the lobby lists: one person may not fill it. (One the host
-    # left empty is listed nowhere but in their own tables.)
-    waiting = await session.scalar(_WAITING, {"host_id": host.id})
-    if (waiting or 0) >= rt.settings.max_open_tables:
-        raise ServiceError(
-            "too_many_open_tables",
-            f"You already host {waiting} tables waiting for players: start one, or leave one, first.",
-            429,
-        )
-    seating: list[tuple[str | None, bool, str | None]] = [(host.id, False, None)] + [(None, False, None)] * (seats - 1)
-    table_id = await add_table(rt, session, game, title, host, visibility, opts, seating, tc)
-    rec = await load_record(session, table_id)  # what the commit makes, read in its transaction
-    await session.commit()
-    return rt.cache.put(rec)
-
-
-_WAITING = (  # built once: a statement made afresh costs more CPU than its execution
-    select(func.count()).select_from(GameTable)
-    .where(GameTable.host_id == bindparam("host_id"), GameTable.status == TableStatus.OPEN,
-           exists().where(Seat.table_id == GameTable.id, Seat.user_id.is_not(None)))
-)
-
-
-async def add_table(
-    rt: Context,
-    session: AsyncSession,
-    game: Game,
-    title: str,
-    host: User,
-    visibility: str,
-    options: dict[str, Any],
-    seating: Sequence[tuple[str | None, bool, str | None]],
-    time_control: dict[str, Any] | None = None,
-) -> str:
-    """The rows of a new open table, seat i taken by `seating[i]` = (user id or None, bot, bot level); its id. The host is the
-    only person it seats."""
-    table_id = new_id()
-    seed = secrets.randbits(63)
-    # Core inserts: the unit of work would track objects nobody reads (the record is loaded afresh).
-    await session.execute(insert(GameTable).values(
-        id=table_id,
-        game=game.id,
-        name=title,
-        host_id=host.id,
-        visibility=visibility,
-        invite_hash=hash_invite(invite_code(rt.secret_key, table_id)) if visibility == Visibility.PRIVATE else None,
-        status=TableStatus.OPEN,
-        seat_count=len(seating),
-        options=options,
-        seed=seed,
-        seed_commitment=seed_commitment(table_id, seed),
-        state=None,
-        version=1,
-        move_count=0,
-        awaiting=[],
-        outcome=None,
-        time_control=time_control,
-    ))
-    for user_id, _bot, _level in seating:
-        assert user_id in (None, host.id)
-    await session.execute(insert(Seat).values([
-        {"table_id": table_id, "seat": str(i), "user_id": user_id, "bot": bot, "bot_level": level}
-        for i, (user_id, bot, level) in enumerate(seating)
-    ]))
-    await mark_guest_seats(session, table_id)
-    return table_id
 
 
 def _seat_number(rec: TableRecord, seat: Any) -> str:
@@ -160,9 +73,7 @@ def _require_host(rec: TableRecord, user: User) -> None:
         raise ServiceError("not_host", "Only the host can do that.", 403)
 
 
-async def join(
-    rt: Context, session: AsyncSession, rec: TableRecord, user: User, seat: Any, invite: str | None
-) -> Changed:
+async def join(session: AsyncSession, rec: TableRecord, user: User, seat: Any, invite: str | None) -> Changed:
     """Take a free seat (the first one if none is named)."""
     _require_open(rec)
     if rec.visibility == Visibility.PRIVATE and user.id != rec.host_id and not rec.invite_ok(invite):
@@ -326,18 +237,6 @@ def _require_idle(
         )
 
 
-async def rotate_invite(rt: Context, session: AsyncSession, rec: TableRecord, user: User) -> Changed:
-    """The host withdraws a private table's invite link (it leaked, or someone unwelcome has it) and gets a new one:
-    the old code lets nobody in from now on, and those watching only by it lose sight of the table. Seated players
-    and the host are not affected."""
-    _require_host(rec, user)
-    if rec.visibility != Visibility.PRIVATE:
-        raise ServiceError("not_private", "Only a private table has an invite link.", 409)
-    new_round = rec.invite_round + 1
-    return bumped(rec, [{"type": TableEvent.INVITE_CHANGED, "visible_to": None}], invite_round=new_round,
-                  invite_hash=hash_invite(invite_code(rt.secret_key, rec.id, new_round)))
-
-
 async def set_chat_mode(session: AsyncSession, rec: TableRecord, user: User, mode: Any) -> Changed:
     """The host chooses who may chat at the table: everyone, accounts (and the players), or the players only."""
     _require_host(rec, user)
@@ -483,24 +382,173 @@ async def keep_events(
 _LOG = TABLE_LOG.insert()  # built once, as _WAITING
 
 
-async def lobby_change(rt: Context, table_id: str, user: User, invite: str | None, change: Change) -> TableRecord:
-    """Run one lobby operation in its own transaction with the table row locked, then publish it."""
+_WAITING = (  # built once: a statement made afresh costs more CPU than its execution
+    select(func.count()).select_from(GameTable)
+    .where(GameTable.host_id == bindparam("host_id"), GameTable.status == TableStatus.OPEN,
+           exists().where(Seat.table_id == GameTable.id, Seat.user_id.is_not(None)))
+)
+
+
+class Lobby:
+    """The lobby changes that need more than the table's record: a table created (the host's limit of open tables,
+    the invite's secret), and any change run in its own transaction and published (`change`)."""
+
+    def __init__(self, *, tables: TableWrites, clock: Clock, secret_key: str, max_open_tables: int) -> None:
+        self.tables = tables
+        self.clock = clock  # the stand-in wait counts from a change's time on this clock
+        self.secret_key = secret_key  # private tables' invite codes are derived from it
+        self.max_open_tables = max_open_tables  # tables one host may have waiting for players
+
+    async def create_table(
+        self,
+        session: AsyncSession,
+        host: User,
+        game_id: str,
+        seats: Any,
+        options: Any,
+        visibility: Any,
+        name: Any,
+        time_control: Any = None,
+    ) -> TableRecord:
+        """Create a table; the host takes seat 0."""
+        game = get_game(game_id)
+        if not isinstance(seats, int) or isinstance(seats, bool) or not game.min_players <= seats <= game.max_players:
+            raise ServiceError(
+                "bad_seats", f"{game.title} is for {game.min_players} to {game.max_players} players.", 422
+            )
+        if visibility not in tuple(Visibility):
+            raise ServiceError("bad_visibility", "Visibility must be 'public' or 'private'.", 422)
+        opts = check_options(game, options, seats)
+        tc = clocks.check_time_control(time_control)
+        title = clean_name(name, "table name", 80) if name else f"{host.name}'s {game.title}"
+        # Tables waiting with someone seated are the ones the lobby lists: one person may not fill it. (One the host
+        # left empty is listed nowhere but in their own tables.)
+        waiting = await session.scalar(_WAITING, {"host_id": host.id})
+        if (waiting or 0) >= self.max_open_tables:
+            raise ServiceError(
+                "too_many_open_tables",
+                f"You already host {waiting} tables waiting for players: start one, or leave one, first.",
+                429,
+            )
+        seating: list[tuple[str | None, bool, str | None]] = [(host.id, False, None)] + [(None, False, None)] * (seats - 1)
+        table_id = await self.add_table(session, game, title, host, visibility, opts, seating, tc)
+        rec = await load_record(session, table_id)  # what the commit makes, read in its transaction
+        await session.commit()
+        return self.tables.cache.put(rec)
+
+    async def add_table(
+        self,
+        session: AsyncSession,
+        game: Game,
+        title: str,
+        host: User,
+        visibility: str,
+        options: dict[str, Any],
+        seating: Sequence[tuple[str | None, bool, str | None]],
+        time_control: dict[str, Any] | None = None,
+    ) -> str:
+        """The rows of a new open table, seat i taken by `seating[i]` = (user id or None, bot, bot level); its id. The host is the
+        only person it seats."""
+        table_id = new_id()
+        seed = secrets.randbits(63)
+        # Core inserts: the unit of work would track objects nobody reads (the record is loaded afresh).
+        await session.execute(insert(GameTable).values(
+            id=table_id,
+            game=game.id,
+            name=title,
+            host_id=host.id,
+            visibility=visibility,
+            invite_hash=hash_invite(invite_code(self.secret_key, table_id)) if visibility == Visibility.PRIVATE else None,
+            status=TableStatus.OPEN,
+            seat_count=len(seating),
+            options=options,
+            seed=seed,
+            seed_commitment=seed_commitment(table_id, seed),
+            state=None,
+            version=1,
+            move_count=0,
+            awaiting=[],
+            outcome=None,
+            time_control=time_control,
+        ))
+        for user_id, _bot, _level in seating:
+            assert user_id in (None, host.id)
+        await session.execute(insert(Seat).values([
+            {"table_id": table_id, "seat": str(i), "user_id": user_id, "bot": bot, "bot_level": level}
+            for i, (user_id, bot, level) in enumerate(seating)
+        ]))
+        await mark_guest_seats(session, table_id)
+        return table_id
+
+    async def rotate_invite(self, session: AsyncSession, rec: TableRecord, user: User) -> Changed:
+        """The host withdraws a private table's invite link (it leaked, or someone unwelcome has it) and gets a new one:
+        the old code lets nobody in from now on, and those watching only by it lose sight of the table. Seated players
+        and the host are not affected."""
+        _require_host(rec, user)
+        if rec.visibility != Visibility.PRIVATE:
+            raise ServiceError("not_private", "Only a private table has an invite link.", 409)
+        new_round = rec.invite_round + 1
+        return bumped(rec, [{"type": TableEvent.INVITE_CHANGED, "visible_to": None}], invite_round=new_round,
+                      invite_hash=hash_invite(invite_code(self.secret_key, rec.id, new_round)))
+
+    async def change(self, table_id: str, user: User, invite: str | None, change: Change) -> TableRecord:
+        """Run one lobby operation in its own transaction with the table row locked, then publish it."""
+        async with self.tables.write(table_id) as session:
+            fresh, events, version = await _changed(session, table_id, user, invite, change, self.clock.now)
+            with self.tables.own_write(table_id, version):
+                await self.tables.notify_in_tx(session, table_id, version)
+                await session.commit()
+                fresh = self.tables.cache.put(fresh)
+                fresh.remember_events(fresh.version, events)
+        await self.tables.after_change(fresh)
+        return fresh
+
+
+async def _changed(
+    session: AsyncSession, table_id: str, user: User, invite: str | None, change: Change, now: Callable[[], datetime]
+) -> tuple[TableRecord, Events, int]:
+    """The change made and stored in `session` with the table row locked: the record as the commit will make it, the
+    change's events and the version it makes."""
+    rec = await load_record(session, table_id, for_update=True)
+    if not rec.can_see(user.id, invite) and invite is None:
+        raise not_found()
+    changed = await change(session, rec)
+    events, columns = changed.events, changed.columns
+    if "updated_at" in columns:  # the stand-in wait counts from here, on the clock that reads it
+        columns = {**columns, "updated_at": now()}
+    # The record as the commit makes it, read inside the transaction (the row is locked, so nobody else can change
+    # it): after the commit, the same read would cost a transaction of its own. The row comes back from the UPDATE
+    # that stores the change, which saves reading it again.
+    row = await keep_events(session, rec.id, rec.version + 1, events, columns, returning=True)
+    assert row is not None
+    return await record_of(session, row), events, rec.version + 1
+
+
+class ChangesTables(Protocol):
+    """What `lobby_change` uses of a caller that holds no `Lobby`: the runtime's table lock, sessions, cache and
+    notices."""
+
+    cache: TableCache
+    sessions: async_sessionmaker[AsyncSession]
+
+    def now(self) -> datetime: ...
+
+    def table_lock(self, table_id: str) -> asyncio.Lock: ...
+
+    def own_write(self, table_id: str, version: int) -> contextlib.AbstractContextManager[None]: ...
+
+    async def notify_in_tx(self, session: AsyncSession, table_id: str, version: int) -> None: ...
+
+    async def after_change(self, rec: TableRecord) -> None: ...
+
+
+async def lobby_change(rt: ChangesTables, table_id: str, user: User, invite: str | None, change: Change) -> TableRecord:
+    """`Lobby.change` for the account-side use cases, which reach the tables through the runtime rather than a
+    `Lobby` of their own (a rename's or a registration's announcement at each table)."""
     async with rt.table_lock(table_id), rt.sessions() as session:
-        rec = await load_record(session, table_id, for_update=True)
-        if not rec.can_see(user.id, invite) and invite is None:
-            raise not_found()
-        changed = await change(session, rec)
-        events, columns = changed.events, changed.columns
-        if "updated_at" in columns:  # the stand-in wait counts from here, on the clock that reads it
-            columns = {**columns, "updated_at": rt.now()}
-        # The record as the commit makes it, read inside the transaction (the row is locked, so nobody else can
-        # change it): after the commit, the same read would cost a transaction of its own. The row comes back from
-        # the UPDATE that stores the change, which saves reading it again.
-        row = await keep_events(session, rec.id, rec.version + 1, events, columns, returning=True)
-        assert row is not None
-        fresh = await record_of(session, row)
-        with rt.own_write(rec.id, rec.version + 1):
-            await rt.notify_in_tx(session, rec.id, rec.version + 1)
+        fresh, events, version = await _changed(session, table_id, user, invite, change, rt.now)
+        with rt.own_write(table_id, version):
+            await rt.notify_in_tx(session, table_id, version)
             await session.commit()
             fresh = rt.cache.put(fresh)
             fresh.remember_events(fresh.version, events)

@@ -1,7 +1,7 @@
 """A table as the API and the sockets show it: the part every viewer shares, what depends on the viewer, the clocks.
 
 `TablePresenter` holds what the JSON depends on beyond the record (the server's secret for the host's invite code,
-the stand-in waits, the clock's now); the hub is given one when the runtime wires it."""
+the stand-in waits, the clock's now); the runtime builds one, which the hub and the routes show tables with."""
 
 from __future__ import annotations
 
@@ -24,9 +24,9 @@ class Shows(Protocol):
     def now(self) -> datetime: ...
 
 
-def table_json(rt: Shows, rec: TableRecord, user_id: str | None) -> dict[str, Any]:
+def table_json(shows: Shows, rec: TableRecord, user_id: str | None) -> dict[str, Any]:
     """The table as the API shows it to this user."""
-    return table_json_for(rt, rec, public_table_json(rec), user_id)
+    return table_json_for(shows, rec, public_table_json(rec), user_id)
 
 
 def public_table_json(rec: TableRecord) -> dict[str, Any]:
@@ -96,40 +96,40 @@ def takeback_json(rec: TableRecord) -> dict[str, Any] | None:
             "yes": list(tb["yes"]), "waiting": rec.takeback_waiting()}
 
 
-def abandon_json(rt: Shows, rec: TableRecord) -> dict[str, Any] | None:
+def abandon_json(shows: Shows, rec: TableRecord) -> dict[str, Any] | None:
     """The open proposal to abandon as the API shows it: its id (the version that opened it), who proposed it,
-    who agreed so far and whose say it still waits for (as of `rt.now()`: a player a bot stands in for loses their
+    who agreed so far and whose say it still waits for (as of `shows.now()`: a player a bot stands in for loses their
     say once away for the stand-in wait, which the next vote finds)."""
     vote = rec.abandon
     if vote is None or rec.status != TableStatus.PLAYING:
         return None
-    waiting = rec.abandon_waiting(rt.settings.stand_in_after, rt.now())
+    waiting = rec.abandon_waiting(shows.settings.stand_in_after, shows.now())
     return {"id": vote["since"], "by": vote["by"], "yes": list(vote["yes"]), "waiting": waiting}
 
 
-def table_json_for(rt: Shows, rec: TableRecord, public: dict[str, Any], user_id: str | None) -> dict[str, Any]:
+def table_json_for(shows: Shows, rec: TableRecord, public: dict[str, Any], user_id: str | None) -> dict[str, Any]:
     """`public_table_json` completed with what depends on the user (their seat, host rights, the invite) or
     on the moment: in a running game, how long the table has waited, when its players may call a bot and whose say
     an abandon proposal still waits for."""
     data = {**public, "my_seat": rec.seat_of(user_id), "is_host": user_id is not None and user_id == rec.host_id,
-            "abandon": abandon_json(rt, rec)}
+            "abandon": abandon_json(shows, rec)}
     if rec.visibility == Visibility.PRIVATE and user_id == rec.host_id:
-        data["invite_code"] = invite_code(rt.secret_key, rec.id, rec.invite_round)
+        data["invite_code"] = invite_code(shows.secret_key, rec.id, rec.invite_round)
     if rec.time_control is not None and rec.clock is not None:
-        data.update(clock_fields(rt, rec))
+        data.update(clock_fields(shows, rec))
     if rec.status == TableStatus.PLAYING:
         # Seconds rather than a time of day, so a client whose clock is off still counts right.
-        data["waited"] = round(waited(rec, rt.now()), 1)
-        data["stand_in_after"] = rt.settings.stand_in_after
-        data["stand_in_after_online"] = rt.settings.stand_in_after_online
+        data["waited"] = round(waited(rec, shows.now()), 1)
+        data["stand_in_after"] = shows.settings.stand_in_after
+        data["stand_in_after_online"] = shows.settings.stand_in_after_online
     return data
 
 
-def clock_fields(rt: Shows, rec: TableRecord) -> dict[str, Any]:
+def clock_fields(shows: Shows, rec: TableRecord) -> dict[str, Any]:
     """A clocked table's clocks as of the server's `now` (epoch ms), which a client compares with its own clock."""
     if rec.time_control is None or rec.clock is None:
         return {}
-    now = clocks.epoch_ms(rt.now())
+    now = clocks.epoch_ms(shows.now())
     return {"clock": clocks.view(rec.time_control, rec.clock, now), "now": now}
 
 
@@ -148,6 +148,9 @@ class TablePresenter:
     @staticmethod
     def key(rec: TableRecord) -> tuple[Any, ...]:
         return table_key(rec)
+
+    def table_json(self, rec: TableRecord, user_id: str | None) -> dict[str, Any]:
+        return table_json(self, rec, user_id)
 
     def for_viewer(self, rec: TableRecord, public: dict[str, Any], user_id: str | None) -> dict[str, Any]:
         return table_json_for(self, rec, public, user_id)

@@ -30,7 +30,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import func, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
@@ -39,17 +39,15 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
-from app.config import Settings
 from app.db.models import GameTable, PlayerRating, RatingChange, Seat, User
 from app.services import glicko2
+from app.services.database import Database
 from app.services.events import TableEvent
 from app.services.loading import load_record
 from app.services.lobby import keep_events
 from app.services.profiles import places
 from app.services.record import TableRecord, TableStatus
-
-if TYPE_CHECKING:
-    from app.services.ports import Context
+from app.services.table_writes import TableWrites
 
 log = logging.getLogger("app.ratings")
 ATTEMPTS = 3  # a claim lost to a change made meanwhile (a rematch) is tried again from a fresh read
@@ -67,59 +65,101 @@ def final_places(rec: TableRecord) -> dict[str, int]:
     return out
 
 
-async def settle(rt: Context, table_id: str) -> TableRecord | None:
-    """Rate a finished table, or mark it not rated; the new record when this call settled it with a new version
-    (rated, or said rated while it ran but with fewer than two established accounts), else None (not finished,
-    settled already, by this process or another, or never rated)."""
-    for _attempt in range(ATTEMPTS):
-        async with rt.table_lock(table_id), rt.sessions() as session:
-            rec = await load_record(session, table_id, for_update=True)
-            if rec.status != TableStatus.FINISHED or rec.rated is not None:
-                return None
-            if not rec.counts_for_ratings():
-                await session.execute(
-                    update(GameTable).where(GameTable.id == rec.id, GameTable.rated.is_(None)).values(rated=False)
-                )
-                await session.commit()
-                return None
-            established = await _established(session, rec, rt.settings)
-            rated = len(established) >= 2
-            version = rec.version + 1
-            claimed = await session.execute(
-                update(GameTable)
-                .where(GameTable.id == rec.id, GameTable.version == rec.version, GameTable.rated.is_(None))
-                .values(rated=rated, version=version, updated_at=datetime.now(UTC))
-            )
-            if claimed.rowcount != 1:  # type: ignore[attr-defined]
-                await session.rollback()
-                continue  # changed since it was read (one process on SQLite cannot hold the row): read again
-            with rt.own_write(rec.id, version):
-                try:
-                    # Said rated while it ran, but too few of its accounts are established: a new version tells
-                    # its sockets it is not, with why.
-                    events = (await _rate(session, rec, established, rt.settings.rated_repeat_hours) if rated
-                              else [{"type": TableEvent.NOT_RATED, "reason": "new_accounts",
-                                     "visible_to": None}])
-                    await keep_events(session, rec.id, version, events)
-                    await rt.notify_in_tx(session, rec.id, version)
-                    await session.commit()
-                except IntegrityError:
-                    # Its rating_changes are stored already: rated before, whatever the flag said.
-                    log.warning("table rated already", extra={"table_id": table_id})
+class Ratings:
+    """Finished tables settled: rated (or marked not rated) once, by this process's fan-out or by its sweep."""
+
+    def __init__(
+        self, *, tables: TableWrites, database: Database, min_age_days: float, min_games: int, repeat_hours: float
+    ) -> None:
+        self.tables = tables
+        self.database = database
+        # An account counts once this old, or with this many finished games played; a pair's games within
+        # `repeat_hours` count less and less (the module's docstring).
+        self.min_age_days = min_age_days
+        self.min_games = min_games
+        self.repeat_hours = repeat_hours
+
+    async def settle(self, table_id: str) -> TableRecord | None:
+        """Rate a finished table, or mark it not rated; the new record when this call settled it with a new version
+        (rated, or said rated while it ran but with fewer than two established accounts), else None (not finished,
+        settled already, by this process or another, or never rated)."""
+        for _attempt in range(ATTEMPTS):
+            async with self.tables.write(table_id) as session:
+                rec = await load_record(session, table_id, for_update=True)
+                if rec.status != TableStatus.FINISHED or rec.rated is not None:
                     return None
-                fresh = rt.cache.put(await load_record(session, table_id))
-                fresh.remember_events(version, events)
-        await rt.after_change(fresh)
-        return fresh
-    return None  # left for the sweep
+                if not rec.counts_for_ratings():
+                    await session.execute(
+                        update(GameTable).where(GameTable.id == rec.id, GameTable.rated.is_(None)).values(rated=False)
+                    )
+                    await session.commit()
+                    return None
+                established = await _established(session, rec, self.min_age_days, self.min_games)
+                rated = len(established) >= 2
+                version = rec.version + 1
+                claimed = await session.execute(
+                    update(GameTable)
+                    .where(GameTable.id == rec.id, GameTable.version == rec.version, GameTable.rated.is_(None))
+                    .values(rated=rated, version=version, updated_at=datetime.now(UTC))
+                )
+                if claimed.rowcount != 1:  # type: ignore[attr-defined]
+                    await session.rollback()
+                    continue  # changed since it was read (one process on SQLite cannot hold the row): read again
+                with self.tables.own_write(rec.id, version):
+                    try:
+                        # Said rated while it ran, but too few of its accounts are established: a new version tells
+                        # its sockets it is not, with why.
+                        events = (await _rate(session, rec, established, self.repeat_hours) if rated
+                                  else [{"type": TableEvent.NOT_RATED, "reason": "new_accounts",
+                                         "visible_to": None}])
+                        await keep_events(session, rec.id, version, events)
+                        await self.tables.notify_in_tx(session, rec.id, version)
+                        await session.commit()
+                    except IntegrityError:
+                        # Its rating_changes are stored already: rated before, whatever the flag said.
+                        log.warning("table rated already", extra={"table_id": table_id})
+                        return None
+                    fresh = self.tables.cache.put(await load_record(session, table_id))
+                    fresh.remember_events(version, events)
+            await self.tables.after_change(fresh)
+            return fresh
+        return None  # left for the sweep
+
+    async def unsettled(self, idle_for: float, limit: int = 100) -> list[str]:
+        """Finished tables whose rating is not settled, unchanged for `idle_for` seconds (oldest first)."""
+        since = datetime.now(UTC) - timedelta(seconds=idle_for)
+        async with self.database.reads() as session:
+            ids = await session.scalars(
+                select(GameTable.id)
+                .where(GameTable.status == TableStatus.FINISHED, GameTable.rated.is_(None), GameTable.updated_at < since)
+                .order_by(GameTable.updated_at)
+                .limit(limit)
+            )
+            return list(ids)
+
+    async def sweep(self, idle_for: float = 0.0) -> int:
+        """Settle the tables left unsettled (their process died before it could, or failed); how many were rated.
+
+        `idle_for` leaves the newest ones to the process that finished them, which is about to."""
+        rated = 0
+        for table_id in await self.unsettled(idle_for):
+            try:
+                rated += await self.settle(table_id) is not None
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - one table's failure must not hold up the others; tried next round
+                log.exception("rating failed", extra={"table_id": table_id})
+        return rated
 
 
-async def _established(session: AsyncSession, rec: TableRecord, settings: Settings) -> dict[str, str]:
+async def _established(
+    session: AsyncSession, rec: TableRecord, min_age_days: float, min_games: int
+) -> dict[str, str]:
     """The rated seats (seat -> user id) whose accounts are established: old enough, or with games enough played."""
     people = rec.rated_people()
     if not people:
         return {}
-    old_enough = datetime.now(UTC) - timedelta(days=settings.rated_min_age_days)
+    old_enough = datetime.now(UTC) - timedelta(days=min_age_days)
     finished = (
         select(Seat.user_id, func.count().label("played"))
         .join(GameTable, GameTable.id == Seat.table_id)
@@ -132,7 +172,7 @@ async def _established(session: AsyncSession, rec: TableRecord, settings: Settin
     )).all()
     ok = {
         user_id for user_id, created, played in rows
-        if (played or 0) >= settings.rated_min_games or (created is not None and _aware(created) <= old_enough)
+        if (played or 0) >= min_games or (created is not None and _aware(created) <= old_enough)
     }
     return {seat: user for seat, user in people.items() if user in ok}
 
@@ -215,31 +255,3 @@ async def _rate(
         row.updated_at = now
     await session.flush()
     return [{"type": TableEvent.RATED, "changes": changes, "visible_to": None}]
-
-
-async def unsettled(rt: Context, idle_for: float, limit: int = 100) -> list[str]:
-    """Finished tables whose rating is not settled, unchanged for `idle_for` seconds (oldest first)."""
-    since = datetime.now(UTC) - timedelta(seconds=idle_for)
-    async with rt.reads() as session:
-        ids = await session.scalars(
-            select(GameTable.id)
-            .where(GameTable.status == TableStatus.FINISHED, GameTable.rated.is_(None), GameTable.updated_at < since)
-            .order_by(GameTable.updated_at)
-            .limit(limit)
-        )
-        return list(ids)
-
-
-async def sweep(rt: Context, idle_for: float = 0.0) -> int:
-    """Settle the tables left unsettled (their process died before it could, or failed); how many were rated.
-
-    `idle_for` leaves the newest ones to the process that finished them, which is about to."""
-    rated = 0
-    for table_id in await unsettled(rt, idle_for):
-        try:
-            rated += await settle(rt, table_id) is not None
-        except asyncio.CancelledError:
-            raise
-        except Exception:  # noqa: BLE001 - one table's failure must not hold up the others; tried next round
-            log.exception("rating failed", extra={"table_id": table_id})
-    return rated

@@ -78,7 +78,7 @@ class TableWrites:
     def own_write(self, table_id: str, version: int) -> Iterator[None]:
         """While this process commits `version` of a table and caches it with its events, the broker's echo of it
         is not news: acted on, it would publish a fresh read of that version, which lacks the change's events.
-        (A move, on the hot path, sets `writing` by hand: play._apply_once.)"""
+        (A move, on the hot path, sets `writing` by hand: Play._apply_once.)"""
         self.writing[table_id] = version
         try:
             yield

@@ -47,7 +47,7 @@ def parse_say(value: Any) -> Say:
 
 
 async def say(session: AsyncSession, rec: TableRecord, user: User, what: Any, proposal: Any = None) -> Changed:
-    """`user`'s say on taking back moves at the running table `rec` (row locked by `lobby_change`); the events."""
+    """`user`'s say on taking back moves at the running table `rec` (row locked by `Lobby.change`); the events."""
     word = parse_say(what)
     if proposal is not None and (not isinstance(proposal, int) or isinstance(proposal, bool)):
         raise ServiceError("bad_proposal", "proposal must be the id (a whole number) of the open request.", 422)

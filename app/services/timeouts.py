@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -36,13 +36,12 @@ from app.games.rng import below
 from app.services import clocks, drafts
 from app.services.bots import bot_seed, choose
 from app.services.clocks import TimeoutPolicy
+from app.services.database import Database
 from app.services.events import TableEvent
 from app.services.loading import load_record
 from app.services.lobby import keep_events
 from app.services.record import TableRecord, TableStatus
-
-if TYPE_CHECKING:
-    from app.services.ports import Context
+from app.services.table_writes import TableWrites
 
 log = logging.getLogger("app.timeouts")
 BATCH = 100  # due tables claimed per sweep round, earliest first
@@ -51,66 +50,71 @@ MAX_STEPS = 100  # a timed-out turn is played by the bot in at most this many ac
 Events = list[dict[str, Any]]
 
 
-async def due(rt: Context, now: datetime, limit: int = BATCH) -> list[str]:
-    """Running tables with a clock that has run out by `now`, earliest first (through the partial index)."""
-    async with rt.reads() as session:
-        ids = await session.scalars(
-            select(GameTable.id)
-            .where(GameTable.deadline <= now, GameTable.status == TableStatus.PLAYING)
-            .order_by(GameTable.deadline)
-            .limit(limit)
-        )
-        return list(ids)
+class Timeouts:
+    """The clocks that ran out, found in the database and applied under their table's lock, each by one process."""
 
+    def __init__(self, *, tables: TableWrites, database: Database) -> None:
+        self.tables = tables
+        self.database = database
 
-async def sweep(rt: Context, now: datetime) -> int:
-    """Claim and apply every timeout due by `now`; how many tables this process claimed."""
-    claimed = 0
-    for table_id in await due(rt, now):
-        try:
-            claimed += await claim(rt, table_id, now) is not None
-        except asyncio.CancelledError:
-            raise
-        except Exception:  # noqa: BLE001 - one table's failure must not hold up the others; tried next round
-            log.exception("timeout failed", extra={"table_id": table_id})
-    return claimed
+    async def due(self, now: datetime, limit: int = BATCH) -> list[str]:
+        """Running tables with a clock that has run out by `now`, earliest first (through the partial index)."""
+        async with self.database.reads() as session:
+            ids = await session.scalars(
+                select(GameTable.id)
+                .where(GameTable.deadline <= now, GameTable.status == TableStatus.PLAYING)
+                .order_by(GameTable.deadline)
+                .limit(limit)
+            )
+            return list(ids)
 
+    async def sweep(self, now: datetime) -> int:
+        """Claim and apply every timeout due by `now`; how many tables this process claimed."""
+        claimed = 0
+        for table_id in await self.due(now):
+            try:
+                claimed += await self.claim(table_id, now) is not None
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - one table's failure must not hold up the others; tried next round
+                log.exception("timeout failed", extra={"table_id": table_id})
+        return claimed
 
-async def claim(rt: Context, table_id: str, now: datetime) -> TableRecord | None:
-    """Apply the table's timeouts due by `now` if this process is first to claim them; the new record, or None
-    (not due any more, or another process holds the row)."""
-    async with rt.table_lock(table_id), rt.sessions() as session:
-        locked = await session.scalar(
-            select(GameTable.id)
-            .where(GameTable.id == table_id, GameTable.status == TableStatus.PLAYING, GameTable.deadline <= now)
-            .with_for_update(skip_locked=True)
-        )
-        if locked is None:
-            return None
-        rec = await load_record(session, table_id)
-        tc, clock = rec.time_control, rec.clock
-        if tc is None or clock is None or rec.state is None:
-            return None
-        late = clocks.expired(tc, clock, clocks.epoch_ms(now))
-        if not late:
-            return None
-        if tc["timeout"] == TimeoutPolicy.LOSS and len(rec.seats) == 2:
-            changes = await _lose(session, rec, late, now)
-        elif tc["timeout"] == TimeoutPolicy.LOSS:
-            changes = await _hand_to_bots(session, rec, late, now)
-        else:
-            changes = await _bot_plays(session, rec, late, now)
-        version = max(changes)
-        fresh = await load_record(session, table_id)
-        with rt.own_write(table_id, version):
-            await rt.notify_in_tx(session, table_id, version)
-            await session.commit()
-            fresh = rt.cache.put(fresh)
-            for at, events in sorted(changes.items()):
-                fresh.remember_events(at, events)
-    log.info("timeout", extra={"table_id": table_id, "seats": late, "policy": tc["timeout"]})
-    await rt.after_change(fresh)
-    return fresh
+    async def claim(self, table_id: str, now: datetime) -> TableRecord | None:
+        """Apply the table's timeouts due by `now` if this process is first to claim them; the new record, or None
+        (not due any more, or another process holds the row)."""
+        async with self.tables.write(table_id) as session:
+            locked = await session.scalar(
+                select(GameTable.id)
+                .where(GameTable.id == table_id, GameTable.status == TableStatus.PLAYING, GameTable.deadline <= now)
+                .with_for_update(skip_locked=True)
+            )
+            if locked is None:
+                return None
+            rec = await load_record(session, table_id)
+            tc, clock = rec.time_control, rec.clock
+            if tc is None or clock is None or rec.state is None:
+                return None
+            late = clocks.expired(tc, clock, clocks.epoch_ms(now))
+            if not late:
+                return None
+            if tc["timeout"] == TimeoutPolicy.LOSS and len(rec.seats) == 2:
+                changes = await _lose(session, rec, late, now)
+            elif tc["timeout"] == TimeoutPolicy.LOSS:
+                changes = await _hand_to_bots(session, rec, late, now)
+            else:
+                changes = await _bot_plays(session, rec, late, now)
+            version = max(changes)
+            fresh = await load_record(session, table_id)
+            with self.tables.own_write(table_id, version):
+                await self.tables.notify_in_tx(session, table_id, version)
+                await session.commit()
+                fresh = self.tables.cache.put(fresh)
+                for at, events in sorted(changes.items()):
+                    fresh.remember_events(at, events)
+        log.info("timeout", extra={"table_id": table_id, "seats": late, "policy": tc["timeout"]})
+        await self.tables.after_change(fresh)
+        return fresh
 
 
 def _timeout_event(rec: TableRecord, seat: str, policy: str) -> dict[str, Any]:

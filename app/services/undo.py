@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -19,78 +19,86 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.models import GameTable, Move
 from app.games import GAMES
 from app.services import clocks, drafts
+from app.services.drafts import Drafts
 from app.services.errors import ServiceError
 from app.services.events import TableEvent
 from app.services.loading import Replayed, initial_state, load_record, replay, replay_stored
 from app.services.play import Ack, check_client_id
+from app.services.ports import Publisher
 from app.services.record import TableRecord, TableStatus
-
-if TYPE_CHECKING:
-    from app.services.ports import Context
+from app.services.table_writes import TableWrites
 
 
-async def take_back(
-    rt: Context,
-    table_id: str,
-    seat: str | None,
-    client_id: Any,
-    expected_version: Any,
-    on_durable: Callable[[Ack], None] | None = None,
-) -> Ack:
-    """Take back `seat`'s last move at the table, which must still be at `expected_version`."""
-    check_client_id(client_id)
-    # The version is required: a repeated request (a lost answer, a double click) must not take back a second step.
-    if not isinstance(expected_version, int) or isinstance(expected_version, bool):
-        raise ServiceError("bad_version", "An undo must name the version it takes back (expected_version).", 422)
-    if seat is None:
-        raise ServiceError("not_seated", "Spectators cannot undo; take a seat to play.", 403)
-    async with rt.table_lock(table_id):
-        known = rt.cache.get(table_id) or await rt.reload(table_id)
-        if known.live_drafts(seat):  # the last step is a draft: only its author ever saw it
-            if expected_version != known.version:
-                raise ServiceError(
-                    "stale_version",
-                    f"The table has moved on (version {known.version}, you sent {expected_version}); resync.",
-                    409,
-                )
-            kept = await drafts.drop_last(rt, known, seat)
-            ack = Ack(client_id, kept.version, draft=len(kept.live_drafts(seat)))
-            if on_durable is not None:
-                on_durable(ack)
-            rt.publisher.draft_shown(kept, seat, [])
-            return ack
-        async with rt.sessions() as session:
-            rec = await load_record(session, table_id, for_update=True)
-            if rec.status != TableStatus.PLAYING or rec.state is None:
-                raise ServiceError("not_playing", "The game is not running.", 409)
-            if expected_version != rec.version:
-                raise ServiceError(
-                    "stale_version",
-                    f"The table has moved on (version {rec.version}, you sent {expected_version}); resync.",
-                    409,
-                )
-            if rec.undo_seat != seat:
-                raise ServiceError(
-                    "nothing_to_undo",
-                    "Only your own last step can be taken back, and only while it revealed nothing and no one "
-                    "else has moved since.",
-                    409,
-                )
-            new = await _without_last_move(session, rec)
-            with rt.own_write(rec.id, new.version):
-                await rt.notify_in_tx(session, rec.id, new.version)
-                await session.commit()
-                cached = rt.cache.get(table_id)
-                if cached is not None and cached.version == rec.version:
-                    new.recent_events = dict(cached.recent_events)  # for a room a few versions behind
-                undone = {"type": TableEvent.UNDONE, "seat": seat, "seq": rec.move_count, "visible_to": None}
-                new.remember_events(new.version, [undone])
-                new = rt.cache.put(new)
-    ack = Ack(client_id, new.version)
-    if on_durable is not None:
-        on_durable(ack)
-    await rt.after_change(new)
-    return ack
+class Undoer:
+    """A player's own last step taken back at once: a draft deleted, or a move removed under a new version."""
+
+    def __init__(self, *, tables: TableWrites, drafts: Drafts, publisher: Publisher) -> None:
+        self.tables = tables
+        self.drafts = drafts
+        self.publisher = publisher
+
+    async def take_back(
+        self,
+        table_id: str,
+        seat: str | None,
+        client_id: Any,
+        expected_version: Any,
+        on_durable: Callable[[Ack], None] | None = None,
+    ) -> Ack:
+        """Take back `seat`'s last move at the table, which must still be at `expected_version`."""
+        check_client_id(client_id)
+        # The version is required: a repeated request (a lost answer, a double click) must not take back a second step.
+        if not isinstance(expected_version, int) or isinstance(expected_version, bool):
+            raise ServiceError("bad_version", "An undo must name the version it takes back (expected_version).", 422)
+        if seat is None:
+            raise ServiceError("not_seated", "Spectators cannot undo; take a seat to play.", 403)
+        async with self.tables.lock(table_id):
+            known = self.tables.cache.get(table_id) or await self.tables.reload(table_id)
+            if known.live_drafts(seat):  # the last step is a draft: only its author ever saw it
+                if expected_version != known.version:
+                    raise ServiceError(
+                        "stale_version",
+                        f"The table has moved on (version {known.version}, you sent {expected_version}); resync.",
+                        409,
+                    )
+                kept = await self.drafts.drop_last(known, seat)
+                ack = Ack(client_id, kept.version, draft=len(kept.live_drafts(seat)))
+                if on_durable is not None:
+                    on_durable(ack)
+                self.publisher.draft_shown(kept, seat, [])
+                return ack
+            async with self.tables.database.sessions() as session:
+                rec = await load_record(session, table_id, for_update=True)
+                if rec.status != TableStatus.PLAYING or rec.state is None:
+                    raise ServiceError("not_playing", "The game is not running.", 409)
+                if expected_version != rec.version:
+                    raise ServiceError(
+                        "stale_version",
+                        f"The table has moved on (version {rec.version}, you sent {expected_version}); resync.",
+                        409,
+                    )
+                if rec.undo_seat != seat:
+                    raise ServiceError(
+                        "nothing_to_undo",
+                        "Only your own last step can be taken back, and only while it revealed nothing and no one "
+                        "else has moved since.",
+                        409,
+                    )
+                new = await _without_last_move(session, rec)
+                with self.tables.own_write(rec.id, new.version):
+                    await self.tables.notify_in_tx(session, rec.id, new.version)
+                    await session.commit()
+                    cached = self.tables.cache.get(table_id)
+                    if cached is not None and cached.version == rec.version:
+                        new.recent_events = dict(cached.recent_events)  # for a room a few versions behind
+                    undone = {"type": TableEvent.UNDONE, "seat": seat, "seq": rec.move_count, "visible_to": None}
+                    new.remember_events(new.version, [undone])
+                    new = self.tables.cache.put(new)
+        ack = Ack(client_id, new.version)
+        if on_durable is not None:
+            on_durable(ack)
+        await self.tables.after_change(new)
+        return ack
 
 
 async def _without_last_move(session: AsyncSession, rec: TableRecord) -> TableRecord:

@@ -18,7 +18,6 @@ from app.games import GAMES
 from app.main import run_migrations
 from app.runtime import Runtime
 from app.services import lobby as tables
-from app.services.play import apply_action
 from app.services.record import EVENT_WINDOW, TableRecord
 from app.services.table_cache import TableCache
 from tests.conftest import SECRET, Database
@@ -70,9 +69,9 @@ async def _started(rt: Runtime) -> str:
         ana, bo = await session.get(User, "ana"), await session.get(User, "bo")
     assert ana is not None and bo is not None
     async with rt.sessions() as session:
-        rec = await tables.create_table(rt, session, ana, "tiny", 2, {"target": 10_000}, "public", None)
-    await tables.lobby_change(rt, rec.id, bo, None, lambda s, r: tables.join(rt, s, r, bo, None, None))
-    await tables.lobby_change(rt, rec.id, ana, None, lambda s, r: tables.start(s, r, ana))
+        rec = await rt.lobby.create_table(session, ana, "tiny", 2, {"target": 10_000}, "public", None)
+    await rt.lobby.change(rec.id, bo, None, lambda s, r: tables.join(s, r, bo, None, None))
+    await rt.lobby.change(rec.id, ana, None, lambda s, r: tables.start(s, r, ana))
     return rec.id
 
 
@@ -80,7 +79,7 @@ async def _play(rt: Runtime, table_id: str, moves: int) -> None:
     for _ in range(moves):
         rec = await rt.record_at_least(table_id, 0)
         seat = rec.awaiting[0]
-        await apply_action(rt, table_id, seat, rec.actions_for(seat)[0])
+        await rt.play.apply_action(table_id, seat, rec.actions_for(seat)[0])
 
 
 # What a record read from the database cannot know: the events of versions before its last lobby change (a room

@@ -23,11 +23,7 @@ from app.main import run_migrations
 from app.runtime import Runtime
 from app.services import clocks, lobby, presentation
 from app.services.errors import ServiceError
-from app.services.play import apply_action
-from app.services.ratings import settle
 from app.services.record import TableRecord
-from app.services.timeouts import claim, sweep
-from app.services.undo import take_back
 from tests.conftest import SECRET, Database, requires_postgres
 from tests.platform.tiny_game import install
 
@@ -97,10 +93,10 @@ async def started(rt: Runtime, clock: Clock, tc: dict[str, Any], people: tuple[s
     """A public tiny table with this time control, its seats taken by `people` in order, started at T0."""
     host = await _user(rt, people[0])
     async with rt.sessions() as session:
-        rec = await lobby.create_table(rt, session, host, "tiny", len(people), {"target": target}, "public", None, tc)
+        rec = await rt.lobby.create_table(session, host, "tiny", len(people), {"target": target}, "public", None, tc)
     for person in people[1:]:
         user = await _user(rt, person)
-        await lobby.lobby_change(rt, rec.id, user, None, lambda s, r, u=user: lobby.join(rt, s, r, u, None, None))
+        await rt.lobby.change(rec.id, user, None, lambda s, r, u=user: lobby.join(s, r, u, None, None))
     # A seed with which seat 0 bumps first, so that every run plays the same turns.
     seed = next(n for n in range(1, 100) if Rng(n).below(len(people)) == 0)
     async with rt.sessions() as session:
@@ -108,7 +104,7 @@ async def started(rt: Runtime, clock: Clock, tc: dict[str, Any], people: tuple[s
         await session.commit()
     await rt.reload(rec.id)
     clock.to(0)
-    return await lobby.lobby_change(rt, rec.id, host, None, lambda s, r: lobby.start(s, r, host, clock.now()))
+    return await rt.lobby.change(rec.id, host, None, lambda s, r: lobby.start(s, r, host, clock.now()))
 
 
 async def fresh(rt: Runtime, table_id: str) -> TableRecord:
@@ -117,7 +113,7 @@ async def fresh(rt: Runtime, table_id: str) -> TableRecord:
 
 def shown(rt: Runtime, rec: TableRecord) -> dict[str, Any]:
     """The clocks as the API shows them now."""
-    return presentation.clock_fields(rt, rec)["clock"]["seats"]
+    return rt.presenter.clock_fields(rec)["clock"]["seats"]
 
 
 async def timeout_moves(rt: Runtime, table_id: str) -> list[Move]:
@@ -190,12 +186,12 @@ async def test_a_secret_step_runs_every_awaited_clock_and_a_real_time_timeout_ha
     clock.to(20)
     assert shown(rt, rec) == {"0": {"left": 40_000, "running": True}, "1": {"left": 40_000, "running": True}}
     clock.to(30)
-    await apply_action(rt, rec.id, "0", PICK)
+    await rt.play.apply_action(rec.id, "0", PICK)
     rec = await fresh(rt, rec.id)
     assert shown(rt, rec) == {"0": {"left": 35_000, "running": False}, "1": {"left": 30_000, "running": True}}
     assert rec.deadline == T0 + timedelta(seconds=60)
-    assert await sweep(rt, clock.to(59.999)) == 0
-    assert await sweep(rt, clock.to(60)) == 1
+    assert await rt.timeouts.sweep(clock.to(59.999)) == 0
+    assert await rt.timeouts.sweep(clock.to(60)) == 1
     rec = await fresh(rt, rec.id)
     [bot] = await timeout_moves(rt, rec.id)
     assert bot.seat == "1" and bot.action == {"type": "pick", "n": 3}
@@ -206,20 +202,20 @@ async def test_a_secret_step_runs_every_awaited_clock_and_a_real_time_timeout_ha
     # The timed-out seat's clock holds its increment only; the game goes on, unrated.
     assert rec.clock is not None and rec.clock["left"]["1"] == 5_000
     assert not rec.counts_for_ratings()
-    assert await sweep(rt, clock.to(60)) == 0  # claimed once
+    assert await rt.timeouts.sweep(clock.to(60)) == 0  # claimed once
 
 
 async def test_a_move_taken_back_gives_back_no_time_and_no_increment(rt: Runtime, clock: Clock) -> None:
     rec = await started(rt, clock, {"kind": "realtime", "base": 60, "increment": 5})
     clock.to(10)
-    ack = await apply_action(rt, rec.id, "0", PICK)
+    ack = await rt.play.apply_action(rec.id, "0", PICK)
     clock.to(12)
-    await take_back(rt, rec.id, "0", None, ack.version)
+    await rt.undo.take_back(rec.id, "0", None, ack.version)
     rec = await fresh(rt, rec.id)
     assert shown(rt, rec)["0"] == {"left": 48_000, "running": True}  # its turn went on running
     assert rec.deadline == T0 + timedelta(seconds=60)
     clock.to(20)
-    await apply_action(rt, rec.id, "0", PICK)
+    await rt.play.apply_action(rec.id, "0", PICK)
     rec = await fresh(rt, rec.id)
     assert rec.clock is not None and rec.clock["left"]["0"] == 45_000  # one increment, for the one turn
 
@@ -228,7 +224,7 @@ async def test_a_move_after_the_deadline_is_refused_and_changes_nothing(rt: Runt
     rec = await started(rt, clock, {"kind": "realtime", "base": 30, "increment": 0})
     clock.to(31)
     with pytest.raises(ServiceError) as err:
-        await apply_action(rt, rec.id, "1", PICK)
+        await rt.play.apply_action(rec.id, "1", PICK)
     assert err.value.code == "time_up"
     assert (await fresh(rt, rec.id)).version == rec.version
 
@@ -238,9 +234,9 @@ async def test_turn_based_timeout_with_the_bank_and_a_restart_mid_clock(
 ) -> None:
     rec = await started(rt, clock, {"kind": "turn", "per_move": 3600, "bank": 600, "timeout": "bot_move"})
     clock.to(1800)
-    await apply_action(rt, rec.id, "0", PICK)
+    await rt.play.apply_action(rec.id, "0", PICK)
     clock.to(3600 + 300)
-    await apply_action(rt, rec.id, "1", PICK)  # 5 minutes of its bank used
+    await rt.play.apply_action(rec.id, "1", PICK)  # 5 minutes of its bank used
     rec = await fresh(rt, rec.id)
     mover = rec.awaiting[0]
     assert mover == "0"
@@ -254,8 +250,8 @@ async def test_turn_based_timeout_with_the_bank_and_a_restart_mid_clock(
         rec = await fresh(again, rec.id)
         assert shown(again, rec)[mover] == {"left": 3_600_000 + bank - 1_000_000, "running": True, "bank": bank}
         assert rec.deadline == T0 + timedelta(milliseconds=3_900_000 + 3_600_000 + bank)
-        assert await sweep(again, clock.to(3900 + 3600 + bank / 1000 - 0.001)) == 0
-        assert await sweep(again, clock.to(3900 + 3600 + bank / 1000)) == 1
+        assert await again.timeouts.sweep(clock.to(3900 + 3600 + bank / 1000 - 0.001)) == 0
+        assert await again.timeouts.sweep(clock.to(3900 + 3600 + bank / 1000)) == 1
         [bot] = await timeout_moves(again, rec.id)
         assert bot.seat == mover and bot.action == {"type": "bump"}
         rec = await fresh(again, rec.id)
@@ -275,14 +271,14 @@ async def test_loss_with_two_players_ends_the_game_and_the_ratings_follow(rt: Ru
     rec = await started(rt, clock, {"kind": "realtime", "base": 60, "increment": 0, "timeout": "loss"})
     assert rec.counts_for_ratings()
     clock.to(10)
-    await apply_action(rt, rec.id, "0", PICK)
-    assert await sweep(rt, clock.to(60)) == 1
+    await rt.play.apply_action(rec.id, "0", PICK)
+    assert await rt.timeouts.sweep(clock.to(60)) == 1
     rec = await fresh(rt, rec.id)
     assert rec.status == "finished" and rec.deadline is None
     assert rec.outcome == {"scores": {}, "ranking": [["0"], ["1"]], "winners": ["0"], "details": {},
                            "timeout": ["1"]}
     assert rec.clock is not None and rec.clock["timed_out"] == ["1"] and rec.clock["since"] == {}
-    await settle(rt, rec.id)
+    await rt.ratings.settle(rec.id)
     ana, bo = await _rating(rt, "ana"), await _rating(rt, "bo")
     assert ana > 1500 > bo and ana + bo == 3000
 
@@ -291,15 +287,15 @@ async def test_loss_with_more_players_hands_the_seat_to_a_bot_and_ranks_it_last(
     rec = await started(rt, clock, {"kind": "turn", "per_move": 600, "bank": 0, "timeout": "loss"},
                         people=("ana", "bo", "cy"), target=3)
     clock.to(5)
-    await apply_action(rt, rec.id, "0", PICK)
-    await apply_action(rt, rec.id, "1", PICK)
-    assert await sweep(rt, clock.to(600)) == 1
+    await rt.play.apply_action(rec.id, "0", PICK)
+    await rt.play.apply_action(rec.id, "1", PICK)
+    assert await rt.timeouts.sweep(clock.to(600)) == 1
     rec = await fresh(rt, rec.id)
     assert rec.timed_out() == ["2"] and "2" in rec.bot_seats() and rec.status == "playing"
     assert rec.clock is not None and "2" not in rec.clock["left"]
     cy = await _user(rt, "cy")
     with pytest.raises(ServiceError) as err:
-        await lobby.lobby_change(rt, rec.id, cy, None, lambda s, r: lobby.reclaim(s, r, cy))
+        await rt.lobby.change(rec.id, cy, None, lambda s, r: lobby.reclaim(s, r, cy))
     assert err.value.code == "timed_out"
     # The bot plays the seat on (the runner was poked by the change); the people play theirs to the end.
     for _ in range(200):
@@ -308,24 +304,24 @@ async def test_loss_with_more_players_hands_the_seat_to_a_bot_and_ranks_it_last(
             break
         mine = [s for s in rec.awaiting if s not in rec.bot_seats()]
         if mine:
-            await apply_action(rt, rec.id, mine[0], {"type": "pick", "n": 0} if rec.state and rec.state["phase"]
+            await rt.play.apply_action(rec.id, mine[0], {"type": "pick", "n": 0} if rec.state and rec.state["phase"]
                                == "pick" else {"type": "bump"})
         else:
             await asyncio.sleep(0.01)  # the bot's move, made by the runner
     assert rec.status == "finished" and rec.outcome is not None
     assert rec.outcome["winners"] == ["2"]  # the bot picked 3s for the seat: it finished first
-    await settle(rt, rec.id)
+    await rt.ratings.settle(rec.id)
     assert await _rating(rt, "cy") < 1500  # its person ran out of time: last for the ratings
 
 
 async def test_a_bot_move_tables_ratings_are_not_changed(rt: Runtime, clock: Clock) -> None:
     rec = await started(rt, clock, {"kind": "realtime", "base": 60, "increment": 0}, target=1)
     assert not rec.counts_for_ratings() and presentation.public_table_json(rec)["rated"] is False
-    await apply_action(rt, rec.id, "0", {"type": "pick", "n": 3})
-    await apply_action(rt, rec.id, "1", PICK)
+    await rt.play.apply_action(rec.id, "0", {"type": "pick", "n": 3})
+    await rt.play.apply_action(rec.id, "1", PICK)
     while (rec := await fresh(rt, rec.id)).status == "playing":
-        await apply_action(rt, rec.id, rec.awaiting[0], {"type": "bump"})
-    assert await settle(rt, rec.id) is None
+        await rt.play.apply_action(rec.id, rec.awaiting[0], {"type": "bump"})
+    assert await rt.ratings.settle(rec.id) is None
     async with rt.reads() as session:
         assert (await session.get(GameTable, rec.id)).rated is False  # type: ignore[union-attr]
     assert await _rating(rt, "ana") == 1500
@@ -337,7 +333,7 @@ async def test_two_processes_claim_each_timeout_once(rt: Runtime, clock: Clock, 
     try:
         ids = [(await started(rt, clock, {"kind": "turn", "per_move": 3600, "bank": 60})).id for _ in range(6)]
         due = clock.to(3660)
-        counts = await asyncio.gather(sweep(rt, due), sweep(other, due), sweep(rt, due), sweep(other, due))
+        counts = await asyncio.gather(*(runtime.timeouts.sweep(due) for runtime in (rt, other, rt, other)))
         assert sum(counts) == len(ids)
         for table_id in ids:
             moves = await timeout_moves(rt, table_id)
@@ -346,7 +342,7 @@ async def test_two_processes_claim_each_timeout_once(rt: Runtime, clock: Clock, 
             assert sorted(e["seat"] for m in moves for e in m.events if e["type"] == "timeout") == ["0", "1"]
         # Both at once on one table, again: the row lock makes the second skip it, and then it is no longer due.
         table_id = (await started(rt, clock, {"kind": "turn", "per_move": 3600, "bank": 60})).id
-        both = await asyncio.gather(claim(rt, table_id, due), claim(other, table_id, due))
+        both = await asyncio.gather(rt.timeouts.claim(table_id, due), other.timeouts.claim(table_id, due))
         assert sum(r is not None for r in both) == 1
         assert len([m for m in await timeout_moves(rt, table_id) if m.action["type"] == "pick"]) == 2
     finally:

@@ -48,7 +48,7 @@ async def _register(rt: Runtime, guest: User, username: str) -> User:
 
 async def _open_table(rt: Runtime, host: User, seats: int = 2) -> str:
     async with rt.sessions() as session:
-        return (await lobby.create_table(rt, session, host, "food-truck", seats, {}, "public", None)).id
+        return (await rt.lobby.create_table(session, host, "food-truck", seats, {}, "public", None)).id
 
 
 async def _guest_flags(rt: Runtime, table_id: str) -> dict[str, bool]:
@@ -61,7 +61,7 @@ async def _guest_flags(rt: Runtime, table_id: str) -> dict[str, bool]:
 async def _join(rt: Runtime, table_id: str, user: User) -> None:
     async with rt.sessions() as session:
         rec = await load_record(session, table_id, for_update=True)
-        await lobby.join(rt, session, rec, user, None, None)
+        await lobby.join(session, rec, user, None, None)
         await session.commit()
 
 
@@ -105,7 +105,7 @@ async def test_a_registration_that_races_a_seat_being_taken_waits_for_it_and_tur
     gus = await _guest(rt, "Gus")
     async with rt.sessions() as session:
         rec = await load_record(session, table_id, for_update=True)
-        await lobby.join(rt, session, rec, gus, None, None)  # the seat is his, as a guest's, not committed yet
+        await lobby.join(session, rec, gus, None, None)  # the seat is his, as a guest's, not committed yet
         registering = asyncio.create_task(_register(rt, gus, "gus"))
         await asyncio.sleep(0.5)
         assert not registering.done()  # it waits for the seat's transaction (a row lock, or SQLite's one writer)

@@ -21,7 +21,6 @@ from app.db.models import GameTable, PlayerRating, RatingChange, Seat, TableLogE
 from app.main import ROOT, run_migrations
 from app.runtime import Runtime
 from app.services import glicko2
-from app.services.ratings import settle, sweep
 from tests.conftest import SECRET, Database
 
 
@@ -93,7 +92,7 @@ TWO = [("ana", False), ("bo", False)]
 async def test_two_runtimes_racing_rate_a_table_once(runtimes: tuple[Runtime, Runtime]) -> None:
     one, two = runtimes
     tid = await finished(one, TWO, [["0"], ["1"]])
-    results = await asyncio.gather(settle(one, tid), settle(two, tid), settle(one, tid), settle(two, tid))
+    results = await asyncio.gather(*(rt.ratings.settle(tid) for rt in (one, two, one, two)))
     rated = [r for r in results if r is not None]
     assert len(rated) == 1
     rec = rated[0]
@@ -108,7 +107,7 @@ async def test_two_runtimes_racing_rate_a_table_once(runtimes: tuple[Runtime, Ru
     assert await ratings(one) == {"ana": (1662, 1, 162), "bo": (1338, 1, -162)}
     assert await table_row(one, tid) == (8, True, 2, 1)
     # Later tries, and the sweep, find it settled.
-    assert await settle(two, tid) is None and await sweep(one) == 0
+    assert await two.ratings.settle(tid) is None and await one.ratings.sweep() == 0
     assert await ratings(one) == {"ana": (1662, 1, 162), "bo": (1338, 1, -162)}
     assert await table_row(two, tid) == (8, True, 2, 1)
 
@@ -118,12 +117,12 @@ async def test_the_stored_changes_refuse_a_second_rating_even_if_the_flag_is_los
 ) -> None:
     one, two = runtimes
     tid = await finished(one, TWO, [["1"], ["0"]])
-    assert await settle(one, tid) is not None
+    assert await one.ratings.settle(tid) is not None
     async with one.sessions() as session:
         await session.execute(update(GameTable).where(GameTable.id == tid).values(rated=None))
         await session.commit()
     two.cache.drop(tid)
-    assert await settle(two, tid) is None
+    assert await two.ratings.settle(tid) is None
     assert await ratings(one) == {"ana": (1338, 1, -162), "bo": (1662, 1, 162)}
     assert (await table_row(one, tid))[2:] == (2, 1)
 
@@ -137,7 +136,7 @@ async def test_ratings_carry_over_and_tables_ending_together_lose_no_change(
     three = [("ana", False), ("bo", False), ("cy", False)]
     rankings = [[["0"], ["1"], ["2"]], [["2"], ["0", "1"]], [["1"], ["2"], ["0"]]] * 2
     tables = [await finished(one, three, ranking) for ranking in rankings]
-    results = await asyncio.gather(*(settle(rt, tid) for tid in tables for rt in (one, two)))
+    results = await asyncio.gather(*(rt.ratings.settle(tid) for tid in tables for rt in (one, two)))
     assert sum(r is not None for r in results) == len(tables)
     now = await ratings(one)
     assert {user: games for user, (_, games, _) in now.items()} == {"ana": 6, "bo": 6, "cy": 6}
@@ -160,7 +159,7 @@ async def test_a_stand_in_seat_counts_for_its_person_and_a_bots_own_seat_is_left
     one, _ = runtimes
     # The bot of its own came first, Ana's seat (finished by a bot standing in for her) second, Bo last.
     tid = await finished(one, [(None, True), ("ana", True), ("bo", False)], [["0"], ["1"], ["2"]])
-    rec = await settle(one, tid)
+    rec = await one.ratings.settle(tid)
     assert rec is not None and set(rec.ratings or {}) == {"1", "2"}
     assert await ratings(one) == {"ana": (1662, 1, 162), "bo": (1338, 1, -162)}
 
@@ -172,7 +171,7 @@ async def test_a_guests_seat_is_left_out_and_the_registered_people_are_rated_bet
     # Cy, a guest, won; between Ana and Bo, Bo came first.
     tid = await finished(one, [("ana", False), ("bo", False), ("cy", False)], [["2"], ["1"], ["0"]],
                          guests=frozenset({"cy"}))
-    rec = await settle(one, tid)
+    rec = await one.ratings.settle(tid)
     assert rec is not None and rec.rated is True
     assert rec.ratings == {"0": {"before": 1500, "after": 1338, "change": -162},
                            "1": {"before": 1500, "after": 1662, "change": 162}}
@@ -188,7 +187,7 @@ async def test_tables_that_are_not_rated_are_marked_so(runtimes: tuple[Runtime, 
     guests = {"against a guest": frozenset({"bo"}), "guests": frozenset({"ana", "bo"})}.get(case, frozenset())
     tid = await finished(one, seats, [["0"], ["1"]], visibility="private" if case == "private" else "public",
                          abandoned=case == "abandoned", guests=guests)
-    assert await settle(one, tid) is None
+    assert await one.ratings.settle(tid) is None
     assert await table_row(one, tid) == (7, False, 0, 0)  # no new version, nothing told
     assert await ratings(one) == {}
 
@@ -200,12 +199,12 @@ async def test_the_sweep_rates_what_a_dead_process_left_and_leaves_the_newest_to
     left = await finished(one, TWO, [["0"], ["1"]], ago=60)
     lonely = await finished(one, [("cy", False), (None, True)], [["0"], ["1"]], ago=60)
     just_now = await finished(one, TWO, [["1"], ["0"]])
-    assert await sweep(two, idle_for=15) == 1
+    assert await two.ratings.sweep(idle_for=15) == 1
     assert (await table_row(one, left))[1:3] == (True, 2)
     assert (await table_row(one, lonely))[1] is False
     assert (await table_row(one, just_now))[1] is None
-    assert await sweep(one, idle_for=15) == 0
-    assert await sweep(one) == 1  # without the grace period
+    assert await one.ratings.sweep(idle_for=15) == 0
+    assert await one.ratings.sweep() == 1  # without the grace period
     # Bo, behind after the first game, wins more than he lost: an upset, and both ratings still unsure.
     assert await ratings(one) == {"ana": (1433, 2, -229), "bo": (1567, 2, 229)}
 
