@@ -20,20 +20,26 @@ from app.realtime.presence import Presence
 from app.realtime.publisher import RealtimePublisher
 from app.realtime.side_notices import SideNotices
 from app.services import notify
+from app.services.account import Accounts
+from app.services.admin import Admin
 from app.services.auth import TokenSigner
 from app.services.bots import BotRunner
+from app.services.chat import Chat, ChatLimits
 from app.services.database import Database
 from app.services.fan_out import ChangeFanOut
 from app.services.live_reads import LiveReads
 from app.services.loading import moves_after
+from app.services.lobby import lobby_change
+from app.services.notify import Notifications
 from app.services.outside_changes import OutsideChanges
 from app.services.ports import Publisher
 from app.services.presentation import TablePresenter
-from app.services.push import VapidKeys
+from app.services.push import PushNotices, VapidKeys
 from app.services.ratelimits import make_rate_limits
 from app.services.ratings import settle as settle_rating
 from app.services.ratings import sweep as sweep_ratings
 from app.services.record import TableRecord
+from app.services.recovery import Recovery
 from app.services.remote_changes import RemoteChanges
 from app.services.sweeps import Sweeps
 from app.services.table_cache import TableCache
@@ -97,7 +103,6 @@ class Runtime:
         self.writing = self.tables.writing
         self.limits = make_rate_limits(settings, self.reads, self.database.single_writer)
         self._tasks: set[asyncio.Task[Any]] = set()
-        self.mail_lock = asyncio.Lock()  # one sending of the email outbox at a time in this process (services/notify)
         # Names this process in its side notices (chat, presence): its own come back from the broker, not news.
         self.origin = secrets.token_hex(8)
         self.presence = self.hub.presence = Presence(
@@ -118,7 +123,8 @@ class Runtime:
         self.fan_out = ChangeFanOut(
             cache=self.cache, announcer=self.broker, bots=self.bots, sockets=self.hub,
             settle_rating=lambda table_id: settle_rating(self, table_id),
-            may_notify=lambda rec: notify.concerns(self, rec), notify=lambda rec: notify.after_change(self, rec),
+            may_notify=lambda rec: self.notifications.concerns(rec),
+            notify=lambda rec: self.notifications.after_change(rec),
             spawn=self.spawn,
         )
         self.outside = OutsideChanges(
@@ -128,9 +134,36 @@ class Runtime:
         self.sweeps = Sweeps(
             rate_unrated=lambda idle_for: sweep_ratings(self, idle_for=idle_for),
             time_out=lambda: sweep_timeouts(self, self.now()),
-            send_mail=lambda: notify.send_due(self),
+            send_mail=lambda: self.notifications.send_due(),
             sleep=asyncio.sleep,
         )
+        # The account side's use cases, each given only what it uses.
+        self.push = PushNotices(
+            database=self.database, vapid=self.vapid, insecure_endpoints=settings.push_insecure_endpoints
+        )
+        self.notifications: Notifications = Notifications(
+            database=self.database, publisher=self.publisher, push=self.push, settings=settings,
+            secret_key=self.secret_key,
+        )
+        self.mail_lock = self.notifications.sending  # ports.Context names it
+        self.chat = Chat(
+            database=self.database, publisher=self.publisher, clock=self.clock, origin=self.origin,
+            limits=ChatLimits(
+                burst=settings.chat_rate_burst, per_second=settings.chat_rate_per_second,
+                newcomers_per_minute=settings.chat_newcomers_per_minute,
+            ),
+        )
+        self.accounts = Accounts(
+            database=self.database, publisher=self.publisher, origin=self.origin,
+            token_max_age=settings.token_max_age,
+            lobby_change=lambda table_id, user, invite, change: lobby_change(self, table_id, user, invite, change),
+        )
+        self.recovery = Recovery(
+            database=self.database, publisher=self.publisher, clock=self.clock, origin=self.origin,
+            mail_enabled=notify.enabled(settings), public_url=settings.effective_public_url,
+            link_max_age=settings.password_reset_max_age,
+        )
+        self.admin = Admin(database=self.database, tables=self.tables, publisher=self.publisher, origin=self.origin)
 
     def now(self) -> datetime:
         """What time it is for this process (its clock's time)."""

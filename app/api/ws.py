@@ -24,7 +24,7 @@ from app.logs import log_table_id, log_user_id
 from app.realtime.connections import SESSION_ENDED, SESSION_ENDED_ERROR, Connection, lose_access
 from app.realtime.protocol import FRAME_READER
 from app.runtime import Runtime
-from app.services import chat, lobby, takeback
+from app.services import lobby, takeback
 from app.services.errors import ServiceError
 from app.services.play import Ack, apply_action
 from app.services.record import Visibility
@@ -320,8 +320,8 @@ async def post_chat(rt: Runtime, conn: Connection, msg: messages.Chat) -> None:
     if not conn.may_see(rec):  # a change this socket's room has not been told of yet
         lose_access(conn, msg.client_id)
         return
-    await chat.post(rt, rec, conn.user_id, msg.text, msg.client_id,
-                    lambda line: conn.send_json({"type": "ack", "client_id": msg.client_id, "message": line}))
+    await rt.chat.post(rec, conn.user_id, msg.text, msg.client_id,
+                      lambda line: conn.send_json({"type": "ack", "client_id": msg.client_id, "message": line}))
 
 
 async def _user(rt: Runtime, conn: Connection) -> User:
