@@ -123,6 +123,7 @@ class Runtime:
         self.fan_out = ChangeFanOut(
             cache=self.cache, announcer=self.broker, bots=self.bots, sockets=self.hub,
             settle_rating=lambda table_id: settle_rating(self, table_id),
+            # The account side's use cases are built last (below): these look them up when called.
             may_notify=lambda rec: self.notifications.concerns(rec),
             notify=lambda rec: self.notifications.after_change(rec),
             spawn=self.spawn,
@@ -156,6 +157,7 @@ class Runtime:
         self.accounts = Accounts(
             database=self.database, publisher=self.publisher, origin=self.origin,
             token_max_age=settings.token_max_age,
+            # A lobby change takes the runtime as its Context (services/lobby.py).
             lobby_change=lambda table_id, user, invite, change: lobby_change(self, table_id, user, invite, change),
         )
         self.recovery = Recovery(
