@@ -177,9 +177,7 @@ def admin() -> None:
 @click.argument("who")
 def grant(who: str) -> None:
     """Make the account WHO (id or username) an admin."""
-    from app.services import admin as uc
-
-    user = _with_runtime(lambda rt: uc.set_admin(rt, who, True))
+    user = _with_runtime(lambda rt: rt.admin.set_admin(who, True))
     click.echo(f"{user.name} ({user.id}) is an admin")
 
 
@@ -187,9 +185,7 @@ def grant(who: str) -> None:
 @click.argument("who")
 def revoke(who: str) -> None:
     """Make the account WHO an admin no longer."""
-    from app.services import admin as uc
-
-    user = _with_runtime(lambda rt: uc.set_admin(rt, who, False))
+    user = _with_runtime(lambda rt: rt.admin.set_admin(who, False))
     click.echo(f"{user.name} ({user.id}) is no longer an admin")
 
 
@@ -197,9 +193,7 @@ def revoke(who: str) -> None:
 @click.argument("who")
 def ban(who: str) -> None:
     """Ban WHO (id or username): their tokens stop working, their sockets close, they cannot sign in."""
-    from app.services import admin as uc
-
-    user = _with_runtime(lambda rt: uc.ban(rt, who))
+    user = _with_runtime(lambda rt: rt.admin.ban(who))
     click.echo(f"banned {user.name} ({user.id})")
 
 
@@ -207,9 +201,7 @@ def ban(who: str) -> None:
 @click.argument("who")
 def unban(who: str) -> None:
     """Lift WHO's ban: they may sign in again."""
-    from app.services import admin as uc
-
-    user = _with_runtime(lambda rt: uc.unban(rt, who))
+    user = _with_runtime(lambda rt: rt.admin.unban(who))
     click.echo(f"unbanned {user.name} ({user.id})")
 
 
@@ -217,9 +209,7 @@ def unban(who: str) -> None:
 @click.argument("table_id")
 def close_table(table_id: str) -> None:
     """End the table TABLE_ID as abandoned (no winner, not rated), running or still open."""
-    from app.services import admin as uc
-
-    was = _with_runtime(lambda rt: uc.close_table(rt, table_id))
+    was = _with_runtime(lambda rt: rt.admin.close_table(table_id))
     click.echo(f"closed {table_id} (it was {was})")
 
 
@@ -227,9 +217,7 @@ def close_table(table_id: str) -> None:
 @click.option("--inactive-days", "days", type=int, required=True, help="Idle for at least this many days.")
 def purge_guests(days: int) -> None:
     """Delete the guests idle for N days who played no game, with the tables they opened that never started."""
-    from app.services import admin as uc
-
-    done = _with_runtime(lambda rt: uc.purge_guests(rt, days))
+    done = _with_runtime(lambda rt: rt.admin.purge_guests(days))
     click.echo(f"purged {done.guests} guests, {done.tables} tables, {done.chat_lines} chat lines")
 
 
@@ -237,9 +225,7 @@ def purge_guests(days: int) -> None:
 @click.option("--older-than-days", "days", type=int, required=True, help="Lines at least this many days old.")
 def purge_chat(days: int) -> None:
     """Delete the chat lines older than N days, at every table."""
-    from app.services import admin as uc
-
-    count = _with_runtime(lambda rt: uc.purge_chat(rt, days))
+    count = _with_runtime(lambda rt: rt.admin.purge_chat(days))
     click.echo(f"purged {count} chat lines")
 
 

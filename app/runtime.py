@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
 from datetime import datetime
 from typing import Any
-
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.clock import Clock, SystemClock
 from app.config import Settings
@@ -20,8 +17,11 @@ from app.realtime.presence import Presence
 from app.realtime.publisher import RealtimePublisher
 from app.realtime.side_notices import SideNotices
 from app.services import notify
+from app.services.account import Accounts
+from app.services.admin import Admin
 from app.services.auth import TokenSigner
 from app.services.bots import BotRunner
+from app.services.chat import Chat, ChatLimits
 from app.services.database import Database
 from app.services.drafts import Drafts
 from app.services.fan_out import ChangeFanOut
@@ -29,14 +29,16 @@ from app.services.listings import Listings
 from app.services.live_reads import LiveReads
 from app.services.loading import moves_after
 from app.services.lobby import Lobby
+from app.services.notify import Notifications
 from app.services.outside_changes import OutsideChanges
 from app.services.play import Play
 from app.services.ports import Publisher
 from app.services.presentation import TablePresenter
-from app.services.push import VapidKeys
+from app.services.push import PushNotices, VapidKeys
 from app.services.ratelimits import make_rate_limits
 from app.services.ratings import Ratings
 from app.services.record import TableRecord
+from app.services.recovery import Recovery
 from app.services.rematch import Rematcher
 from app.services.remote_changes import RemoteChanges
 from app.services.sweeps import Sweeps
@@ -97,11 +99,8 @@ class Runtime:
             database=self.database, records=self.records, cache=self.cache,
             notify_in_tx=self.broker.notify_in_tx, after_change=self._after_change,
         )
-        # Versions this process is writing now: the broker's echo of our own write is not news.
-        self.writing = self.tables.writing
         self.limits = make_rate_limits(settings, self.reads, self.database.single_writer)
         self._tasks: set[asyncio.Task[Any]] = set()
-        self.mail_lock = asyncio.Lock()  # one sending of the email outbox at a time in this process (services/notify)
         # Names this process in its side notices (chat, presence): its own come back from the broker, not news.
         self.origin = secrets.token_hex(8)
         self.presence = self.hub.presence = Presence(
@@ -109,7 +108,7 @@ class Runtime:
             settings.presence_debounce, settings.presence_refresh, settings.presence_expiry, clock=self.clock,
         )
         self.remote = RemoteChanges(
-            cache=self.cache, writing=self.writing, watched=self.hub,
+            cache=self.cache, writing=self.tables.writing, watched=self.hub,
             moves_after=self.records.moves_after if self.is_postgres else None, publish_later=self.publish_later,
             spawn=self.spawn,
         )
@@ -144,7 +143,9 @@ class Runtime:
         self.fan_out = ChangeFanOut(
             cache=self.cache, announcer=self.broker, bots=self.bots, sockets=self.hub,
             settle_rating=self.ratings.settle,
-            may_notify=lambda rec: notify.concerns(self, rec), notify=lambda rec: notify.after_change(self, rec),
+            # The account side's use cases are built last (below): these look them up when called.
+            may_notify=lambda rec: self.notifications.concerns(rec),
+            notify=lambda rec: self.notifications.after_change(rec),
             spawn=self.spawn,
         )
         self.outside = OutsideChanges(
@@ -154,9 +155,35 @@ class Runtime:
         self.sweeps = Sweeps(
             rate_unrated=lambda idle_for: self.ratings.sweep(idle_for=idle_for),
             time_out=lambda: self.timeouts.sweep(self.now()),
-            send_mail=lambda: notify.send_due(self),
+            send_mail=lambda: self.notifications.send_due(),
             sleep=asyncio.sleep,
         )
+        # The account side's use cases, each given only what it uses.
+        self.push = PushNotices(
+            database=self.database, vapid=self.vapid, insecure_endpoints=settings.push_insecure_endpoints
+        )
+        self.notifications: Notifications = Notifications(
+            database=self.database, publisher=self.publisher, push=self.push, settings=settings,
+            secret_key=self.secret_key,
+        )
+        self.chat = Chat(
+            database=self.database, publisher=self.publisher, clock=self.clock, origin=self.origin,
+            limits=ChatLimits(
+                burst=settings.chat_rate_burst, per_second=settings.chat_rate_per_second,
+                newcomers_per_minute=settings.chat_newcomers_per_minute,
+            ),
+        )
+        self.accounts = Accounts(
+            database=self.database, publisher=self.publisher, origin=self.origin,
+            token_max_age=settings.token_max_age,
+            lobby_change=self.lobby.change,
+        )
+        self.recovery = Recovery(
+            database=self.database, publisher=self.publisher, clock=self.clock, origin=self.origin,
+            mail_enabled=notify.enabled(settings), public_url=settings.effective_public_url,
+            link_max_age=settings.password_reset_max_age,
+        )
+        self.admin = Admin(database=self.database, tables=self.tables, publisher=self.publisher, origin=self.origin)
 
     def now(self) -> datetime:
         """What time it is for this process (its clock's time)."""
@@ -186,26 +213,6 @@ class Runtime:
         await self.writer.stop()
         await self.engine.dispose()
 
-    # The services reach the database and the tables through the runtime (ports.Context).
-
-    def table_lock(self, table_id: str) -> asyncio.Lock:
-        return self.tables.lock(table_id)
-
-    def single_writer(self) -> contextlib.AbstractAsyncContextManager[Any]:
-        return self.database.single_writer()
-
-    async def record(self, session: AsyncSession, table_id: str) -> TableRecord:
-        return await self.tables.record(session, table_id)
-
-    async def record_fresh(self, session: AsyncSession, table_id: str) -> TableRecord:
-        return await self.tables.record_fresh(session, table_id)
-
-    async def reload(self, table_id: str) -> TableRecord:
-        return await self.tables.reload(table_id)
-
-    async def record_at_least(self, table_id: str, version: int) -> TableRecord:
-        return await self.tables.record_at_least(table_id, version)
-
     async def on_broker_back(self) -> None:
         """After a broker reconnect: what this process missed meanwhile (moves, chat, the others' presence, sessions
         ended, names changed)."""
@@ -222,15 +229,6 @@ class Runtime:
             await self.hub.publish(table_id, version)
         except Exception:  # noqa: BLE001 - a notice we cannot act on now is caught up by the next one
             log.exception("remote change failed", extra={"table_id": table_id})
-
-    async def notify_in_tx(self, session: AsyncSession, table_id: str, version: int) -> None:
-        await self.tables.notify_in_tx(session, table_id, version)
-
-    def own_write(self, table_id: str, version: int) -> contextlib.AbstractContextManager[None]:
-        return self.tables.own_write(table_id, version)
-
-    async def after_change(self, rec: TableRecord) -> None:
-        await self.tables.after_change(rec)
 
     async def _after_change(self, rec: TableRecord) -> None:
         await self.fan_out.after_change(rec)  # the fan-out is built after the table writes: it needs the bots

@@ -196,7 +196,7 @@ async def run_in(folder: str, args: argparse.Namespace) -> dict[str, Any]:
 
         through = open_sockets if args.through == "protocol" else attach
         for tid, tokens in tables:
-            result = through(tid, tokens, await rt.reload(tid))
+            result = through(tid, tokens, await rt.tables.reload(tid))
             if result is not None:
                 await result
         fast_writer = NextTurnWriter() if args.through == "protocol" else InstantWriter()
@@ -208,7 +208,7 @@ async def run_in(folder: str, args: argparse.Namespace) -> dict[str, Any]:
             rt.play.writer = real_writer
             tid, tokens = await set_up(client, args, 1000 + slot)
             tables[slot] = (tid, tokens)
-            result = through(tid, tokens, await rt.reload(tid))
+            result = through(tid, tokens, await rt.tables.reload(tid))
             if result is not None:
                 await result
             rt.play.writer = fast_writer  # type: ignore[assignment]
@@ -220,7 +220,7 @@ async def run_in(folder: str, args: argparse.Namespace) -> dict[str, Any]:
             while played < moves:
                 slot = played % len(tables)
                 tid = tables[slot][0]
-                rec = rt.cache.get(tid) or await rt.reload(tid)
+                rec = rt.cache.get(tid) or await rt.tables.reload(tid)
                 if rec.status != "playing":
                     aside += await replace(slot)
                     continue

@@ -68,7 +68,7 @@ async def play_moves(rt: Runtime, ids: list[str], moves: int, rng: random.Random
     played = 0
     for table_id in ids:
         for _ in range(moves):
-            rec = await rt.record_at_least(table_id, 0)
+            rec = await rt.tables.record_at_least(table_id, 0)
             if rec.status != "playing" or not rec.awaiting:
                 break
             seat = rec.awaiting[0]

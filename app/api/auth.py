@@ -34,7 +34,7 @@ from app.api.schemas import (
 )
 from app.db.models import User
 from app.runtime import Runtime
-from app.services import account, auth, recovery
+from app.services import auth, recovery
 from app.services.auth import new_session_id
 from app.services.errors import ServiceError
 
@@ -90,7 +90,7 @@ async def register(
 ) -> AuthOut:
     """Create an account (a signed-in guest keeps their tables)."""
     await rt.limits.hit(rt.limits.registrations, *client_keys(request, None))
-    registered = await account.register(rt, session, body.username, body.password, body.name, user)
+    registered = await rt.accounts.register(session, body.username, body.password, body.name, user)
     return _signed_in(rt, request, response, registered)
 
 
@@ -116,7 +116,7 @@ async def forgot_password(body: ForgotIn, request: Request, rt: Runtime = Depend
     per name asked about."""
     keys = (*client_keys(request, None), f"who:{recovery.asked_about(body.who)}")
     await rt.limits.hit(rt.limits.password_resets, *keys)
-    await recovery.request_reset(rt, body.who)
+    await rt.recovery.request_reset(body.who)
     return OkOut(ok=True)
 
 
@@ -127,7 +127,7 @@ async def reset_password(body: ResetIn, request: Request, rt: Runtime = Depends(
     keys = client_keys(request, None)
     await rt.limits.check(rt.limits.login_failures, *keys)
     try:
-        await recovery.reset(rt, body.token, body.password)
+        await rt.recovery.reset(body.token, body.password)
     except ServiceError as exc:
         if exc.code == "bad_link":
             await rt.limits.note(rt.limits.login_failures, *keys)
@@ -147,7 +147,7 @@ async def logout(request: Request, response: Response, rt: Runtime = Depends(get
     except ServiceError:
         found = None  # signed out already, or a token that was never good: nothing to end
     if found is not None:
-        await account.sign_out(rt, found.user.id, found.claims.sid)
+        await rt.accounts.sign_out(found.user.id, found.claims.sid)
     _forget_cookie(rt, request, response)
     return OkOut(ok=True)
 
@@ -157,7 +157,7 @@ async def logout_all(
     request: Request, response: Response, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)
 ) -> OkOut:
     """Sign me out everywhere, here too: every token of mine is refused and my open sockets close (a guest's too)."""
-    await account.sign_out_everywhere(rt, user.id)
+    await rt.accounts.sign_out_everywhere(user.id)
     _forget_cookie(rt, request, response)
     return OkOut(ok=True)
 
@@ -190,7 +190,7 @@ async def me(found: SignedIn = Depends(current_session)) -> MeOut:
 @router.patch("/me", response_model=UserOut)
 async def rename(body: RenameIn, rt: Runtime = Depends(get_rt), user: User = Depends(current_user)) -> UserOut:
     """Change my display name; the open and running tables I sit at or host show it at once."""
-    renamed = await account.rename(rt, user, body.name)
+    renamed = await rt.accounts.rename(user, body.name)
     return UserOut(id=renamed.id, name=renamed.name, username=renamed.username)
 
 
@@ -204,5 +204,5 @@ async def change_password(
 ) -> AuthOut:
     """Change my account's password: my other sessions are signed out (their sockets close), this one gets a new
     token."""
-    changed = await account.change_password(rt, user.id, body.current, body.new)
+    changed = await rt.accounts.change_password(user.id, body.current, body.new)
     return _signed_in(rt, request, response, changed)

@@ -59,7 +59,7 @@ async def post_chat(
 ) -> dict[str, Any]:
     """Post a line to the table's chat as a player or a spectator; every socket of the table gets it."""
     rec = await _seen(request, rt, table_id, user, invite)
-    return await chat.post(rt, rec, user.id, body.text, body.client_id)
+    return await rt.chat.post(rec, user.id, body.text, body.client_id)
 
 
 @router.delete("/tables/{table_id}/chat/{message_id:int}", response_model=ChatRemovedOut)
@@ -72,7 +72,7 @@ async def remove_line(
 ) -> dict[str, Any]:
     """The host removes one line: gone from the history and, at once, from every socket of the table."""
     rec = await _seen(request, rt, table_id, user, None)
-    return await chat.remove(rt, rec, user.id, message_id)
+    return await rt.chat.remove(rec, user.id, message_id)
 
 
 @router.get("/tables/{table_id}/chat/mutes", response_model=ChatMutesOut)
@@ -95,7 +95,7 @@ async def mute(
 ) -> dict[str, Any]:
     """The host mutes a player or a spectator who has chatted here: their lines are refused (`muted`)."""
     rec = await _seen(request, rt, table_id, user, None)
-    return await chat.mute(rt, rec, user.id, user_id)
+    return await rt.chat.mute(rec, user.id, user_id)
 
 
 @router.delete("/tables/{table_id}/chat/mutes/{user_id}", response_model=ChatUnmuteOut)
@@ -108,7 +108,7 @@ async def unmute(
 ) -> dict[str, Any]:
     """The host lets a muted person chat again."""
     rec = await _seen(request, rt, table_id, user, None)
-    return await chat.unmute(rt, rec, user.id, user_id)
+    return await rt.chat.unmute(rec, user.id, user_id)
 
 
 @router.put("/tables/{table_id}/chat/mode", response_model=TableOut)

@@ -48,7 +48,7 @@ def page(title: str, text: str, form: str = "") -> HTMLResponse:
 @router.get("/me/notifications", response_model=NotificationsOut)
 async def my_notifications(rt: Runtime = Depends(get_rt), user: User = Depends(current_user)) -> dict[str, Any]:
     """My address for notifications, whether it is confirmed, and which mails I get."""
-    return notify.preferences(rt, user)
+    return rt.notifications.preferences(user)
 
 
 @router.put("/me/notifications", response_model=NotificationsOut)
@@ -59,8 +59,8 @@ async def set_notifications(
     user: User = Depends(current_user),
 ) -> dict[str, Any]:
     """Change my address (a confirmation link is mailed to a new one) or which mails I get."""
-    changed = await notify.update(rt, session, user, body.model_dump(exclude_unset=True))
-    return notify.preferences(rt, changed)
+    changed = await rt.notifications.update(session, user, body.model_dump(exclude_unset=True))
+    return rt.notifications.preferences(changed)
 
 
 @router.get("/email/verify", response_class=HTMLResponse)
@@ -68,7 +68,7 @@ async def verify(token: str = "", rt: Runtime = Depends(get_rt),
                  session: AsyncSession = Depends(get_session)) -> HTMLResponse:
     """The confirmation link of a mail."""
     try:
-        user = await notify.verify(rt, session, token)
+        user = await rt.notifications.verify(session, token)
     except ServiceError as exc:
         return page("Not confirmed", exc.message)
     return page("Address confirmed", f"Notifications for {user.name} will be sent to {user.email}.")
@@ -90,7 +90,7 @@ async def unsubscribe(
     the link, the body `List-Unsubscribe=One-Click`)."""
     form = parse_qs((await request.body())[:4096].decode("utf-8", "replace"))
     try:
-        kind = await notify.unsubscribe(rt, session, token or (form.get("token") or [""])[0])
+        kind = await rt.notifications.unsubscribe(session, token or (form.get("token") or [""])[0])
     except ServiceError as exc:
         return page("Not unsubscribed", exc.message)
     return page("Unsubscribed", f"No more mails about {WORDS[kind]}. Your profile's page turns them back on.")
@@ -105,7 +105,7 @@ async def invite_email(
         rec = await load_record(session, table_id)
     if not rec.can_see(user.id, None):
         raise not_found()  # a private table is not there for those who may not see it
-    await notify.invite(rt, rec, user, body.username)
+    await rt.notifications.invite(rec, user, body.username)
     return OkOut(ok=True)
 
 
@@ -133,8 +133,8 @@ async def push_subscribe(
 ) -> OkOut:
     """Get "your turn" pushes on this browser: its PushSubscription (endpoint, keys.p256dh, keys.auth); 503
     `push_unavailable` when the server runs without Web Push."""
-    async with rt.single_writer():
-        await push.subscribe(rt, session, user, body.endpoint, body.keys.p256dh, body.keys.auth)
+    async with rt.database.single_writer():
+        await rt.push.subscribe(session, user, body.endpoint, body.keys.p256dh, body.keys.auth)
     return OkOut(ok=True)
 
 
@@ -146,6 +146,6 @@ async def push_unsubscribe(
     user: User = Depends(current_user),
 ) -> OkOut:
     """Get no more pushes on the browser of this endpoint."""
-    async with rt.single_writer():
+    async with rt.database.single_writer():
         await push.unsubscribe(session, user, body.endpoint)
     return OkOut(ok=True)

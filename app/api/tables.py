@@ -60,7 +60,7 @@ async def create_table(
     await rt.limits.hit(rt.limits.tables, *client_keys(request, user))
     rec = await rt.lobby.create_table(session, user, body.game, body.seats, body.options, body.visibility, body.name,
                                  body.time_control)
-    await rt.after_change(rec)
+    await rt.tables.after_change(rec)
     return rt.presenter.table_json(rec, user.id)
 
 
@@ -99,7 +99,7 @@ async def visible_table(
     invite: str | None,
 ) -> TableRecord:
     """The table if this user may see it; a private one without the right code is 'not found'."""
-    rec = await rt.record_fresh(session, table_id)
+    rec = await rt.tables.record_fresh(session, table_id)
     if rec.can_see(user.id if user else None, None):
         return rec
     keys = client_keys(request, user)

@@ -24,7 +24,7 @@ from app.logs import log_table_id, log_user_id
 from app.realtime.connections import SESSION_ENDED, SESSION_ENDED_ERROR, Connection, lose_access
 from app.realtime.protocol import FRAME_READER
 from app.runtime import Runtime
-from app.services import chat, takeback
+from app.services import takeback
 from app.services.errors import ServiceError
 from app.services.play import Ack
 from app.services.record import Visibility
@@ -106,7 +106,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         async with rt.reads() as session:
             found = await signed_in(rt, session, token_from(dict(ws.headers), dict(ws.cookies)))
             user = found.user if found is not None else None
-            rec = await rt.record(session, table_id)
+            rec = await rt.tables.record(session, table_id)
         if user is not None:
             log_user_id.set(user.id)
         mine, from_address = rt.hub.sockets_of(table_id, user.id if user else None, ws.client.host if ws.client else "")
@@ -225,7 +225,7 @@ async def handle_message(rt: Runtime, conn: Connection, raw: str) -> None:
                 known = rt.cache.known_version(conn.table_id)
                 conn.send_json({"type": "pong", "version": known} if known is not None else {"type": "pong"})
             case messages.Resync():
-                rec = await rt.reload(conn.table_id)
+                rec = await rt.tables.reload(conn.table_id)
                 if not conn.may_see(rec):
                     lose_access(conn)
                     return
@@ -241,7 +241,7 @@ async def handle_message(rt: Runtime, conn: Connection, raw: str) -> None:
                 )
                 conn.send_json(ack_message(Ack(msg.client_id, rec.version)))
             case messages.Preview():
-                rec = await rt.record_at_least(conn.table_id, 0)
+                rec = await rt.tables.record_at_least(conn.table_id, 0)
                 undoable = takeback.preview(rec, rec.seat_of(conn.user_id), msg.action)
                 conn.send_json(messages.PreviewAnswer(client_id=msg.client_id, undoable=undoable).model_dump())
             case messages.Chat():
@@ -280,7 +280,7 @@ def parse(doc: dict[str, Any]) -> messages.ClientMessage:
 
 
 async def act(rt: Runtime, conn: Connection, msg: messages.Act) -> None:
-    rec = await rt.record_at_least(conn.table_id, 0)
+    rec = await rt.tables.record_at_least(conn.table_id, 0)
     seat = rec.seat_of(conn.user_id)
     if seat is not None and seat in rec.bot_seats():
         raise bot_playing()
@@ -300,7 +300,7 @@ async def act(rt: Runtime, conn: Connection, msg: messages.Act) -> None:
 
 
 async def undo(rt: Runtime, conn: Connection, msg: messages.Undo) -> None:
-    rec = await rt.record_at_least(conn.table_id, 0)
+    rec = await rt.tables.record_at_least(conn.table_id, 0)
     seat = rec.seat_of(conn.user_id)
     if seat is not None and seat in rec.bot_seats():
         raise bot_playing()
@@ -315,12 +315,12 @@ async def undo(rt: Runtime, conn: Connection, msg: messages.Undo) -> None:
 async def post_chat(rt: Runtime, conn: Connection, msg: messages.Chat) -> None:
     if conn.user_id is None:
         raise ServiceError("not_signed_in", "Sign in to chat (as a guest or with an account).", 401)
-    rec = await rt.record_at_least(conn.table_id, 0)
+    rec = await rt.tables.record_at_least(conn.table_id, 0)
     if not conn.may_see(rec):  # a change this socket's room has not been told of yet
         lose_access(conn, msg.client_id)
         return
-    await chat.post(rt, rec, conn.user_id, msg.text, msg.client_id,
-                    lambda line: conn.send_json({"type": "ack", "client_id": msg.client_id, "message": line}))
+    await rt.chat.post(rec, conn.user_id, msg.text, msg.client_id,
+                      lambda line: conn.send_json({"type": "ack", "client_id": msg.client_id, "message": line}))
 
 
 async def _user(rt: Runtime, conn: Connection) -> User:

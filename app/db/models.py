@@ -185,7 +185,7 @@ class Seat(Base):
     bot: Mapped[bool] = mapped_column(Boolean, default=False)
     # The seat's person played it as a guest (no account), so it is left out of ratings like a bot's own seat
     # (migration 0012). Kept on the seat, not read from `users`: a finished game stays as it was played, and a guest
-    # who registers turns only the seats of games not settled yet into an account's (services/account.register).
+    # who registers turns only the seats of games not settled yet into an account's (services/account.Accounts.register).
     guest: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     # While a bot stands in for the seat's person: since when they have been away. They keep their say on abandoning
     # the game until away for the stand-in wait (services/lobby.vote_abandon; migration 0018).
@@ -284,7 +284,7 @@ class ChatMessage(Base):
     # The author's rate-limit tokens left right after this line (services/chat.py): stored with the line so that
     # every server process decides the next one from the same numbers. Null on lines older than migration 0007.
     allowance: Mapped[float | None] = mapped_column(Float, nullable=True)
-    # A line the host removed stays as a tombstone with its text emptied (services/chat.remove says why).
+    # A line the host removed stays as a tombstone with its text emptied (services/chat.Chat.remove says why).
     removed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
@@ -47,13 +48,14 @@ from app.services import auth
 from app.services.auth import check_distinct_name, clean_name
 from app.services.errors import ServiceError
 from app.services.events import TableEvent
-from app.services.lobby import Changed, lobby_change
+from app.services.lobby import Change, Changed
 from app.services.record import TableRecord, TableStatus
 
 if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncSession
 
-    from app.services.ports import Context
+    from app.services.database import Database
+    from app.services.ports import Publisher
 
 # Each rename is announced at every live table of the person: at most this many in RENAME_WINDOW seconds, so nobody
 # can flood the tables' logs with it. Counted from `rename_log` (migration 0010), so the limit holds however many
@@ -90,29 +92,9 @@ async def _count_rename(session: AsyncSession, user_id: str) -> None:
     session.add(RenameLog(user_id=user_id, created_at=now))
 
 
-async def rename(rt: Context, user: User, name: str) -> User:
-    """Change the person's display name (cleaned as at sign-up) and refresh the live tables that show it."""
-    new = clean_name(name)
-    async with rt.single_writer(), rt.sessions() as session:
-        row = await session.get(User, user.id, with_for_update=True, populate_existing=True)
-        if row is None:
-            raise ServiceError("bad_token", "Your session is not valid; sign in again.", 401)
-        old = row.name
-        if new == old:
-            return row  # nothing changes, so no table needs telling (and no rename is counted)
-        # Nobody may take a name that could be mistaken for another player's at a live table of theirs.
-        check_distinct_name(new, await _names_beside(session, user.id), "at a table of yours")
-        await _count_rename(session, user.id)
-        row.name = new
-        notice = RenamedNotice(origin=rt.origin, user_id=user.id, name=new).payload()
-        await rt.publisher.notice_in_tx(session, notice)
-        await session.commit()
-        live = await _live_tables_of(session, user.id)
-    rt.publisher.renamed(user.id, new)
-    await rt.publisher.notice_after_commit(notice)
-    for table_id in live:
-        await _announce(rt, row, table_id, old, new)
-    return row
+# Runs one lobby operation on a table in its own transaction and publishes it (services/lobby.Lobby.change):
+# the table, who does it, their invite code, and the change.
+LobbyChange = Callable[[str, User, str | None, Change], Awaitable[TableRecord]]
 
 
 async def _names_beside(session: AsyncSession, user_id: str) -> list[str]:
@@ -142,117 +124,158 @@ class _NotThere(Exception):
     """The person left the table between the change and its announcement (or it ended): nothing to announce."""
 
 
-async def _announce(rt: Context, user: User, table_id: str, old: str, new: str) -> None:
-    """One live table's lobby change for the rename: a new version, reloaded (with the new name) everywhere."""
-
-    async def change(session: AsyncSession, rec: TableRecord) -> Changed:
-        seat = rec.seat_of(user.id)
-        if seat is None and rec.host_id != user.id:
-            raise _NotThere
-        # Only the version: `updated_at` is the lobby's order and the stand-in clock, which a rename must not reset.
-        event = {"type": TableEvent.RENAMED, "seat": seat, "old": old, "name": new, "visible_to": None}
-        return Changed([event], {"version": rec.version + 1})
-
-    # Left meanwhile, or the table is gone: it no longer shows this person.
-    with contextlib.suppress(_NotThere, ServiceError):
-        await lobby_change(rt, table_id, user, None, change)
-
-
-async def register(
-    rt: Context, session: AsyncSession, username: str, password: str, name: str | None, current: User | None
-) -> User:
-    """Create an account (a signed-in guest keeps their id) and, for a guest, tell each running or open table they
-    sit at: their seat now counts for ratings (`auth.register` changed it), which may make the table rated."""
-    upgrading = current is not None and auth.is_guest(current)
-    old_name = current.name if current is not None else None
-    user = await auth.register(session, username, password, name, current)
-    if upgrading and old_name is not None and user.name != old_name:
-        await _registered_renamed(rt, session, user, old_name)
-    if upgrading:
-        async with rt.reads() as reads:
-            live = await reads.scalars(
-                select(GameTable.id)
-                .join(Seat, Seat.table_id == GameTable.id)
-                .where(Seat.user_id == user.id, GameTable.status != TableStatus.FINISHED)
-            )
-            tables = list(live)
-        for table_id in tables:
-            await _announce_registered(rt, user, table_id)
-    return user
-
-
-async def _registered_renamed(rt: Context, session: AsyncSession, user: User, old: str) -> None:
-    """A guest who registered under a new name is renamed as by `rename` (not counted against its limit): every
-    process hears of it, and the live tables they only host say so; those they sit at are told by `registered`."""
-    notice = RenamedNotice(origin=rt.origin, user_id=user.id, name=user.name).payload()
-    await rt.publisher.notice_in_tx(session, notice)
-    await session.commit()
-    rt.publisher.renamed(user.id, user.name)
-    await rt.publisher.notice_after_commit(notice)
-    hosted = set(await session.scalars(
-        select(GameTable.id).where(GameTable.host_id == user.id, GameTable.status != TableStatus.FINISHED)
-    ))
-    seated = set(await session.scalars(select(Seat.table_id).where(Seat.user_id == user.id)))
-    for table_id in sorted(hosted - seated):
-        await _announce(rt, user, table_id, old, user.name)
-
-
-async def _announce_registered(rt: Context, user: User, table_id: str) -> None:
-    """One live table's lobby change for a guest who registered: a new version, reloaded everywhere with the seat
-    an account's, and a `registered` event saying whether the game now counts for their rating."""
-
-    async def change(session: AsyncSession, rec: TableRecord) -> Changed:
-        seat = rec.seat_of(user.id)
-        if seat is None or rec.status == TableStatus.FINISHED:
-            raise _NotThere  # a finished game is settled from the seats as stored, which need no announcement
-        # Only the version, as for a rename: neither the lobby's order nor a stand-in's waiting time moves.
-        rated = seat in rec.rated_people() and rec.counts_for_ratings()
-        event = {"type": TableEvent.REGISTERED, "seat": seat, "name": user.name, "rated": rated, "visible_to": None}
-        return Changed([event], {"version": rec.version + 1})
-
-    with contextlib.suppress(_NotThere, ServiceError):
-        await lobby_change(rt, table_id, user, None, change)
-
-
-async def change_password(rt: Context, user_id: str, current: str, new: str) -> User:
-    """Change the account's password; every session of it but the caller's (which gets a new token) ends."""
-    checked, new_hash = await auth.new_password_hash(rt.reads, user_id, current, new)
-    async with rt.single_writer(), rt.sessions() as session:
-        user = await auth.change_password(session, user_id, checked, new_hash)
-        await _end_sessions(rt, session, user)
-    return user
-
-
-async def sign_out_everywhere(rt: Context, user_id: str) -> User:
-    """End every session of the person, the caller's included: an account's, or a guest's (whose tokens may have been
-    copied; a guest signed out keeps their tables only by registering first, which the page says)."""
-    async with rt.single_writer(), rt.sessions() as session:
-        user = await auth.locked_user(session, user_id)
-        user.token_epoch = (user.token_epoch or 0) + 1
-        await _end_sessions(rt, session, user)
-    return user
-
-
-async def sign_out(rt: Context, user_id: str, sid: str | None) -> None:
-    """End one session: its token is refused from now on and its sockets close, on every process. A token from before
-    sessions had ids cannot be told from the person's others, so all of them end (`sign_out_everywhere`)."""
-    if sid is None:
-        await sign_out_everywhere(rt, user_id)
-        return
-    notice = SessionRevokedNotice(origin=rt.origin, user_id=user_id, sid=sid).payload()
-    async with rt.single_writer(), rt.sessions() as session:
-        await auth.revoke_session(session, user_id, sid, rt.settings.token_max_age)
-        await rt.publisher.notice_in_tx(session, notice)
-        await session.commit()
-    rt.publisher.session_revoked(user_id, sid)
-    await rt.publisher.notice_after_commit(notice)
-
-
-async def _end_sessions(rt: Context, session: AsyncSession, user: User) -> None:
-    """Commit the account's bumped token epoch and close its sockets opened under an older one, on every process."""
+async def end_sessions(publisher: Publisher, origin: str, session: AsyncSession, user: User) -> None:
+    """Commit the account's bumped token epoch and close its sockets opened under an older one, on every process
+    (`origin` names this process in the notice)."""
     epoch = user.token_epoch or 0
-    notice = SessionEndedNotice(origin=rt.origin, user_id=user.id, epoch=epoch).payload()
-    await rt.publisher.notice_in_tx(session, notice)
+    notice = SessionEndedNotice(origin=origin, user_id=user.id, epoch=epoch).payload()
+    await publisher.notice_in_tx(session, notice)
     await session.commit()
-    rt.publisher.sessions_ended(user.id, epoch)
-    await rt.publisher.notice_after_commit(notice)
+    publisher.sessions_ended(user.id, epoch)
+    await publisher.notice_after_commit(notice)
+
+
+class Accounts:
+    """A person's own account: registering, their name, their password and their sessions."""
+
+    def __init__(
+        self,
+        *,
+        database: Database,
+        publisher: Publisher,
+        origin: str,
+        token_max_age: int,
+        lobby_change: LobbyChange,
+    ) -> None:
+        self.database = database
+        self.publisher = publisher
+        self.origin = origin  # names this process in its side notices: its own come back from the broker
+        self.token_max_age = token_max_age  # seconds a token works: how long a signed-out session is remembered
+        self.lobby_change = lobby_change
+
+    async def rename(self, user: User, name: str) -> User:
+        """Change the person's display name (cleaned as at sign-up) and refresh the live tables that show it."""
+        new = clean_name(name)
+        async with self.database.write() as session:
+            row = await session.get(User, user.id, with_for_update=True, populate_existing=True)
+            if row is None:
+                raise ServiceError("bad_token", "Your session is not valid; sign in again.", 401)
+            old = row.name
+            if new == old:
+                return row  # nothing changes, so no table needs telling (and no rename is counted)
+            # Nobody may take a name that could be mistaken for another player's at a live table of theirs.
+            check_distinct_name(new, await _names_beside(session, user.id), "at a table of yours")
+            await _count_rename(session, user.id)
+            row.name = new
+            notice = RenamedNotice(origin=self.origin, user_id=user.id, name=new).payload()
+            await self.publisher.notice_in_tx(session, notice)
+            await session.commit()
+            live = await _live_tables_of(session, user.id)
+        self.publisher.renamed(user.id, new)
+        await self.publisher.notice_after_commit(notice)
+        for table_id in live:
+            await self._announce(row, table_id, old, new)
+        return row
+
+    async def _announce(self, user: User, table_id: str, old: str, new: str) -> None:
+        """One live table's lobby change for the rename: a new version, reloaded (with the new name) everywhere."""
+
+        async def change(session: AsyncSession, rec: TableRecord) -> Changed:
+            seat = rec.seat_of(user.id)
+            if seat is None and rec.host_id != user.id:
+                raise _NotThere
+            # Only the version: `updated_at` is the lobby's order and the stand-in clock, which a rename must not
+            # reset.
+            event = {"type": TableEvent.RENAMED, "seat": seat, "old": old, "name": new, "visible_to": None}
+            return Changed([event], {"version": rec.version + 1})
+
+        # Left meanwhile, or the table is gone: it no longer shows this person.
+        with contextlib.suppress(_NotThere, ServiceError):
+            await self.lobby_change(table_id, user, None, change)
+
+    async def register(
+        self, session: AsyncSession, username: str, password: str, name: str | None, current: User | None
+    ) -> User:
+        """Create an account (a signed-in guest keeps their id) and, for a guest, tell each running or open table they
+        sit at: their seat now counts for ratings (`auth.register` changed it), which may make the table rated."""
+        upgrading = current is not None and auth.is_guest(current)
+        old_name = current.name if current is not None else None
+        user = await auth.register(session, username, password, name, current)
+        if upgrading and old_name is not None and user.name != old_name:
+            await self._registered_renamed(session, user, old_name)
+        if upgrading:
+            async with self.database.reads() as reads:
+                live = await reads.scalars(
+                    select(GameTable.id)
+                    .join(Seat, Seat.table_id == GameTable.id)
+                    .where(Seat.user_id == user.id, GameTable.status != TableStatus.FINISHED)
+                )
+                tables = list(live)
+            for table_id in tables:
+                await self._announce_registered(user, table_id)
+        return user
+
+    async def _registered_renamed(self, session: AsyncSession, user: User, old: str) -> None:
+        """A guest who registered under a new name is renamed as by `rename` (not counted against its limit): every
+        process hears of it, and the live tables they only host say so; those they sit at are told by
+        `registered`."""
+        notice = RenamedNotice(origin=self.origin, user_id=user.id, name=user.name).payload()
+        await self.publisher.notice_in_tx(session, notice)
+        await session.commit()
+        self.publisher.renamed(user.id, user.name)
+        await self.publisher.notice_after_commit(notice)
+        hosted = set(await session.scalars(
+            select(GameTable.id).where(GameTable.host_id == user.id, GameTable.status != TableStatus.FINISHED)
+        ))
+        seated = set(await session.scalars(select(Seat.table_id).where(Seat.user_id == user.id)))
+        for table_id in sorted(hosted - seated):
+            await self._announce(user, table_id, old, user.name)
+
+    async def _announce_registered(self, user: User, table_id: str) -> None:
+        """One live table's lobby change for a guest who registered: a new version, reloaded everywhere with the seat
+        an account's, and a `registered` event saying whether the game now counts for their rating."""
+
+        async def change(session: AsyncSession, rec: TableRecord) -> Changed:
+            seat = rec.seat_of(user.id)
+            if seat is None or rec.status == TableStatus.FINISHED:
+                raise _NotThere  # a finished game is settled from the seats as stored, which need no announcement
+            # Only the version, as for a rename: neither the lobby's order nor a stand-in's waiting time moves.
+            rated = seat in rec.rated_people() and rec.counts_for_ratings()
+            event = {"type": TableEvent.REGISTERED, "seat": seat, "name": user.name, "rated": rated,
+                     "visible_to": None}
+            return Changed([event], {"version": rec.version + 1})
+
+        with contextlib.suppress(_NotThere, ServiceError):
+            await self.lobby_change(table_id, user, None, change)
+
+    async def change_password(self, user_id: str, current: str, new: str) -> User:
+        """Change the account's password; every session of it but the caller's (which gets a new token) ends."""
+        checked, new_hash = await auth.new_password_hash(self.database.reads, user_id, current, new)
+        async with self.database.write() as session:
+            user = await auth.change_password(session, user_id, checked, new_hash)
+            await end_sessions(self.publisher, self.origin, session, user)
+        return user
+
+    async def sign_out_everywhere(self, user_id: str) -> User:
+        """End every session of the person, the caller's included: an account's, or a guest's (whose tokens may have
+        been copied; a guest signed out keeps their tables only by registering first, which the page says)."""
+        async with self.database.write() as session:
+            user = await auth.locked_user(session, user_id)
+            user.token_epoch = (user.token_epoch or 0) + 1
+            await end_sessions(self.publisher, self.origin, session, user)
+        return user
+
+    async def sign_out(self, user_id: str, sid: str | None) -> None:
+        """End one session: its token is refused from now on and its sockets close, on every process. A token from
+        before sessions had ids cannot be told from the person's others, so all of them end
+        (`sign_out_everywhere`)."""
+        if sid is None:
+            await self.sign_out_everywhere(user_id)
+            return
+        notice = SessionRevokedNotice(origin=self.origin, user_id=user_id, sid=sid).payload()
+        async with self.database.write() as session:
+            await auth.revoke_session(session, user_id, sid, self.token_max_age)
+            await self.publisher.notice_in_tx(session, notice)
+            await session.commit()
+        self.publisher.session_revoked(user_id, sid)
+        await self.publisher.notice_after_commit(notice)

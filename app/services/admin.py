@@ -37,7 +37,9 @@ from app.services.record import TableStatus, valid_id
 if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncSession
 
-    from app.services.ports import Context
+    from app.services.database import Database
+    from app.services.ports import Publisher
+    from app.services.table_writes import TableWrites
 
 MAX_DAYS = 36_500
 
@@ -64,80 +66,6 @@ async def find_person(session: AsyncSession, who: str) -> User:
     return user
 
 
-async def set_admin(rt: Context, who: str, admin: bool = True) -> User:
-    """Make the account an admin, or no longer one. A guest cannot be one: anybody can take a guest's place by
-    copying its token, and nobody can sign in as it again."""
-    async with rt.single_writer(), rt.sessions() as session:
-        user = await find_person(session, who)
-        if admin and user.username is None:
-            raise ServiceError("guest", "A guest cannot be an admin; the person registers first.", 409)
-        user.is_admin = admin
-        await session.commit()
-    return user
-
-
-async def ban(rt: Context, who: str) -> User:
-    """Ban the person: their tokens are refused from now on (the token epoch moves on, as for "sign out everywhere"),
-    they cannot sign in, and their sockets close on every process (the broker's `session_ended` notice)."""
-    async with rt.single_writer(), rt.sessions() as session:
-        user = await locked_user(session, (await find_person(session, who)).id)
-        if user.banned_at is not None:
-            raise ServiceError("already_banned", "That person is already banned.", 409)
-        user.banned_at = datetime.now(UTC)
-        user.token_epoch = (user.token_epoch or 0) + 1
-        notice = SessionEndedNotice(origin=rt.origin, user_id=user.id, epoch=user.token_epoch).payload()
-        await rt.publisher.notice_in_tx(session, notice)
-        await session.commit()
-    rt.publisher.sessions_ended(user.id, user.token_epoch)
-    await rt.publisher.notice_after_commit(notice)
-    return user
-
-
-async def unban(rt: Context, who: str) -> User:
-    """Lift the person's ban: they may sign in again (the tokens the ban ended stay ended)."""
-    async with rt.single_writer(), rt.sessions() as session:
-        user = await find_person(session, who)
-        if user.banned_at is None:
-            raise ServiceError("not_banned", "That person is not banned.", 409)
-        user.banned_at = None
-        await session.commit()
-    return user
-
-
-async def close_table(rt: Context, table_id: str) -> str:
-    """End the table as abandoned (no winner, nothing rated), whether its game runs or it still waits for players;
-    every process tells its sockets at once. Returns the status it had."""
-    if not valid_id(table_id):
-        raise ServiceError("not_found", "No such table.", 404)
-    async with rt.table_lock(table_id), rt.sessions() as session:
-        rec = await load_record(session, table_id, for_update=True)
-        if rec.status == TableStatus.FINISHED:
-            raise ServiceError("already_finished", "That table's game is already over.", 409)
-        version = rec.version + 1
-        columns: dict[str, Any] = {
-            "version": version,
-            "updated_at": datetime.now(UTC),
-            "status": TableStatus.FINISHED,
-            "abandoned": True,
-            "abandon_vote": None,
-            "outcome": None,
-            "awaiting": [],
-            "rated": False,
-        }
-        if rec.state is not None:
-            # The state as it stands is the final snapshot, as when the players abandon a game (lobby._abandon).
-            columns |= {"state": rec.state, "state_seq": rec.move_count}
-        abandoned = {"type": TableEvent.ABANDONED, "visible_to": None}
-        await keep_events(session, rec.id, version, [abandoned], columns)
-        fresh = await load_record(session, table_id)
-        with rt.own_write(rec.id, version):
-            await rt.notify_in_tx(session, rec.id, version)
-            await session.commit()
-            fresh = rt.cache.put(fresh)
-    await rt.after_change(fresh)
-    return rec.status
-
-
 @dataclass(frozen=True)
 class Purged:
     guests: int
@@ -145,60 +73,141 @@ class Purged:
     chat_lines: int
 
 
-async def purge_guests(rt: Context, days: int, now: datetime | None = None) -> Purged:
-    """Delete the guests idle for `days`: made before then, with no chat line since, seated at no game that started
-    (a finished game keeps the people who played it) and hosting only tables that never started and have not changed
-    since. Those tables go with them, as do their chat lines, mutes, renames and signed-out sessions."""
-    cutoff = (now or datetime.now(UTC)) - timedelta(days=check_days(days))
-    stale_open = and_(GameTable.status == TableStatus.OPEN, GameTable.updated_at < cutoff)
-    played = exists().where(Seat.user_id == User.id, Seat.table_id == GameTable.id, ~stale_open)
-    hosts_live = exists().where(GameTable.host_id == User.id, ~stale_open)
-    spoke = exists().where(ChatMessage.user_id == User.id, ChatMessage.created_at >= cutoff)
-    async with rt.single_writer(), rt.sessions() as session:
-        ids = list(
-            await session.scalars(
-                select(User.id).where(
-                    User.username.is_(None), User.created_at < cutoff, ~played, ~hosts_live, ~spoke
-                )
-            )
-        )
-        tables = lines = 0
-        for start in range(0, len(ids), 500):  # bounded IN lists
-            chunk = ids[start : start + 500]
-            hosted = list(await session.scalars(select(GameTable.id).where(GameTable.host_id.in_(chunk))))
-            await session.execute(
-                update(Seat)
-                .where(Seat.user_id.in_(chunk))
-                .values(user_id=None)
-                .execution_options(synchronize_session=False)
-            )
-            if hosted:
-                said = await session.execute(delete(ChatMessage).where(ChatMessage.table_id.in_(hosted)))
-                lines += _count(said)
-                await session.execute(delete(ChatMute).where(ChatMute.table_id.in_(hosted)))
-                await session.execute(delete(TableLogEntry).where(TableLogEntry.table_id.in_(hosted)))
-                await session.execute(delete(Seat).where(Seat.table_id.in_(hosted)))
-                await session.execute(delete(GameTable).where(GameTable.id.in_(hosted)))
-            said = await session.execute(delete(ChatMessage).where(ChatMessage.user_id.in_(chunk)))
-            lines += _count(said)
-            await session.execute(delete(ChatMute).where(ChatMute.user_id.in_(chunk)))
-            await session.execute(delete(RenameLog).where(RenameLog.user_id.in_(chunk)))
-            await session.execute(delete(RevokedSession).where(RevokedSession.user_id.in_(chunk)))
-            await session.execute(delete(User).where(User.id.in_(chunk)))
-            tables += len(hosted)
-        await session.commit()
-    return Purged(len(ids), tables, lines)
-
-
-async def purge_chat(rt: Context, days: int, now: datetime | None = None) -> int:
-    """Delete the chat lines older than `days`, at every table; how many."""
-    cutoff = (now or datetime.now(UTC)) - timedelta(days=check_days(days))
-    async with rt.single_writer(), rt.sessions() as session:
-        result = await session.execute(delete(ChatMessage).where(ChatMessage.created_at < cutoff))
-        await session.commit()
-    return _count(result)
-
-
 def _count(result: Any) -> int:
     """The rows a DELETE removed (a cursor result's `rowcount`, which the typed `Result` does not declare)."""
     return int(getattr(result, "rowcount", 0) or 0)
+
+
+class Admin:
+    """An operator's verbs on the deployment: admins, bans, closed tables, purges."""
+
+    def __init__(self, *, database: Database, tables: TableWrites, publisher: Publisher, origin: str) -> None:
+        self.database = database
+        self.tables = tables  # a closed table is a table's change like any other
+        self.publisher = publisher
+        self.origin = origin  # names this process in its side notices
+
+    async def set_admin(self, who: str, admin: bool = True) -> User:
+        """Make the account an admin, or no longer one. A guest cannot be one: anybody can take a guest's place by
+        copying its token, and nobody can sign in as it again."""
+        async with self.database.write() as session:
+            user = await find_person(session, who)
+            if admin and user.username is None:
+                raise ServiceError("guest", "A guest cannot be an admin; the person registers first.", 409)
+            user.is_admin = admin
+            await session.commit()
+        return user
+
+    async def ban(self, who: str) -> User:
+        """Ban the person: their tokens are refused from now on (the token epoch moves on, as for "sign out
+        everywhere"), they cannot sign in, and their sockets close on every process (the broker's `session_ended`
+        notice)."""
+        async with self.database.write() as session:
+            user = await locked_user(session, (await find_person(session, who)).id)
+            if user.banned_at is not None:
+                raise ServiceError("already_banned", "That person is already banned.", 409)
+            user.banned_at = datetime.now(UTC)
+            user.token_epoch = (user.token_epoch or 0) + 1
+            notice = SessionEndedNotice(origin=self.origin, user_id=user.id, epoch=user.token_epoch).payload()
+            await self.publisher.notice_in_tx(session, notice)
+            await session.commit()
+        self.publisher.sessions_ended(user.id, user.token_epoch)
+        await self.publisher.notice_after_commit(notice)
+        return user
+
+    async def unban(self, who: str) -> User:
+        """Lift the person's ban: they may sign in again (the tokens the ban ended stay ended)."""
+        async with self.database.write() as session:
+            user = await find_person(session, who)
+            if user.banned_at is None:
+                raise ServiceError("not_banned", "That person is not banned.", 409)
+            user.banned_at = None
+            await session.commit()
+        return user
+
+    async def close_table(self, table_id: str) -> str:
+        """End the table as abandoned (no winner, nothing rated), whether its game runs or it still waits for players;
+        every process tells its sockets at once. Returns the status it had."""
+        if not valid_id(table_id):
+            raise ServiceError("not_found", "No such table.", 404)
+        tables = self.tables
+        async with tables.write(table_id) as session:
+            rec = await load_record(session, table_id, for_update=True)
+            if rec.status == TableStatus.FINISHED:
+                raise ServiceError("already_finished", "That table's game is already over.", 409)
+            version = rec.version + 1
+            columns: dict[str, Any] = {
+                "version": version,
+                "updated_at": datetime.now(UTC),
+                "status": TableStatus.FINISHED,
+                "abandoned": True,
+                "abandon_vote": None,
+                "outcome": None,
+                "awaiting": [],
+                "rated": False,
+            }
+            if rec.state is not None:
+                # The state as it stands is the final snapshot, as when the players abandon a game (lobby._abandon).
+                columns |= {"state": rec.state, "state_seq": rec.move_count}
+            abandoned = {"type": TableEvent.ABANDONED, "visible_to": None}
+            await keep_events(session, rec.id, version, [abandoned], columns)
+            fresh = await load_record(session, table_id)
+            with tables.own_write(rec.id, version):
+                await tables.notify_in_tx(session, rec.id, version)
+                await session.commit()
+                fresh = tables.cache.put(fresh)
+        await tables.after_change(fresh)
+        return rec.status
+
+    async def purge_guests(self, days: int, now: datetime | None = None) -> Purged:
+        """Delete the guests idle for `days`: made before then, with no chat line since, seated at no game that
+        started (a finished game keeps the people who played it) and hosting only tables that never started and have
+        not changed since. Those tables go with them, as do their chat lines, mutes, renames and signed-out
+        sessions."""
+        cutoff = (now or datetime.now(UTC)) - timedelta(days=check_days(days))
+        stale_open = and_(GameTable.status == TableStatus.OPEN, GameTable.updated_at < cutoff)
+        played = exists().where(Seat.user_id == User.id, Seat.table_id == GameTable.id, ~stale_open)
+        hosts_live = exists().where(GameTable.host_id == User.id, ~stale_open)
+        spoke = exists().where(ChatMessage.user_id == User.id, ChatMessage.created_at >= cutoff)
+        async with self.database.write() as session:
+            ids = list(
+                await session.scalars(
+                    select(User.id).where(
+                        User.username.is_(None), User.created_at < cutoff, ~played, ~hosts_live, ~spoke
+                    )
+                )
+            )
+            tables = lines = 0
+            for start in range(0, len(ids), 500):  # bounded IN lists
+                chunk = ids[start : start + 500]
+                hosted = list(await session.scalars(select(GameTable.id).where(GameTable.host_id.in_(chunk))))
+                await session.execute(
+                    update(Seat)
+                    .where(Seat.user_id.in_(chunk))
+                    .values(user_id=None)
+                    .execution_options(synchronize_session=False)
+                )
+                if hosted:
+                    said = await session.execute(delete(ChatMessage).where(ChatMessage.table_id.in_(hosted)))
+                    lines += _count(said)
+                    await session.execute(delete(ChatMute).where(ChatMute.table_id.in_(hosted)))
+                    await session.execute(delete(TableLogEntry).where(TableLogEntry.table_id.in_(hosted)))
+                    await session.execute(delete(Seat).where(Seat.table_id.in_(hosted)))
+                    await session.execute(delete(GameTable).where(GameTable.id.in_(hosted)))
+                said = await session.execute(delete(ChatMessage).where(ChatMessage.user_id.in_(chunk)))
+                lines += _count(said)
+                await session.execute(delete(ChatMute).where(ChatMute.user_id.in_(chunk)))
+                await session.execute(delete(RenameLog).where(RenameLog.user_id.in_(chunk)))
+                await session.execute(delete(RevokedSession).where(RevokedSession.user_id.in_(chunk)))
+                await session.execute(delete(User).where(User.id.in_(chunk)))
+                tables += len(hosted)
+            await session.commit()
+        return Purged(len(ids), tables, lines)
+
+    async def purge_chat(self, days: int, now: datetime | None = None) -> int:
+        """Delete the chat lines older than `days`, at every table; how many."""
+        cutoff = (now or datetime.now(UTC)) - timedelta(days=check_days(days))
+        async with self.database.write() as session:
+            result = await session.execute(delete(ChatMessage).where(ChatMessage.created_at < cutoff))
+            await session.commit()
+        return _count(result)

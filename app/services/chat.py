@@ -15,6 +15,7 @@ import math
 import re
 import unicodedata
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
@@ -31,7 +32,9 @@ from app.services.play import check_client_id
 from app.services.record import TableRecord
 
 if TYPE_CHECKING:
-    from app.services.ports import Context
+    from app.clock import Clock
+    from app.services.database import Database
+    from app.services.ports import Publisher
 
 MAX_CHARS = 300  # per line, counted in code points after cleaning
 HISTORY = 100  # lines of the players (and host), and as many of the others, a reader gets on load
@@ -213,17 +216,6 @@ async def _check_newcomer(
                            retry_after=60)
 
 
-async def _lock_author(rt: Context, session: AsyncSession, table_id: str, user_id: str) -> None:
-    """Serialise one person's lines at one table across every server process, until the transaction ends.
-
-    Two lines sent at once through two processes would otherwise both start from the same last line and both
-    spend its allowance. On SQLite there is one process, and `single_writer` already orders its writes."""
-    if rt.is_postgres:
-        await session.execute(
-            text("SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))"), {"key": f"chat:{table_id}:{user_id}"}
-        )
-
-
 async def is_muted(session: AsyncSession, table_id: str, user_id: str | None) -> bool:
     """Whether the host muted this person in the table's chat."""
     if user_id is None:
@@ -231,105 +223,9 @@ async def is_muted(session: AsyncSession, table_id: str, user_id: str | None) ->
     return await session.get(ChatMute, (table_id, user_id)) is not None
 
 
-async def post(
-    rt: Context,
-    rec: TableRecord,
-    user_id: str,
-    raw: Any,
-    client_id: Any = None,
-    on_durable: Callable[[dict[str, Any]], None] | None = None,
-) -> dict[str, Any]:
-    """Store a line of `user_id` at the table `rec` (which they may see), then deliver it everywhere.
-
-    Refused for a person the host muted (`muted`), or one past the rate limit (`rate_limited`), decided from
-    their last stored line at the table in the transaction that stores this one, so it holds across processes.
-    `on_durable` hears the stored line before any socket gets it, so the sender's ack comes first. A
-    client_id already stored for this person and table answers that line again, delivered to no one."""
-    text_ = clean_text(raw)
-    check_client_id(client_id)
-    settings = rt.settings
-    async with rt.single_writer(), rt.sessions() as session:
-        await _lock_author(rt, session, rec.id, user_id)
-        if client_id is not None and (known := await _stored(session, rec.id, user_id, client_id)) is not None:
-            if on_durable is not None:
-                on_durable(known)
-            return known
-        if await is_muted(session, rec.id, user_id):
-            raise _muted()
-        author = (await session.execute(select(User.name, User.username).where(User.id == user_id))).first()
-        if author is None:
-            raise ServiceError("bad_token", "Your session is not valid; sign in again.", 401)
-        name = author[0]
-        _check_mode(rec, user_id, author[1] is not None)
-        now = rt.now()
-        await _check_newcomer(session, rec, user_id, now, settings.chat_newcomers_per_minute)
-        last = (await session.execute(
-            select(ChatMessage.allowance, ChatMessage.created_at)
-            .where(ChatMessage.table_id == rec.id, ChatMessage.user_id == user_id)
-            .order_by(ChatMessage.id.desc()).limit(1)
-        )).first()
-        burst, rate = settings.chat_rate_burst, settings.chat_rate_per_second
-        tokens = float(burst) if last is None else allowance_now(last[0], last[1], now, rate, burst)
-        if tokens < 1:
-            raise _limited((1 - tokens) / rate if rate > 0 else math.inf)
-        row = ChatMessage(
-            table_id=rec.id, user_id=user_id, name=name, seat=rec.seat_of(user_id), client_id=client_id,
-            text=text_, created_at=now, allowance=tokens - 1,
-        )
-        session.add(row)
-        try:
-            await session.flush()
-            line = message_json(row)
-            payload = ChatNotice(origin=rt.origin, table_id=rec.id, message=line).payload()
-            await rt.publisher.notice_in_tx(session, payload)
-            await session.commit()
-        except IntegrityError:
-            # The same line sent twice at once (a retry racing the original): answer with the stored one.
-            await session.rollback()
-            known = await _stored(session, rec.id, user_id, client_id) if client_id is not None else None
-            if known is None:
-                raise
-            if on_durable is not None:
-                on_durable(known)
-            return known
-    if on_durable is not None:
-        on_durable(line)
-    rt.publisher.chat_line(rec.id, line)
-    await rt.publisher.notice_after_commit(payload)
-    return line
-
-
 def _require_host(rec: TableRecord, user_id: str) -> None:
     if user_id != rec.host_id:
         raise ServiceError("not_host", "Only the table's host can moderate its chat.", 403)
-
-
-async def remove(rt: Context, rec: TableRecord, user_id: str, message_id: int) -> dict[str, Any]:
-    """The host removes one line: gone from the history, and from every screen at once.
-
-    The row stays as a tombstone with its text emptied, rather than being deleted: a retry of that line under
-    its client_id is then answered rather than posted again, the line still counts for its author's rate limit
-    (removing a line must not refill it), and a process that missed the live notice (its broker was away)
-    learns of the removal again when it resends the lines posted meanwhile (`removed_since`). Removing a line
-    twice answers the same."""
-    _require_host(rec, user_id)
-    payload = None
-    async with rt.single_writer(), rt.sessions() as session:
-        row = await session.scalar(
-            select(ChatMessage).where(ChatMessage.id == message_id, ChatMessage.table_id == rec.id)
-        )
-        if row is None:
-            raise ServiceError("no_such_message", "This table's chat has no such line.", 404)
-        if row.removed_at is None:
-            row.removed_at, row.text = datetime.now(UTC), ""
-            await session.flush()
-            payload = ChatRemovedNotice(origin=rt.origin, table_id=rec.id, id=message_id).payload()
-            await rt.publisher.notice_in_tx(session, payload)
-            await session.commit()
-    if payload is not None:
-        rt.publisher.chat_removed(rec.id, message_id)
-        await rt.publisher.notice_after_commit(payload)
-    return {"id": message_id, "removed": True}
 
 
 async def removed_since(session: AsyncSession, table_id: str, since: datetime) -> list[int]:
@@ -358,53 +254,6 @@ async def mutes(session: AsyncSession, rec: TableRecord, user_id: str) -> list[d
     return [_mute_json(uid, name, at) for uid, name, at in rows]
 
 
-async def mute(rt: Context, rec: TableRecord, user_id: str, target: str) -> dict[str, Any]:
-    """The host mutes a person at the table (a player, someone who chatted here, or someone watching it now, who
-    may not have written yet): their next lines are refused until the host unmutes them. Nobody can mute the
-    host. Muting twice answers the same."""
-    _require_host(rec, user_id)
-    if target == rec.host_id:
-        raise ServiceError("cannot_mute_host", "Nobody can mute the table's host.", 403)
-    payload = None
-    async with rt.single_writer(), rt.sessions() as session:
-        name = await session.scalar(select(User.name).where(User.id == target)) if len(target) <= 32 else None
-        # Muted already (a watcher who has left since too): the same answer.
-        if name is not None and (existing := await session.get(ChatMute, (rec.id, target))) is not None:
-            return _mute_json(target, name, existing.created_at)
-        # At the table: seated, watching now (a socket open there on any server process, as presence knows it; the
-        # stand-in wait asks the same), or has written in its chat.
-        if name is None or not (
-            rec.seat_of(target) is not None
-            or rt.publisher.connected(rec.id, target)
-            or await session.scalar(
-                select(ChatMessage.id).where(ChatMessage.table_id == rec.id, ChatMessage.user_id == target).limit(1)
-            ) is not None
-        ):
-            raise ServiceError(
-                "not_at_table",
-                "That person is not at this table: they have no seat here, have not written in its chat and are "
-                "not watching it now.",
-                404,
-            )
-        at = datetime.now(UTC)
-        session.add(ChatMute(table_id=rec.id, user_id=target, muted_by=user_id, created_at=at))
-        payload = ChatMuteNotice(origin=rt.origin, table_id=rec.id, user=Person(id=target, name=name), muted=True,
-                                 host_id=rec.host_id).payload()
-        try:
-            await session.flush()
-            await rt.publisher.notice_in_tx(session, payload)
-            await session.commit()
-        except IntegrityError:  # muted at the same moment through another request
-            await session.rollback()
-            existing = await session.get(ChatMute, (rec.id, target))
-            if existing is None:
-                raise
-            return _mute_json(target, name, existing.created_at)
-    rt.publisher.chat_mute(rec.id, {"id": target, "name": name}, True, rec.host_id)
-    await rt.publisher.notice_after_commit(payload)
-    return _mute_json(target, name, at)
-
-
 async def carry_mutes(session: AsyncSession, old_table: str, new_table: str, new_host: str) -> None:
     """Mute at the rematch `new_table` everyone muted at the finished `old_table` it follows, but its host.
 
@@ -420,21 +269,195 @@ async def carry_mutes(session: AsyncSession, old_table: str, new_table: str, new
         session.add(ChatMute(table_id=new_table, user_id=row.user_id, muted_by=row.muted_by, created_at=row.created_at))
 
 
-async def unmute(rt: Context, rec: TableRecord, user_id: str, target: str) -> dict[str, Any]:
-    """The host lets a muted person chat again (someone not muted: nothing changes, the same answer)."""
-    _require_host(rec, user_id)
-    payload = None
-    async with rt.single_writer(), rt.sessions() as session:
-        existing = await session.get(ChatMute, (rec.id, target)) if len(target) <= 32 else None
-        if existing is not None:
-            name = await session.scalar(select(User.name).where(User.id == target)) or "?"
-            await session.delete(existing)
-            payload = ChatMuteNotice(origin=rt.origin, table_id=rec.id, user=Person(id=target, name=name),
-                                     muted=False, host_id=rec.host_id).payload()
-            await session.flush()
-            await rt.publisher.notice_in_tx(session, payload)
-            await session.commit()
-    if payload is not None:
-        rt.publisher.chat_mute(rec.id, {"id": target, "name": name}, False, rec.host_id)
-        await rt.publisher.notice_after_commit(payload)
-    return {"user_id": target, "muted": False}
+@dataclass(frozen=True)
+class ChatLimits:
+    """How much one person may chat at one table: `burst` lines in a row, then `per_second`; and how many watchers
+    may write their first line there in a minute (`newcomers_per_minute`)."""
+
+    burst: int
+    per_second: float
+    newcomers_per_minute: int
+
+
+class Chat:
+    """A table's chat as its people write it and its host moderates it: each change stored, then told to every
+    process (`publisher`)."""
+
+    def __init__(
+        self, *, database: Database, publisher: Publisher, clock: Clock, origin: str, limits: ChatLimits
+    ) -> None:
+        self.database = database
+        self.publisher = publisher
+        self.clock = clock  # the time a line is stored at, and its rate limit counted on
+        self.origin = origin  # names this process in its side notices: its own come back from the broker
+        self.limits = limits
+
+    async def _lock_author(self, session: AsyncSession, table_id: str, user_id: str) -> None:
+        """Serialise one person's lines at one table across every server process, until the transaction ends.
+
+        Two lines sent at once through two processes would otherwise both start from the same last line and both
+        spend its allowance. On SQLite there is one process, and `single_writer` already orders its writes."""
+        if self.database.is_postgres:
+            await session.execute(
+                text("SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))"), {"key": f"chat:{table_id}:{user_id}"}
+            )
+
+    async def post(
+        self,
+        rec: TableRecord,
+        user_id: str,
+        raw: Any,
+        client_id: Any = None,
+        on_durable: Callable[[dict[str, Any]], None] | None = None,
+    ) -> dict[str, Any]:
+        """Store a line of `user_id` at the table `rec` (which they may see), then deliver it everywhere.
+
+        Refused for a person the host muted (`muted`), or one past the rate limit (`rate_limited`), decided from
+        their last stored line at the table in the transaction that stores this one, so it holds across processes.
+        `on_durable` hears the stored line before any socket gets it, so the sender's ack comes first. A
+        client_id already stored for this person and table answers that line again, delivered to no one."""
+        text_ = clean_text(raw)
+        check_client_id(client_id)
+        limits = self.limits
+        async with self.database.write() as session:
+            await self._lock_author(session, rec.id, user_id)
+            if client_id is not None and (known := await _stored(session, rec.id, user_id, client_id)) is not None:
+                if on_durable is not None:
+                    on_durable(known)
+                return known
+            if await is_muted(session, rec.id, user_id):
+                raise _muted()
+            author = (await session.execute(select(User.name, User.username).where(User.id == user_id))).first()
+            if author is None:
+                raise ServiceError("bad_token", "Your session is not valid; sign in again.", 401)
+            name = author[0]
+            _check_mode(rec, user_id, author[1] is not None)
+            now = self.clock.now()
+            await _check_newcomer(session, rec, user_id, now, limits.newcomers_per_minute)
+            last = (await session.execute(
+                select(ChatMessage.allowance, ChatMessage.created_at)
+                .where(ChatMessage.table_id == rec.id, ChatMessage.user_id == user_id)
+                .order_by(ChatMessage.id.desc()).limit(1)
+            )).first()
+            burst, rate = limits.burst, limits.per_second
+            tokens = float(burst) if last is None else allowance_now(last[0], last[1], now, rate, burst)
+            if tokens < 1:
+                raise _limited((1 - tokens) / rate if rate > 0 else math.inf)
+            row = ChatMessage(
+                table_id=rec.id, user_id=user_id, name=name, seat=rec.seat_of(user_id), client_id=client_id,
+                text=text_, created_at=now, allowance=tokens - 1,
+            )
+            session.add(row)
+            try:
+                await session.flush()
+                line = message_json(row)
+                payload = ChatNotice(origin=self.origin, table_id=rec.id, message=line).payload()
+                await self.publisher.notice_in_tx(session, payload)
+                await session.commit()
+            except IntegrityError:
+                # The same line sent twice at once (a retry racing the original): answer with the stored one.
+                await session.rollback()
+                known = await _stored(session, rec.id, user_id, client_id) if client_id is not None else None
+                if known is None:
+                    raise
+                if on_durable is not None:
+                    on_durable(known)
+                return known
+        if on_durable is not None:
+            on_durable(line)
+        self.publisher.chat_line(rec.id, line)
+        await self.publisher.notice_after_commit(payload)
+        return line
+
+    async def remove(self, rec: TableRecord, user_id: str, message_id: int) -> dict[str, Any]:
+        """The host removes one line: gone from the history, and from every screen at once.
+
+        The row stays as a tombstone with its text emptied, rather than being deleted: a retry of that line under
+        its client_id is then answered rather than posted again, the line still counts for its author's rate limit
+        (removing a line must not refill it), and a process that missed the live notice (its broker was away)
+        learns of the removal again when it resends the lines posted meanwhile (`removed_since`). Removing a line
+        twice answers the same."""
+        _require_host(rec, user_id)
+        payload = None
+        async with self.database.write() as session:
+            row = await session.scalar(
+                select(ChatMessage).where(ChatMessage.id == message_id, ChatMessage.table_id == rec.id)
+            )
+            if row is None:
+                raise ServiceError("no_such_message", "This table's chat has no such line.", 404)
+            if row.removed_at is None:
+                row.removed_at, row.text = datetime.now(UTC), ""
+                await session.flush()
+                payload = ChatRemovedNotice(origin=self.origin, table_id=rec.id, id=message_id).payload()
+                await self.publisher.notice_in_tx(session, payload)
+                await session.commit()
+        if payload is not None:
+            self.publisher.chat_removed(rec.id, message_id)
+            await self.publisher.notice_after_commit(payload)
+        return {"id": message_id, "removed": True}
+
+    async def mute(self, rec: TableRecord, user_id: str, target: str) -> dict[str, Any]:
+        """The host mutes a person at the table (a player, someone who chatted here, or someone watching it now, who
+        may not have written yet): their next lines are refused until the host unmutes them. Nobody can mute the
+        host. Muting twice answers the same."""
+        _require_host(rec, user_id)
+        if target == rec.host_id:
+            raise ServiceError("cannot_mute_host", "Nobody can mute the table's host.", 403)
+        payload = None
+        async with self.database.write() as session:
+            name = await session.scalar(select(User.name).where(User.id == target)) if len(target) <= 32 else None
+            # Muted already (a watcher who has left since too): the same answer.
+            if name is not None and (existing := await session.get(ChatMute, (rec.id, target))) is not None:
+                return _mute_json(target, name, existing.created_at)
+            # At the table: seated, watching now (a socket open there on any server process, as presence knows it;
+            # the stand-in wait asks the same), or has written in its chat.
+            if name is None or not (
+                rec.seat_of(target) is not None
+                or self.publisher.connected(rec.id, target)
+                or await session.scalar(
+                    select(ChatMessage.id).where(ChatMessage.table_id == rec.id, ChatMessage.user_id == target)
+                    .limit(1)
+                ) is not None
+            ):
+                raise ServiceError(
+                    "not_at_table",
+                    "That person is not at this table: they have no seat here, have not written in its chat and "
+                    "are not watching it now.",
+                    404,
+                )
+            at = datetime.now(UTC)
+            session.add(ChatMute(table_id=rec.id, user_id=target, muted_by=user_id, created_at=at))
+            payload = ChatMuteNotice(origin=self.origin, table_id=rec.id, user=Person(id=target, name=name),
+                                     muted=True, host_id=rec.host_id).payload()
+            try:
+                await session.flush()
+                await self.publisher.notice_in_tx(session, payload)
+                await session.commit()
+            except IntegrityError:  # muted at the same moment through another request
+                await session.rollback()
+                existing = await session.get(ChatMute, (rec.id, target))
+                if existing is None:
+                    raise
+                return _mute_json(target, name, existing.created_at)
+        self.publisher.chat_mute(rec.id, {"id": target, "name": name}, True, rec.host_id)
+        await self.publisher.notice_after_commit(payload)
+        return _mute_json(target, name, at)
+
+    async def unmute(self, rec: TableRecord, user_id: str, target: str) -> dict[str, Any]:
+        """The host lets a muted person chat again (someone not muted: nothing changes, the same answer)."""
+        _require_host(rec, user_id)
+        payload = None
+        async with self.database.write() as session:
+            existing = await session.get(ChatMute, (rec.id, target)) if len(target) <= 32 else None
+            if existing is not None:
+                name = await session.scalar(select(User.name).where(User.id == target)) or "?"
+                await session.delete(existing)
+                payload = ChatMuteNotice(origin=self.origin, table_id=rec.id, user=Person(id=target, name=name),
+                                         muted=False, host_id=rec.host_id).payload()
+                await session.flush()
+                await self.publisher.notice_in_tx(session, payload)
+                await session.commit()
+        if payload is not None:
+            self.publisher.chat_mute(rec.id, {"id": target, "name": name}, False, rec.host_id)
+            await self.publisher.notice_after_commit(payload)
+        return {"user_id": target, "muted": False}

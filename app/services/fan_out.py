@@ -58,8 +58,8 @@ class ChangeFanOut:
         self.bots = bots
         self.sockets = sockets
         self.settle_rating = settle_rating  # rate a finished table's game, once (Ratings.settle)
-        # Whether the change may make a mail or a push (notify.concerns): only then is `notify` spawned, which
-        # makes them (notify.after_change).
+        # Whether the change may make a mail or a push (Notifications.concerns): only then is `notify` spawned, which
+        # makes them (Notifications.after_change).
         self.may_notify = may_notify
         self.notify = notify
         self.spawn = spawn  # run in the background, cancelled when the process stops

@@ -4,16 +4,14 @@ publishes it."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
-from typing import Any, Protocol
+from typing import Any
 
 from sqlalchemy import Row, bindparam, delete, exists, func, insert, select, update
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.clock import Clock
 from app.db.models import GAME_TABLES, TABLE_LOG, GameTable, Seat, User
@@ -35,7 +33,6 @@ from app.services.record import (
     seed_commitment,
     waited,
 )
-from app.services.table_cache import TableCache
 from app.services.table_writes import TableWrites
 
 Events = list[dict[str, Any]]
@@ -44,7 +41,7 @@ Events = list[dict[str, Any]]
 @dataclass(frozen=True)
 class Changed:
     """What a lobby change did: its events, and the columns of the table row it sets (the new version among them),
-    which `lobby_change` writes with the events in one statement."""
+    which `Lobby.change` writes with the events in one statement."""
 
     events: Events
     columns: dict[str, Any]
@@ -522,35 +519,3 @@ async def _changed(
     row = await keep_events(session, rec.id, rec.version + 1, events, columns, returning=True)
     assert row is not None
     return await record_of(session, row), events, rec.version + 1
-
-
-class ChangesTables(Protocol):
-    """What `lobby_change` uses of a caller that holds no `Lobby`: the runtime's table lock, sessions, cache and
-    notices."""
-
-    cache: TableCache
-    sessions: async_sessionmaker[AsyncSession]
-
-    def now(self) -> datetime: ...
-
-    def table_lock(self, table_id: str) -> asyncio.Lock: ...
-
-    def own_write(self, table_id: str, version: int) -> contextlib.AbstractContextManager[None]: ...
-
-    async def notify_in_tx(self, session: AsyncSession, table_id: str, version: int) -> None: ...
-
-    async def after_change(self, rec: TableRecord) -> None: ...
-
-
-async def lobby_change(rt: ChangesTables, table_id: str, user: User, invite: str | None, change: Change) -> TableRecord:
-    """`Lobby.change` for the account-side use cases, which reach the tables through the runtime rather than a
-    `Lobby` of their own (a rename's or a registration's announcement at each table)."""
-    async with rt.table_lock(table_id), rt.sessions() as session:
-        fresh, events, version = await _changed(session, table_id, user, invite, change, rt.now)
-        with rt.own_write(table_id, version):
-            await rt.notify_in_tx(session, table_id, version)
-            await session.commit()
-            fresh = rt.cache.put(fresh)
-            fresh.remember_events(fresh.version, events)
-    await rt.after_change(fresh)
-    return fresh

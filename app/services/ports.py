@@ -1,28 +1,18 @@
-"""What the use cases need from the process they run in, as protocols the services own.
+"""What the use cases need from the live side of the process they run in, as a protocol the services own.
 
-The use cases never import the hub, the broker or presence (`app/realtime`) nor the wiring (`app/runtime.py`): they
-tell a `Publisher` what happened, and reach the database, the cache and the writer through a `Context`. The
-runtime implements `Context`, realtime implements `Publisher` (`app/realtime/publisher.py`); `lint-imports` keeps it
-so (the contracts in pyproject.toml).
+The use cases never import the hub, the broker or presence (`app/realtime`) nor the wiring (`app/runtime.py`): each
+is given its collaborators (`Database`, `TableWrites`, a `Publisher`, the clock …) when the runtime builds it, and
+tells the `Publisher` what happened. Realtime implements `Publisher` (`app/realtime/publisher.py`); `lint-imports`
+keeps it so (the contracts in pyproject.toml).
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-from collections.abc import Coroutine
-from datetime import datetime
 from typing import Any, Protocol
 
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.clock import Clock
-from app.config import Settings
-from app.services.auth import TokenSigner
-from app.services.push import VapidKeys
 from app.services.record import TableRecord
-from app.services.table_cache import TableCache
-from app.services.writer import PostgresBatchWriter, SessionWriter
 
 
 class Publisher(Protocol):
@@ -61,45 +51,3 @@ class Publisher(Protocol):
 
     def connected(self, table_id: str, user_id: str) -> bool:
         """Whether the person has a socket open at the table on any process (as presence knows it)."""
-
-
-class Context(Protocol):
-    """The process a use case runs in: settings and clock, the database, the table records, the move writer, the
-    publisher."""
-
-    settings: Settings
-    clock: Clock  # the time every wait reads: tests set their own
-    secret_key: str
-    signer: TokenSigner
-    vapid: VapidKeys | None  # None without the push extra
-    sessions: async_sessionmaker[AsyncSession]
-    reads: async_sessionmaker[AsyncSession]  # autocommit sessions for reads alone
-    is_postgres: bool
-    cache: TableCache
-    writer: SessionWriter | PostgresBatchWriter
-    writing: dict[str, int]  # versions this process is writing now (their broker echo is not news)
-    mail_lock: asyncio.Lock
-    origin: str  # names this process in its side notices
-    publisher: Publisher
-
-    def now(self) -> datetime: ...
-
-    def table_lock(self, table_id: str) -> asyncio.Lock: ...
-
-    def single_writer(self) -> contextlib.AbstractAsyncContextManager[Any]: ...
-
-    async def record(self, session: AsyncSession, table_id: str) -> TableRecord: ...
-
-    async def record_fresh(self, session: AsyncSession, table_id: str) -> TableRecord: ...
-
-    async def reload(self, table_id: str) -> TableRecord: ...
-
-    async def record_at_least(self, table_id: str, version: int) -> TableRecord: ...
-
-    async def after_change(self, rec: TableRecord) -> None: ...
-
-    def own_write(self, table_id: str, version: int) -> contextlib.AbstractContextManager[None]: ...
-
-    async def notify_in_tx(self, session: AsyncSession, table_id: str, version: int) -> None: ...
-
-    def spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]: ...

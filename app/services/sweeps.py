@@ -25,7 +25,7 @@ class Sweeps:
         # Rate the finished games not rated yet, but those that ended within the given seconds (ratings.sweep).
         self.rate_unrated = rate_unrated
         self.time_out = time_out  # apply the timeouts due now, each claimed by one process (timeouts.sweep)
-        self.send_mail = send_mail  # send the waiting mails, each by one process (notify.send_due)
+        self.send_mail = send_mail  # send the waiting mails, each by one process (notify.Notifications.send_due)
         self.sleep = sleep
 
     async def ratings(self, every: float = 30.0) -> None:

@@ -16,7 +16,6 @@ from sqlalchemy import func, select
 from app.config import Settings
 from app.db.models import ChatMessage, GameTable, User
 from app.runtime import OUTSIDE_CHECK_SECONDS, Runtime
-from app.services import admin
 from app.services.errors import ServiceError
 from tests.conftest import IS_POSTGRES, ROOT, SECRET, Database, Server
 from tests.platform.client import Player, Socket
@@ -182,7 +181,7 @@ async def test_purge_guests_keeps_players_of_games_and_the_recently_active(srv: 
             )
             await s.commit()
 
-        purged = await admin.purge_guests(rt, 30, now=later)
+        purged = await rt.admin.purge_guests(30, now=later)
         assert (purged.guests, purged.tables, purged.chat_lines) == (1, 1, 1)
         async with rt.sessions() as s:
             left = set(await s.scalars(select(User.id)))
@@ -191,9 +190,9 @@ async def test_purge_guests_keeps_players_of_games_and_the_recently_active(srv: 
             assert await s.get(GameTable, idle_table["id"]) is None
             assert await s.get(GameTable, game["id"]) is not None
         # Nothing is idle for 30 days as of today.
-        assert (await admin.purge_guests(rt, 30)).guests == 0
+        assert (await rt.admin.purge_guests(30)).guests == 0
         with pytest.raises(ServiceError) as bad:
-            await admin.purge_guests(rt, 0)
+            await rt.admin.purge_guests(0)
         assert bad.value.code == "bad_days"
     finally:
         for p in (idle, player, other, talker, member):

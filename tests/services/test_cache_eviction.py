@@ -77,7 +77,7 @@ async def _started(rt: Runtime) -> str:
 
 async def _play(rt: Runtime, table_id: str, moves: int) -> None:
     for _ in range(moves):
-        rec = await rt.record_at_least(table_id, 0)
+        rec = await rt.tables.record_at_least(table_id, 0)
         seat = rec.awaiting[0]
         await rt.play.apply_action(table_id, seat, rec.actions_for(seat)[0])
 
@@ -100,12 +100,12 @@ async def test_a_table_pushed_out_of_the_cache_comes_back_from_the_database_unch
     second = await _started(rt)  # the only place goes to it
     await _play(rt, second, 2)
     assert rt.cache.get(first) is None and len(rt.cache) == 1
-    back = await rt.record_at_least(first, 0)
+    back = await rt.tables.record_at_least(first, 0)
     assert back is not evicted
     assert _stored_fields(back) == _stored_fields(evicted)
     assert back.actions_for(back.awaiting[0]) == evicted.actions_for(evicted.awaiting[0])
     await _play(rt, first, 1)  # and play goes on from it
-    assert (await rt.record_at_least(first, 0)).move_count == 6
+    assert (await rt.tables.record_at_least(first, 0)).move_count == 6
 
 
 async def test_a_table_idle_too_long_leaves_the_cache_and_comes_back_unchanged(make_rt: MakeRuntime) -> None:
@@ -121,7 +121,7 @@ async def test_a_table_idle_too_long_leaves_the_cache_and_comes_back_unchanged(m
     clock.advance(61)
     await _play(rt, busy, 1)  # any use of the cache lets the idle ones go
     assert rt.cache.get(idle) is None and rt.cache.get(busy) is not None
-    back = await rt.record_at_least(idle, 0)
+    back = await rt.tables.record_at_least(idle, 0)
     assert _stored_fields(back) == _stored_fields(left)
 
 
@@ -134,7 +134,7 @@ async def test_a_records_recent_events_stay_within_the_window_however_long_the_g
     assert min(rec.recent_events) > rec.version - EVENT_WINDOW
     assert list(rec.recent_events) == sorted(rec.recent_events)
     # A record read afresh, merged with the cached one, keeps no event older than the window either.
-    rt.cache.put(await rt.reload(table_id))
+    rt.cache.put(await rt.tables.reload(table_id))
     merged = rt.cache.get(table_id)
     assert merged is not None and min(merged.recent_events) > merged.version - EVENT_WINDOW
 

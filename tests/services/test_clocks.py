@@ -102,13 +102,13 @@ async def started(rt: Runtime, clock: Clock, tc: dict[str, Any], people: tuple[s
     async with rt.sessions() as session:
         await session.execute(update(GameTable).where(GameTable.id == rec.id).values(seed=seed))
         await session.commit()
-    await rt.reload(rec.id)
+    await rt.tables.reload(rec.id)
     clock.to(0)
     return await rt.lobby.change(rec.id, host, None, lambda s, r: lobby.start(s, r, host, clock.now()))
 
 
 async def fresh(rt: Runtime, table_id: str) -> TableRecord:
-    return await rt.reload(table_id)
+    return await rt.tables.reload(table_id)
 
 
 def shown(rt: Runtime, rec: TableRecord) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from app.config import Settings
 from app.db.models import EmailOut, User
 from app.main import run_migrations
 from app.runtime import Runtime
-from app.services.notify import MAX_ATTEMPTS, enqueue, send_due
+from app.services.notify import MAX_ATTEMPTS, enqueue
 from tests.conftest import IS_POSTGRES, SECRET, Database
 from tests.mail import smtp_server
 
@@ -76,7 +76,7 @@ async def test_every_mail_is_sent_once_by_whichever_process_claims_it(
     keys = [f"k{i}" for i in range(45)]
     await queued(runtimes[0], "ana", keys)
     while True:
-        sent = await asyncio.gather(*(send_due(rt) for rt in runtimes for _ in range(2)))
+        sent = await asyncio.gather(*(rt.notifications.send_due() for rt in runtimes for _ in range(2)))
         if not any(sent):
             break
     assert sorted(smtp[0].subjects) == sorted(f"mail {k}" for k in keys)
@@ -92,7 +92,7 @@ async def test_a_refused_mail_is_given_up_after_a_few_tries_and_the_others_go(
     await queued(rt, "bounce", ["b"])
     await queued(rt, "ana", ["a"])
     for _ in range(MAX_ATTEMPTS + 2):
-        await send_due(rt)
+        await rt.notifications.send_due()
     assert smtp[0].subjects == ["mail a"]
     async with rt.reads() as session:
         bounced = await session.scalar(select(EmailOut).where(EmailOut.key == "b"))
