@@ -215,8 +215,8 @@ async def test_a_runtime_rates_the_finished_table_it_hears_of_once_its_change_is
     """`after_change` of a finished table (what the final move calls) settles its rating in the background."""
     one, _ = runtimes
     tid = await finished(one, TWO, [["0"], ["1"]])
-    rec = await one.reload(tid)
-    await one.after_change(rec)
+    rec = await one.tables.reload(tid)
+    await one.tables.after_change(rec)
 
     async def rated() -> Any:
         return (await table_row(one, tid))[1]
