@@ -174,6 +174,8 @@ async def _stored(session: AsyncSession, table_id: str, user_id: str, client_id:
 
 
 def _limited(wait: float) -> ServiceError:
+    if not math.isfinite(wait):  # CHAT_RATE_PER_SECOND=0: the burst is all a person may say at a table
+        return ServiceError("rate_limited", "You have sent all the chat messages this table allows.", 429)
     return ServiceError("rate_limited", f"Too many chat messages; wait {math.ceil(wait)} s before the next one.", 429)
 
 

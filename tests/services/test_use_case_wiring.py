@@ -140,6 +140,20 @@ async def test_chat_stores_a_line_and_tells_the_publisher(
     assert refused.value.code == "rate_limited"
 
 
+async def test_chat_with_no_refill_refuses_past_the_burst_without_a_wait(
+    world: World, database: Database, publisher: RecordingPublisher
+) -> None:
+    """CHAT_RATE_PER_SECOND=0: a person says the burst at a table and no more; the refusal names no wait."""
+    chat = Chat(database=database, publisher=publisher, clock=FakeClock(datetime(2026, 1, 2, tzinfo=UTC)),
+                origin=ORIGIN, limits=ChatLimits(burst=1, per_second=0, newcomers_per_minute=5))
+    rec = await table(world)
+    await chat.post(rec, "ana", "once")
+    with pytest.raises(ServiceError) as refused:
+        await chat.post(rec, "ana", "twice")
+    assert (refused.value.code, refused.value.status) == ("rate_limited", 429)
+    assert "wait" not in refused.value.message
+
+
 async def test_accounts_rename_tells_the_publisher_and_changes_each_live_table(
     world: World, database: Database, publisher: RecordingPublisher
 ) -> None:
