@@ -7,7 +7,9 @@ Plays --games seeded games in which a move is a uniformly random listed one (as 
 with probability --random-share, else the engine's `normal` bot's (so that games get past the first rounds); then replays the recorded moves the way the server
 plays one (`actions` for the player's update, `is_listed`, `apply_listed`, then a view for every seat and a
 spectator) and the way a replay of history does (`apply`, which checks the move itself). The games' moves are
-replayed interleaved, one move of each game in turn, so the map caches see many tables at once as a server's do.
+replayed interleaved, one move of each game in turn, so the map caches see many tables at once as a server's do;
+then again with the engine's caches emptied before each path of each move (a server with more tables than its
+caches hold, at worst: every map's geometry is built again).
 Prints the median over --passes of the CPU (process time) per move, by path and by kind of move (setup: a move of
 the first restaurants' placing; placing: a square or spot chosen for another piece; other: the rest), and a hash of
 every state, event list and view replayed: two builds of the engine that answer alike print the same hash.
@@ -68,25 +70,42 @@ def kind(step: Step) -> str:
     return "placing" if action["type"] in PLACING else "other"
 
 
-def replay(order: list[Step], viewers: list[str | None], digest: Any) -> dict[str, dict[str, list[int]]]:
-    """CPU ns per move by path ("server", "views", "apply") and kind; feeds `digest` with every answer."""
+def map_caches() -> list[Any]:
+    """The engine's memoised functions (map geometry, spots, road costs): the FCM modules' `lru_cache`s."""
+    return [f for name, module in sorted(sys.modules.items()) if name.startswith("app.games.food_chain_magnate")
+            for f in vars(module).values() if callable(getattr(f, "cache_clear", None))]
+
+
+def replay(order: list[Step], viewers: list[str | None], digest: Any, cold: bool) -> dict[str, dict[str, list[int]]]:
+    """CPU ns per move by path ("server", "views", "apply") and kind; feeds `digest` with every answer. `cold`
+    empties the engine's caches before each move (as on a server whose tables are more than they hold)."""
     clock = time.process_time_ns
     out: dict[str, dict[str, list[int]]] = {p: {k: [] for k in KINDS} for p in ("server", "views", "apply")}
+    caches = map_caches()
+    for f in caches:
+        f.cache_clear()
     for step in order:
         state, seat, action = step
         row = kind(step)
+        if cold:
+            for f in caches:
+                f.cache_clear()
         t0 = clock()
         legal = ENGINE.actions(state, seat)
         assert is_listed(action, legal)
         applied = ENGINE.apply_listed(state, seat, action)
         t1 = clock()
-        views = [ENGINE.view(applied.state, v) for v in viewers]
+        views = ENGINE.views(applied.state, viewers)
         t2 = clock()
-        again = ENGINE.apply(state, seat, action)
+        if cold:
+            for f in caches:
+                f.cache_clear()
         t3 = clock()
+        again = ENGINE.apply(state, seat, action)
+        t4 = clock()
         out["server"][row].append(t1 - t0)
         out["views"][row].append(t2 - t1)
-        out["apply"][row].append(t3 - t2)
+        out["apply"][row].append(t4 - t3)
         if digest is not None:
             digest.update(orjson.dumps([legal, applied.state, applied.events, applied.undoable, views, again.state],
                                        option=orjson.OPT_SORT_KEYS))
@@ -111,19 +130,20 @@ def main() -> None:
     counts = {k: sum(1 for s in order if kind(s) == k) for k in KINDS}
     print(f"{args.games} games, {len(order)} moves ({counts['setup']} setup, {counts['placing']} placing), "
           f"{time.perf_counter() - t0:.1f} s to play them")
-    runs = []
     digest = hashlib.sha256()
-    for n in range(args.passes):
-        runs.append(replay(order, viewers, digest if n == 0 else None))
-    print(f"answers sha256 {digest.hexdigest()[:16]}")
-    print(f"{'us/move':<8} {'all':>8} {'setup':>8} {'placing':>8} {'other':>8}   (median of {args.passes} passes)")
-    for path in ("server", "views", "apply"):
-        def per_move(rows: list[str], path: str = path) -> float:
-            return statistics.median(
-                sum(sum(r[path][k]) for k in rows) / max(1, sum(len(r[path][k]) for k in rows)) for r in runs
-            ) / 1000
-        print(f"{path:<8} {per_move(list(KINDS)):>8.1f} "
-              + " ".join(f"{per_move([k]):>8.1f}" for k in KINDS))
+    for cold in (False, True):
+        runs = [replay(order, viewers, digest if n == 0 and not cold else None, cold) for n in range(args.passes)]
+        if not cold:
+            print(f"answers sha256 {digest.hexdigest()[:16]}")
+        print(f"caches {'emptied before each move' if cold else 'kept'} (median of {args.passes} passes)")
+        print(f"{'us/move':<8} {'all':>8} {'setup':>8} {'placing':>8} {'other':>8}")
+        for path in ("server", "views", "apply"):
+            def per_move(rows: list[str], path: str = path, runs: list[Any] = runs) -> float:
+                return statistics.median(
+                    sum(sum(r[path][k]) for k in rows) / max(1, sum(len(r[path][k]) for k in rows)) for r in runs
+                ) / 1000
+            print(f"{path:<8} {per_move(list(KINDS)):>8.1f} "
+                  + " ".join(f"{per_move([k]):>8.1f}" for k in KINDS))
 
 
 if __name__ == "__main__":

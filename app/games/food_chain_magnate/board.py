@@ -67,3 +67,8 @@ def listed_cells(xs: object) -> list[Cell] | None:
         return None
     out = [listed_cell(x) for x in xs]
     return None if any(c is None for c in out) else [c for c in out if c is not None]
+
+
+def if_equal(candidate: JSON, action: JSON) -> list[JSON]:
+    """[candidate] when the action equals it (by ==, as in a lookup in the list of legal actions), else []."""
+    return [candidate] if candidate == action else []

@@ -18,7 +18,7 @@ from app.games.food_chain_magnate.phases import (
 )
 from app.games.food_chain_magnate.phases.working import turn
 from app.games.food_chain_magnate.phases.working.turn import working_candidates
-from app.games.food_chain_magnate.view import redact
+from app.games.food_chain_magnate.view import redact, redact_all
 from app.games.toolkit import JSON, copy_state, is_listed
 
 ActionsFn = Callable[[JSON, str], list[JSON]]
@@ -35,7 +35,7 @@ PHASES: dict[str, tuple[ActionsFn, ApplyFn]] = {
     "payday_forced": (payday.forced_actions, payday.apply_forced),
     "cleanup": (cleanup.cleanup_actions, cleanup.apply_cleanup),
 }
-# Phases that can tell, for some actions (a piece's placement), which listed actions may equal one without listing
+# Phases that can tell, for some actions (a piece's placement), which listed actions equal one without listing
 # every legal spot on the map; `None` from them means "list them all".
 CANDIDATES: dict[str, CandidatesFn] = {
     "first_restaurants": setup_choices.first_restaurant_candidates,
@@ -130,6 +130,10 @@ class FoodChainMagnate(Game):
     def view(self, state: JSON, viewer: str | None) -> JSON:
         """What `viewer` may see (None = spectator)."""
         return redact(state, viewer)
+
+    def views(self, state: JSON, viewers: Sequence[str | None]) -> list[JSON]:
+        """`view` for several viewers at once, sharing the parts each sees unchanged with the state."""
+        return redact_all(state, viewers)
 
     def outcome(self, state: JSON) -> Outcome | None:
         """Cash decides; ties go to the earlier seat in the current turn order; bankrupt chains rank last."""

@@ -15,7 +15,10 @@ from functools import lru_cache
 from typing import Any
 
 from app.games.food_chain_magnate.map_build import (
+    BRIDGE,
     EMPTY,
+    ROAD,
+    STEPS,
     Cell,
     Geometry,
     MapKey,
@@ -27,7 +30,7 @@ from app.games.food_chain_magnate.map_build import (
     map_key,
     tile_key,
 )
-from app.games.food_chain_magnate.map_roads import _entrance_key, _reach_cost, _road_costs, in_marketing_range
+from app.games.food_chain_magnate.map_roads import _entrance_key, _square_costs, in_marketing_range
 from app.games.toolkit import JSON
 
 EDGES = ("N", "E", "S", "W")
@@ -52,7 +55,9 @@ def _open_ground(key: MapKey) -> tuple[frozenset[Cell], frozenset[Cell]]:
     """(empty squares of the printed map, squares with a road neighbour) of one map."""
     g = _geometry(key)
     empty = frozenset((r, c) for r, line in enumerate(g.grid) for c, ch in enumerate(line) if ch == EMPTY)
-    by_road = frozenset(x for x in empty if any(g.road(n) for n in g.neighbours(x)))
+    # `g.road` of each on-board neighbour, by the grid's characters (this runs for every map a process meets)
+    roads = frozenset((r, c) for r, line in enumerate(g.grid) for c, ch in enumerate(line) if ch in (ROAD, BRIDGE))
+    by_road = frozenset((r, c) for r, c in empty if any((r + dr, c + dc) in roads for dr, dc in STEPS))
     return empty, by_road
 
 
@@ -353,12 +358,12 @@ def check_campaign(m: JSON, occupied: Iterable[Sequence[int]], cells: Sequence[S
     return None
 
 
-def _campaign_fits(g: Geometry, free: frozenset[Cell], by_road: frozenset[Cell], costs: Mapping[Cell, int] | None,
+def _campaign_fits(free: frozenset[Cell], by_road: frozenset[Cell], square_costs: Mapping[Cell, int] | None,
                    reach: int | None, sq: list[Cell]) -> bool:
     if not all(x in free for x in sq) or not any(x in by_road for x in sq):
         return False
-    if costs is not None and reach is not None:
-        got = _reach_cost(g, costs, sq)
+    if square_costs is not None and reach is not None:
+        got = min((square_costs[x] for x in sq if x in square_costs), default=None)
         if got is None or got > reach:
             return False
     return True
@@ -368,12 +373,14 @@ def _campaign_spot_iter(key: MapKey, occupied: frozenset[Cell], size: tuple[int,
                         entrances: tuple[Cell, ...] | None, reach: int | None) -> Iterator[tuple[Cell, ...]]:
     g = _geometry(key)
     free, by_road = _free_now(key, occupied)
-    costs = _road_costs(key, entrances or ()) if reach is not None else None
+    costs = _square_costs(key, entrances or ()) if reach is not None else None
     for h, w in _shapes(size):
         for r in range(g.rows - h + 1):
             for c in range(g.cols - w + 1):
+                if (r, c) not in free:  # the north-west square, before building the footprint
+                    continue
                 sq = _rect((r, c), h, w)
-                if _campaign_fits(g, free, by_road, costs, reach, sq):
+                if _campaign_fits(free, by_road, costs, reach, sq):
                     yield tuple(sq)
 
 
@@ -396,8 +403,14 @@ def has_campaign_placement(m: JSON, occupied: Iterable[Sequence[int]], size: Seq
                            entrances: Iterable[Sequence[int]] | None = None, reach: int | None = None) -> bool:
     """Whether `campaign_placements` would list anything."""
     ents = None if reach is None else _entrance_key(entrances or [])
-    spots = _campaign_spot_iter(map_key(m), _frozen(occupied), (size[0], size[1]), ents, reach)
-    return next(spots, None) is not None
+    return _has_campaign_spot(map_key(m), _frozen(occupied), (size[0], size[1]), ents, reach)
+
+
+# A step asks this for every campaign tile in the supply: tiles of one size share the answer.
+@lru_cache(maxsize=256)
+def _has_campaign_spot(key: MapKey, occupied: frozenset[Cell], size: tuple[int, int],
+                       entrances: tuple[Cell, ...] | None, reach: int | None) -> bool:
+    return next(_campaign_spot_iter(key, occupied, size, entrances, reach), None) is not None
 
 
 def campaign_spot_ok(m: JSON, occupied: Iterable[Sequence[int]], size: Sequence[int], cells: Sequence[Cell], *,
@@ -413,8 +426,8 @@ def campaign_spot_ok(m: JSON, occupied: Iterable[Sequence[int]], size: Sequence[
     if not any(0 <= top[0] <= g.rows - h and 0 <= top[1] <= g.cols - w for h, w in shapes):
         return False
     free, by_road = _free_now(key, _frozen(occupied))
-    costs = _road_costs(key, _entrance_key(entrances or [])) if reach is not None else None
-    return _campaign_fits(g, free, by_road, costs, reach, sq)
+    costs = _square_costs(key, _entrance_key(entrances or [])) if reach is not None else None
+    return _campaign_fits(free, by_road, costs, reach, sq)
 
 
 def check_airplane(m: JSON, edge: str, offset: int, covers: int) -> str | None:

@@ -110,6 +110,21 @@ def _reach_cost(g: Geometry, rc: Mapping[Cell, int], targets: Iterable[Cell]) ->
     return best
 
 
+@lru_cache(maxsize=256)
+def _square_costs(key: MapKey, entrances: Entrances) -> Mapping[Cell, int]:
+    """`_reach_cost` of each single square with a reachable road beside it: a footprint's is the least of its
+    squares', so a listing of footprints looks each square up instead of walking its neighbours again."""
+    g = _geometry(key)
+    rc = _road_costs(key, entrances)
+    out: dict[Cell, int] = {}
+    for r, v in rc.items():
+        for q in g.neighbours(r):
+            w = v + cost(r, q)
+            if w < out.get(q, w + 1):
+                out[q] = w
+    return out
+
+
 def house_distance(m: JSON, entrances: Iterable[Sequence[int]], house: JSON) -> int | None:
     """Dinnertime distance (§7.3) from the entrances to a house (garden included); None if not connected."""
     g, rc = _costs(m, entrances)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from app.games.base import IllegalAction
+from app.games.food_chain_magnate.board import if_equal
 from app.games.food_chain_magnate.data import RESERVE_CARDS
 from app.games.food_chain_magnate.phases.working.restaurants import (
     choose_spot,
@@ -25,7 +26,7 @@ def first_restaurant_actions(state: JSON, seat: str) -> list[JSON]:
 
 
 def first_restaurant_candidates(state: JSON, seat: str, action: JSON) -> list[JSON] | None:
-    """The actions of `first_restaurant_actions` that may equal `action` (by ==), found without listing every
+    """The actions of `first_restaurant_actions` equal to `action` (by ==), found without listing every
     spot; None for an action of another type."""
     if state["pending"] is None:
         state = {**state, "pending": {"kind": "restaurant", "purpose": "setup"}}
@@ -36,7 +37,7 @@ def first_restaurant_candidates(state: JSON, seat: str, action: JSON) -> list[JS
         if "cell" in state["pending"]:
             return []
         may_pass = state["setup"]["pass"] == 1 or not has_restaurant_spot(state, seat, "setup")
-        return [{"type": "pass"}] if may_pass else []
+        return if_equal({"type": "pass"}, action) if may_pass else []
     return None
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from app.games.base import IllegalAction
 from app.games.food_chain_magnate import map as fcm_map
-from app.games.food_chain_magnate.board import house, listed_cells, occupied_squares
+from app.games.food_chain_magnate.board import house, if_equal, listed_cells, occupied_squares
 from app.games.food_chain_magnate.employees import cards_of_kind
 from app.games.food_chain_magnate.map_build import Cell
 from app.games.food_chain_magnate.players import unused_at_work, use
@@ -43,7 +43,7 @@ def house_actions(state: JSON, seat: str) -> list[JSON]:
 
 
 def house_candidates(state: JSON, seat: str, action: JSON) -> list[JSON] | None:
-    """The actions of `house_actions` that may equal `action` (by ==) when it places a new house's squares or
+    """The actions of `house_actions` equal to `action` (by ==) when it places a new house's squares or
     garden, found without listing them all; None for any other action."""
     pending = state["pending"]
     if not (pending and pending["kind"] == "house"):
@@ -53,14 +53,14 @@ def house_candidates(state: JSON, seat: str, action: JSON) -> list[JSON] | None:
         cells = listed_cells(action.get("cells"))
         if cells is None or not fcm_map.house_gardens(state["map"], taken, tuple(cells)):
             return []
-        return [{"type": "house_at", "cells": [list(c) for c in cells]}]
+        return if_equal({"type": "house_at", "cells": [list(c) for c in cells]}, action)
     if action.get("type") == "garden_at" and "cells" in pending:
         cells, garden = listed_cells(pending["cells"]), listed_cells(action.get("garden"))
         if cells is None or garden is None:
             return []
         gardens = fcm_map.house_gardens(state["map"], taken, tuple(cells))
         listed = [list(c) for c in garden]
-        return [{"type": "garden_at", "garden": listed}] if listed in gardens else []
+        return if_equal({"type": "garden_at", "garden": listed}, action) if listed in gardens else []
     return None
 
 

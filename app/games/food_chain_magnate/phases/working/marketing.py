@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from app.games.base import IllegalAction
 from app.games.food_chain_magnate import map as fcm_map
-from app.games.food_chain_magnate.board import entrances_of, listed_cells, occupied_squares
+from app.games.food_chain_magnate.board import entrances_of, if_equal, listed_cells, occupied_squares
 from app.games.food_chain_magnate.data import CAMPAIGNS, DRINKS, GOODS
 from app.games.food_chain_magnate.employees import MARKETEERS, ability, card
 from app.games.food_chain_magnate.map_build import Cell
@@ -40,7 +40,7 @@ def _has_placement(state: JSON, seat: str, marketeer: str, number: int, taken: f
 
 
 def _spot_candidates(state: JSON, seat: str, action: JSON) -> list[JSON]:
-    """The `campaign_at` actions listed for the pending campaign that may equal `action` (by ==)."""
+    """The `campaign_at` actions listed for the pending campaign equal to `action` (by ==)."""
     pending = state["pending"]
     tile = CAMPAIGNS[pending["number"]]
     if tile["type"] == "airplane":
@@ -48,20 +48,19 @@ def _spot_candidates(state: JSON, seat: str, action: JSON) -> list[JSON]:
         if not isinstance(offset, (int, float)) or isinstance(offset, float) and not offset.is_integer():
             return []
         spot = {"edge": edge, "offset": int(offset)}
-        return [{"type": "campaign_at", **spot}] if spot in _placements(state, seat, pending["marketeer"],
-                                                                         pending["number"]) else []
+        legal = spot in _placements(state, seat, pending["marketeer"], pending["number"])
+        return if_equal({"type": "campaign_at", **spot}, action) if legal else []
     cells = listed_cells(action.get("cells"))
     if cells is None:
         return []
-    cells.sort()
     kwargs = _rules(state, seat, pending["marketeer"])
     if not fcm_map.campaign_spot_ok(state["map"], occupied_squares(state), tile["size"], cells, **kwargs):
         return []
-    return [{"type": "campaign_at", "cells": [list(c) for c in cells]}]
+    return if_equal({"type": "campaign_at", "cells": [list(c) for c in cells]}, action)
 
 
 def marketing_candidates(state: JSON, seat: str, action: JSON) -> list[JSON] | None:
-    """The actions of `marketing_actions` that may equal `action` (by ==) when it chooses the pending campaign's
+    """The actions of `marketing_actions` equal to `action` (by ==) when it chooses the pending campaign's
     spot, found without listing them all; None for any other action."""
     pending = state["pending"]
     if not (pending and pending["kind"] == "campaign" and "spot" not in pending):

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from app.games.base import IllegalAction
 from app.games.food_chain_magnate import map as fcm_map
-from app.games.food_chain_magnate.board import entrances_of, listed_cell, occupied_squares, restaurants_of
+from app.games.food_chain_magnate.board import (
+    entrances_of,
+    if_equal,
+    listed_cell,
+    occupied_squares,
+    restaurants_of,
+)
 from app.games.food_chain_magnate.data import RESTAURANTS_PER_PLAYER
 from app.games.food_chain_magnate.employees import cards_of_kind
 from app.games.food_chain_magnate.map_build import Cell
@@ -69,18 +75,18 @@ def spot_actions(state: JSON, seat: str) -> list[JSON]:
 
 
 def spot_candidates(state: JSON, seat: str, action: JSON) -> list[JSON]:
-    """The actions of `spot_actions` that may equal `action` (by ==), found without listing them all."""
+    """The actions of `spot_actions` equal to `action` (by ==), found without listing them all."""
     pending = state["pending"]
     if action.get("type") == "restaurant_at" and "cell" not in pending:
         anchor = listed_cell(action.get("cell"))
         if anchor is None or not _entrances(state, seat, anchor):
             return []
-        return [{"type": "restaurant_at", "cell": list(anchor)}]
+        return if_equal({"type": "restaurant_at", "cell": list(anchor)}, action)
     if action.get("type") == "restaurant_entrance" and "cell" in pending:
         anchor, entrance = listed_cell(pending["cell"]), listed_cell(action.get("entrance"))
         if anchor is None or entrance is None or entrance not in _entrances(state, seat, anchor):
             return []
-        return [{"type": "restaurant_entrance", "entrance": list(entrance)}]
+        return if_equal({"type": "restaurant_entrance", "entrance": list(entrance)}, action)
     return []
 
 
@@ -109,7 +115,7 @@ def put_restaurant(state: JSON, seat: str, spot: JSON, is_open: bool, events: li
 
 
 def restaurant_candidates(state: JSON, seat: str, action: JSON) -> list[JSON] | None:
-    """The actions of `restaurant_actions` that may equal `action` (by ==) while a restaurant is being placed,
+    """The actions of `restaurant_actions` equal to `action` (by ==) while a restaurant is being placed,
     found without listing them all; None when none is."""
     if state["pending"] and state["pending"]["kind"] == "restaurant":
         return spot_candidates(state, seat, action)

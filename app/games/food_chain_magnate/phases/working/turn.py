@@ -45,7 +45,7 @@ STEP_ACTIONS: dict[str, Callable[[JSON, str], list[JSON]]] = {
 }
 
 
-# Steps that can tell, for an action placing a piece, which listed actions may equal it without listing them all.
+# Steps that can tell, for an action placing a piece, which listed actions equal it without listing them all.
 STEP_CANDIDATES: dict[str, Callable[[JSON, str, JSON], list[JSON] | None]] = {
     "marketing": marketing_candidates,
     "houses": house_candidates,
@@ -109,7 +109,7 @@ def working_actions(state: JSON, seat: str) -> list[JSON]:
 
 
 def working_candidates(state: JSON, seat: str, action: JSON) -> list[JSON] | None:
-    """The actions of `working_actions` that may equal `action` (by ==), when the step can find them without
+    """The actions of `working_actions` equal to `action` (by ==), when the step can find them without
     listing them all (a piece's placement in progress, where the list has no `done`); None otherwise."""
     w = state["work"]
     if seat != w["seat"]:
