@@ -1,18 +1,21 @@
 """CPU of a Food Chain Magnate move on the server: the legal-action listing, the check, the apply and the views.
 
-Usage: .venv/bin/python bench/fcm_moves.py [--games 24] [--players 3] [--seed 1] [--max-steps 1500] [--passes 3]
-                                   [--random-share 0.8]
+Usage: .venv/bin/python bench/fcm_moves.py [--games 40] [--players 3] [--seed 1] [--max-steps 250] [--passes 3]
+                                           [--random-share 0.8]
 
-Plays --games seeded games in which a move is a uniformly random listed one (as bench/human.py's players choose)
-with probability --random-share, else the engine's `normal` bot's (so that games get past the first rounds); then replays the recorded moves the way the server
-plays one (`actions` for the player's update, `is_listed`, `apply_listed`, then a view for every seat and a
-spectator) and the way a replay of history does (`apply`, which checks the move itself). The games' moves are
-replayed interleaved, one move of each game in turn, so the map caches see many tables at once as a server's do;
-then again with the engine's caches emptied before each path of each move (a server with more tables than its
-caches hold, at worst: every map's geometry is built again).
+Plays --games seeded games of --max-steps moves at most, in which a move is a uniformly random listed one (as
+bench/human.py's players choose) with probability --random-share, else the engine's `normal` bot's (so that games
+get past the first rounds). Then replays the recorded moves the way the server plays one (`actions` for the
+player's update, `is_listed`, `apply_listed`; then `views` for every seat and a spectator, as the hub asks) and
+the way a replay of history does (`apply`, which checks the move itself). The moves are replayed interleaved, one
+move of each game in turn, so the map caches see many tables at once as a server's do; then again with the
+engine's caches emptied before each move (a server with more tables than its caches hold, at worst: every map's
+geometry is built again).
+
 Prints the median over --passes of the CPU (process time) per move, by path and by kind of move (setup: a move of
 the first restaurants' placing; placing: a square or spot chosen for another piece; other: the rest), and a hash of
-every state, event list and view replayed: two builds of the engine that answer alike print the same hash.
+every legal-action list, state, event list and view replayed: two builds of the engine that answer alike print the
+same hash. To compare with another commit, run this file in a worktree of it.
 """
 
 from __future__ import annotations
@@ -114,10 +117,10 @@ def replay(order: list[Step], viewers: list[str | None], digest: Any, cold: bool
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--games", type=int, default=24)
+    ap.add_argument("--games", type=int, default=40)
     ap.add_argument("--players", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--max-steps", type=int, default=1500)
+    ap.add_argument("--max-steps", type=int, default=250)
     ap.add_argument("--passes", type=int, default=3)
     ap.add_argument("--random-share", type=float, default=0.8)
     args = ap.parse_args()

@@ -192,14 +192,27 @@ def restaurant_anchors(m: JSON, occupied: Iterable[Sequence[int]], *,
                        entrance_tiles: Iterable[Sequence[int]] | None = None,
                        forbidden_entrance_tiles: Iterable[Sequence[int]] = ()) -> list[Cell]:
     """The distinct north-west squares of `restaurant_placements`, sorted."""
-    spots = _restaurant_spots(map_key(m), _frozen(occupied), _tiles(entrance_tiles),
-                              frozenset(as_cells(forbidden_entrance_tiles)))
-    # The spots come row-major by north-west square, so equal anchors are neighbours.
-    out: list[Cell] = []
-    for sq, _ in spots:
-        if not out or out[-1] != sq[0]:
-            out.append(sq[0])
-    return out
+    return list(_restaurant_anchors(map_key(m), _frozen(occupied), _tiles(entrance_tiles),
+                                    frozenset(as_cells(forbidden_entrance_tiles))))
+
+
+@lru_cache(maxsize=128)
+def _restaurant_anchors(key: MapKey, occupied: frozenset[Cell], allowed: frozenset[Cell] | None,
+                        forbidden: frozenset[Cell]) -> tuple[Cell, ...]:
+    # `_restaurant_spot_iter`'s squares, each taken at its first legal entrance
+    g = _geometry(key)
+    free, by_road = _free_now(key, occupied)
+    out = []
+    for r in range(g.rows - 1):
+        for c in range(g.cols - 1):
+            if (r, c) not in free:
+                continue
+            sq = _rect((r, c), 2, 2)
+            if all(x in free for x in sq) and any(
+                    e in by_road and tile_key(e) not in forbidden and (allowed is None or tile_key(e) in allowed)
+                    for e in sq):
+                out.append((r, c))
+    return tuple(out)
 
 
 def restaurant_entrances(m: JSON, occupied: Iterable[Sequence[int]], anchor: Cell, *,
