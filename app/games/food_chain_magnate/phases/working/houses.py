@@ -20,8 +20,8 @@ def _garden_spots(state: JSON, number: int, taken: frozenset[Cell]) -> list[list
 def house_actions(state: JSON, seat: str) -> list[JSON]:
     """Pick a house number or a printed house to garden; then the squares."""
     pending = state["pending"]
-    taken = occupied_squares(state)
     if pending and pending["kind"] == "house":
+        taken = occupied_squares(state)
         if "cells" not in pending:
             return [{"type": "house_at", "cells": [list(c) for c in cs]}
                     for cs in fcm_map.house_squares(state["map"], taken)]
@@ -29,10 +29,12 @@ def house_actions(state: JSON, seat: str) -> list[JSON]:
         gardens = [] if cells is None else fcm_map.house_gardens(state["map"], taken, tuple(cells))
         return [{"type": "garden_at", "garden": g} for g in gardens]
     if pending and pending["kind"] == "garden":
-        return [{"type": "garden_at", "garden": g} for g in _garden_spots(state, pending["house"], taken)]
+        return [{"type": "garden_at", "garden": g}
+                for g in _garden_spots(state, pending["house"], occupied_squares(state))]
     if unused_at_work(state["p"][seat], NBD) <= 0:
         return []
     out: list[JSON] = []
+    taken = occupied_squares(state)
     if state["house_supply"] and fcm_map.has_house_placement(state["map"], taken):
         out.extend({"type": "new_house", "number": n} for n in state["house_supply"])
     if state["garden_supply"] > 0:

@@ -86,10 +86,9 @@ def marketing_actions(state: JSON, seat: str) -> list[JSON]:
         return [{"type": "advertise", "good": g, "duration": d} for g in GOODS for d in range(1, top + 1)]
     p = state["p"][seat]
     out: list[JSON] = []
-    taken = occupied_squares(state)
-    for marketeer in MARKETEERS:
-        if marketeer not in p["work"]:
-            continue
+    working = [m for m in MARKETEERS if m in p["work"]]
+    taken = occupied_squares(state) if working else frozenset()
+    for marketeer in working:
         kinds = ability(marketeer)["campaign_types"]
         for number in state["campaign_supply"]:
             if CAMPAIGNS[number]["type"] in kinds and _has_placement(state, seat, marketeer, number, taken):
