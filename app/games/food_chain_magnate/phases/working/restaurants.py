@@ -116,7 +116,7 @@ def put_restaurant(state: JSON, seat: str, spot: JSON, is_open: bool, events: li
 
 def restaurant_candidates(state: JSON, seat: str, action: JSON) -> list[JSON] | None:
     """The actions of `restaurant_actions` equal to `action` (by ==) while a restaurant is being placed,
-    found without listing them all; None when none is."""
+    found without listing them all; None when no restaurant is being placed."""
     if state["pending"] and state["pending"]["kind"] == "restaurant":
         return spot_candidates(state, seat, action)
     return None
