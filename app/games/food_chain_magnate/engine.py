@@ -17,11 +17,13 @@ from app.games.food_chain_magnate.phases import (
     setup_choices,
 )
 from app.games.food_chain_magnate.phases.working import turn
-from app.games.food_chain_magnate.view import redact
+from app.games.food_chain_magnate.phases.working.turn import working_candidates
+from app.games.food_chain_magnate.view import redact, redact_all
 from app.games.toolkit import JSON, copy_state, is_listed
 
 ActionsFn = Callable[[JSON, str], list[JSON]]
 ApplyFn = Callable[[JSON, str, JSON, list[JSON]], None]
+CandidatesFn = Callable[[JSON, str, JSON], list[JSON] | None]
 
 PHASES: dict[str, tuple[ActionsFn, ApplyFn]] = {
     "first_restaurants": (setup_choices.first_restaurant_actions, setup_choices.apply_first_restaurant),
@@ -32,6 +34,12 @@ PHASES: dict[str, tuple[ActionsFn, ApplyFn]] = {
     "payday_firing": (payday.firing_actions, payday.apply_firing),
     "payday_forced": (payday.forced_actions, payday.apply_forced),
     "cleanup": (cleanup.cleanup_actions, cleanup.apply_cleanup),
+}
+# Phases that can tell, for some actions (a piece's placement), which listed actions equal one without listing
+# every legal spot on the map; `None` from them means "list them all".
+CANDIDATES: dict[str, CandidatesFn] = {
+    "first_restaurants": setup_choices.first_restaurant_candidates,
+    "working": working_candidates,
 }
 # Choices that only narrow down a placement or add to a secret set can be taken back. A `fire` is secret only at
 # the Payday firing; the forced firing that follows is public and done (§6.5, E9).
@@ -101,7 +109,9 @@ class FoodChainMagnate(Game):
             raise IllegalAction("bad_action", "An action must be an object with a type.")
         if player not in self.awaiting(state):
             raise IllegalAction("not_your_turn", "It is not your turn to act.")
-        if not is_listed(action, self.actions(state, player)):
+        find = CANDIDATES.get(state["phase"])
+        legal = find(state, player, action) if find is not None else None
+        if not is_listed(action, self.actions(state, player) if legal is None else legal):
             _refuse_unlisted(PHASES[state["phase"]][1], state, player, action)
         return self.apply_listed(state, player, action)
 
@@ -120,6 +130,10 @@ class FoodChainMagnate(Game):
     def view(self, state: JSON, viewer: str | None) -> JSON:
         """What `viewer` may see (None = spectator)."""
         return redact(state, viewer)
+
+    def views(self, state: JSON, viewers: Sequence[str | None]) -> list[JSON]:
+        """`view` for several viewers at once, sharing the parts each sees unchanged with the state."""
+        return redact_all(state, viewers)
 
     def outcome(self, state: JSON) -> Outcome | None:
         """Cash decides; ties go to the earlier seat in the current turn order; bankrupt chains rank last."""

@@ -94,6 +94,15 @@ placement; each ``check_*`` returns None when legal or a stable error code
   -> list[[cells]]``: footprints ``size`` = ``[a, b]`` in both orientations, empty,
   touching a road; with ``entrances`` and ``reach`` also in marketing range.
 - ``check_campaign(m, occupied, cells, size, *, entrances=None, reach=None) -> str | None``.
+- ``has_restaurant_placement``, ``has_house_placement``, ``has_campaign_placement`` (the arguments of the
+  listing): whether it lists anything, stopping at the first placement found.
+- ``restaurant_anchors(m, occupied, *, ...) -> list[cell]``: the sorted distinct north-west squares of the
+  restaurant listing; ``restaurant_entrances(m, occupied, anchor, *, ...) -> list[cell]``: the listed
+  entrances of the restaurant on ``anchor``, computed for that square alone.
+- ``house_squares(m, occupied) -> list[tuple of 4 cells]``: the sorted distinct house squares of the house
+  listing; ``house_gardens(m, occupied, house) -> list[[2 cells]]``: the listed gardens of one house.
+- ``campaign_spot_ok(m, occupied, size, cells, *, entrances=None, reach=None) -> bool``: whether the
+  campaign listing holds ``cells`` (sorted row-major), checked for that footprint alone.
 - ``airplane_placements(m, covers) -> list[{"edge": str, "offset": int}]``.
 - ``check_airplane(m, edge, offset, covers) -> str | None``.
 
@@ -116,14 +125,22 @@ from app.games.food_chain_magnate.map_build import (
 from app.games.food_chain_magnate.map_place import (
     airplane_placements,
     campaign_placements,
+    campaign_spot_ok,
     check_airplane,
     check_campaign,
     check_garden,
     check_house,
     check_restaurant,
     garden_placements,
+    has_campaign_placement,
+    has_house_placement,
+    has_restaurant_placement,
+    house_gardens,
     house_placements,
+    house_squares,
     occupied_cells,
+    restaurant_anchors,
+    restaurant_entrances,
     restaurant_placements,
 )
 from app.games.food_chain_magnate.map_reach import campaign_reach, mailbox_block
@@ -149,6 +166,7 @@ __all__ = [
     "build_map",
     "campaign_placements",
     "campaign_reach",
+    "campaign_spot_ok",
     "chain_entrances",
     "check_airplane",
     "check_campaign",
@@ -158,9 +176,14 @@ __all__ = [
     "drinks_of",
     "entrance_tiles",
     "garden_placements",
+    "has_campaign_placement",
+    "has_house_placement",
+    "has_restaurant_placement",
+    "house_gardens",
     "house_cells",
     "house_distance",
     "house_placements",
+    "house_squares",
     "in_marketing_range",
     "is_road",
     "local_manager_tiles",
@@ -170,6 +193,8 @@ __all__ = [
     "occupied_cells",
     "on_map",
     "printed_houses",
+    "restaurant_anchors",
+    "restaurant_entrances",
     "restaurant_placements",
     "road_costs",
     "road_route_source_sets",

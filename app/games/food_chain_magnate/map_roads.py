@@ -8,7 +8,9 @@ from functools import lru_cache
 
 from app.games.food_chain_magnate.map_build import (
     BRIDGE,
+    ROAD,
     STEPS,
+    TILE,
     Cell,
     Geometry,
     MapKey,
@@ -66,10 +68,20 @@ def road_moves(g: Geometry, cell: Cell, heading: int) -> list[tuple[Cell, int]]:
     return out
 
 
+@lru_cache(maxsize=64)
+def _road_squares(key: MapKey) -> tuple[frozenset[Cell], frozenset[Cell]]:
+    """(road and bridge squares, bridge squares) of one map: `g.road` and `g.char(x) == BRIDGE` as set lookups."""
+    g = _geometry(key)
+    roads = frozenset((r, c) for r, line in enumerate(g.grid) for c, ch in enumerate(line) if ch in (ROAD, BRIDGE))
+    return roads, frozenset(x for x in roads if g.char(x) == BRIDGE)
+
+
 @lru_cache(maxsize=256)
 def _road_costs(key: MapKey, entrances: Entrances) -> Mapping[Cell, int]:
     g = _geometry(key)
-    # 0-1 BFS over (square, heading): the heading only matters on a bridge square.
+    roads, bridges = _road_squares(key)
+    # 0-1 BFS over (square, heading): the heading only matters on a bridge square. The steps are `road_moves`
+    # and `cost` written out on the road squares' set, as this runs for every chain's entrances.
     best_state: dict[tuple[Cell, int], int] = {}
     best: dict[Cell, int] = {}
     queue: deque[tuple[int, Cell, int]] = deque(sorted(first_steps(g, entrances)))
@@ -80,9 +92,16 @@ def _road_costs(key: MapKey, entrances: Entrances) -> Mapping[Cell, int]:
         best_state[(x, h)] = c
         if c < best.get(x, c + 1):
             best[x] = c
-        for n, nh in road_moves(g, x, h):
-            w = cost(x, n)
-            if w == 0:
+        r, col = x
+        tile = (r // TILE, col // TILE)
+        straight_only = x in bridges
+        for nh, (dr, dc) in enumerate(STEPS):
+            if straight_only and nh != h:
+                continue
+            n = (r + dr, col + dc)
+            if n not in roads:
+                continue
+            if (n[0] // TILE, n[1] // TILE) == tile:
                 queue.appendleft((c, n, nh))
             else:
                 queue.append((c + 1, n, nh))
@@ -108,6 +127,21 @@ def _reach_cost(g: Geometry, rc: Mapping[Cell, int], targets: Iterable[Cell]) ->
                 if best is None or v < best:
                     best = v
     return best
+
+
+@lru_cache(maxsize=256)
+def _square_costs(key: MapKey, entrances: Entrances) -> Mapping[Cell, int]:
+    """`_reach_cost` of each single square with a reachable road beside it: a footprint's is the least of its
+    squares', so a listing of footprints looks each square up instead of walking its neighbours again."""
+    g = _geometry(key)
+    rc = _road_costs(key, entrances)
+    out: dict[Cell, int] = {}
+    for r, v in rc.items():
+        for q in g.neighbours(r):
+            w = v + cost(r, q)
+            if w < out.get(q, w + 1):
+                out[q] = w
+    return out
 
 
 def house_distance(m: JSON, entrances: Iterable[Sequence[int]], house: JSON) -> int | None:

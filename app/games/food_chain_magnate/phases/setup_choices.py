@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 from app.games.base import IllegalAction
+from app.games.food_chain_magnate.board import if_equal
 from app.games.food_chain_magnate.data import RESERVE_CARDS
-from app.games.food_chain_magnate.phases.working.restaurants import choose_spot, put_restaurant, spot_actions
+from app.games.food_chain_magnate.phases.working.restaurants import (
+    choose_spot,
+    has_restaurant_spot,
+    put_restaurant,
+    spot_actions,
+    spot_candidates,
+)
 from app.games.toolkit import JSON
 
 
@@ -18,11 +25,27 @@ def first_restaurant_actions(state: JSON, seat: str) -> list[JSON]:
     return out
 
 
+def first_restaurant_candidates(state: JSON, seat: str, action: JSON) -> list[JSON] | None:
+    """The actions of `first_restaurant_actions` equal to `action` (by ==), found without listing every
+    spot; None for an action of another type."""
+    if state["pending"] is None:
+        state = {**state, "pending": {"kind": "restaurant", "purpose": "setup"}}
+    kind = action.get("type")
+    if kind in ("restaurant_at", "restaurant_entrance"):
+        return spot_candidates(state, seat, action)
+    if kind == "pass":
+        if "cell" in state["pending"]:
+            return []
+        may_pass = state["setup"]["pass"] == 1 or not has_restaurant_spot(state, seat, "setup")
+        return if_equal({"type": "pass"}, action) if may_pass else []
+    return None
+
+
 def apply_first_restaurant(state: JSON, seat: str, action: JSON, events: list[JSON]) -> None:
     """Place (in two small choices) or pass; then move along the setup queue."""
     setup = state["setup"]
     if action.get("type") == "pass":
-        if action not in first_restaurant_actions(state, seat):
+        if action not in (first_restaurant_candidates(state, seat, action) or []):
             raise IllegalAction("cannot_pass", "Everyone who passed must place a restaurant now.")
         if setup["pass"] == 1:
             setup["passed"].append(seat)

@@ -6,11 +6,19 @@ from collections.abc import Callable
 
 from app.games.base import IllegalAction
 from app.games.food_chain_magnate.phases.working.drinks import buy, drink_actions
-from app.games.food_chain_magnate.phases.working.houses import apply_house, house_actions
-from app.games.food_chain_magnate.phases.working.marketing import apply_marketing, marketing_actions
+from app.games.food_chain_magnate.phases.working.houses import apply_house, house_actions, house_candidates
+from app.games.food_chain_magnate.phases.working.marketing import (
+    apply_marketing,
+    marketing_actions,
+    marketing_candidates,
+)
 from app.games.food_chain_magnate.phases.working.produce import produce, produce_actions
 from app.games.food_chain_magnate.phases.working.recruit import hire, open_recruit_book, recruit_actions
-from app.games.food_chain_magnate.phases.working.restaurants import apply_restaurant, restaurant_actions
+from app.games.food_chain_magnate.phases.working.restaurants import (
+    apply_restaurant,
+    restaurant_actions,
+    restaurant_candidates,
+)
 from app.games.food_chain_magnate.phases.working.train import (
     open_training_book,
     resolve_phantoms,
@@ -34,6 +42,14 @@ STEP_ACTIONS: dict[str, Callable[[JSON, str], list[JSON]]] = {
     "food_and_drinks": _food_and_drinks,
     "houses": house_actions,
     "restaurants": restaurant_actions,
+}
+
+
+# Steps that can tell, for an action placing a piece, which listed actions equal it without listing them all.
+STEP_CANDIDATES: dict[str, Callable[[JSON, str, JSON], list[JSON] | None]] = {
+    "marketing": marketing_candidates,
+    "houses": house_candidates,
+    "restaurants": restaurant_candidates,
 }
 
 
@@ -90,6 +106,16 @@ def working_actions(state: JSON, seat: str) -> list[JSON]:
     if state["pending"] is None:
         out.append({"type": "done"})
     return out
+
+
+def working_candidates(state: JSON, seat: str, action: JSON) -> list[JSON] | None:
+    """The actions of `working_actions` equal to `action` (by ==), when the step can find them without
+    listing them all (a piece's placement in progress, where the list has no `done`); None otherwise."""
+    w = state["work"]
+    if seat != w["seat"]:
+        return []
+    find = STEP_CANDIDATES.get(w["step"])
+    return None if find is None or state["pending"] is None else find(state, seat, action)
 
 
 def apply_working(state: JSON, seat: str, action: JSON, events: list[JSON]) -> None:
