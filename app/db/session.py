@@ -35,8 +35,10 @@ def make_engine(settings: Settings) -> AsyncEngine:
         return engine
     engine = create_async_engine(
         url,
-        pool_size=settings.db_pool_size,
-        max_overflow=settings.db_pool_size,
+        # Twice DB_POOL_SIZE, all kept open: a burst's connections beyond a pool size were closed as they came back
+        # (SQLAlchemy's overflow), so the next burst connected, negotiated and prepared every statement again.
+        pool_size=2 * settings.db_pool_size,
+        max_overflow=0,
         # A ping per checkout costs a round trip, but without it a Postgres restart leaves dead
         # connections in the pool that fail request after request.
         pool_pre_ping=True,
