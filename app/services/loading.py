@@ -48,9 +48,12 @@ ROW_COLUMNS = (
 )
 
 
-async def record_of(session: AsyncSession, row: Row[*tuple[Any, ...]]) -> TableRecord:
+async def record_of(
+    session: AsyncSession, row: Row[*tuple[Any, ...]], *, drafts: dict[str, tuple[Draft, ...]] | None = None
+) -> TableRecord:
     """The record of a table row read with its host's name (a read by `load_record`, or an UPDATE returning
-    `ROW_COLUMNS`), with its seats, and what else it holds, read now in the same transaction."""
+    `ROW_COLUMNS`), with its seats, and what else it holds, read now in the same transaction; a running game's
+    `drafts` are read too unless the caller knows them."""
     table_id = row.id
     host_name = row.host_name or "?"
     seat_rows = (await session.execute(_SEAT_ROWS, {"table_id": table_id})).all()
@@ -108,7 +111,7 @@ async def record_of(session: AsyncSession, row: Row[*tuple[Any, ...]]) -> TableR
         )
         rec.ratings = {c.seat: {"before": c.before, "after": c.after, "change": c.change} for c in changes}
     if row.status == TableStatus.PLAYING:
-        rec.drafts = await load_drafts(session, table_id)
+        rec.drafts = drafts if drafts is not None else await load_drafts(session, table_id)
     lobby = row.lobby_events
     if lobby and lobby.get("version") == row.version:
         # The events of the lobby change that made this version, which another process may have made.
