@@ -46,6 +46,8 @@ class Changed:
 
     events: Events
     columns: dict[str, Any]
+    # The table's seats as the change leaves them, when it knows them without reading them again.
+    seats: list[SeatInfo] | None = None
 
 
 def bumped(rec: TableRecord, events: Events, **values: Any) -> Changed:
@@ -332,7 +334,8 @@ async def start(session: AsyncSession, rec: TableRecord, user: User, now: dateti
         state = game.new_game(players, rec.seed, options)
     except ValueError as exc:  # an option the engine cannot play with this many players
         raise ServiceError("bad_options", f"These options do not fit {len(taken)} players: {exc}.", 409) from exc
-    if [s.seat for s in taken] == players:
+    kept = [s.seat for s in taken] == players
+    if kept:
         # The taken seats are numbered 0..n-1 already (the usual case): they stay, with the guest marks their joins
         # left, which registrations keep up to date; only the empty seats after them go.
         if len(taken) < len(rec.seats):
@@ -350,7 +353,7 @@ async def start(session: AsyncSession, rec: TableRecord, user: User, now: dateti
         people = [str(i) for i, s in enumerate(taken) if s.user_id is not None and not s.bot]
         clock = clocks.start(rec.time_control, people, awaiting, clocks.epoch_ms(now or datetime.now(UTC)))
         timing = {"clock": clock, "deadline": clocks.deadline(rec.time_control, clock)}
-    return bumped(
+    started = bumped(
         rec,
         [{"type": TableEvent.GAME_STARTED, "players": len(taken), "visible_to": None}],
         status=TableStatus.PLAYING,
@@ -360,6 +363,7 @@ async def start(session: AsyncSession, rec: TableRecord, user: User, now: dateti
         awaiting=awaiting,
         **timing,
     )
+    return replace(started, seats=taken) if kept else started
 
 
 _EMPTY_SEATS_GO = SEATS.delete().where(  # built once, as _WAITING
@@ -538,4 +542,4 @@ async def _changed(
     assert row is not None
     # Drafts are made only in a running game: a table that was open has none, whatever the change made of it.
     drafts: dict[str, tuple[Draft, ...]] | None = {} if rec.status == TableStatus.OPEN else None
-    return await record_of(session, row, drafts=drafts), events, rec.version + 1
+    return await record_of(session, row, seats=changed.seats, drafts=drafts), events, rec.version + 1
