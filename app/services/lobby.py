@@ -91,16 +91,20 @@ async def join(session: AsyncSession, rec: TableRecord, user: User, seat: Any, i
         target = _seat_number(rec, seat)
         if target not in {s.seat for s in free}:
             raise ServiceError("seat_taken", "That seat is taken.", 409)
-    result = await session.execute(
-        update(Seat)
-        .where(Seat.table_id == rec.id, Seat.seat == target, Seat.user_id.is_(None), Seat.bot.is_(False))
-        .values(user_id=user.id)
-    )
+    result = await session.execute(_TAKE_SEAT, {"of_table": rec.id, "target": target, "taker": user.id})
     if result.rowcount != 1:  # type: ignore[attr-defined]
         raise ServiceError("seat_taken", "That seat is taken.", 409)
     await mark_guest_seats(session, rec.id)
     return bumped(rec, [{"type": TableEvent.SEAT_JOINED, "seat": target, "name": user.name, "bot": False,
                          "visible_to": None}])
+
+
+_TAKE_SEAT = (  # built once, as _WAITING
+    update(SEATS)
+    .where(SEATS.c.table_id == bindparam("of_table"), SEATS.c.seat == bindparam("target"), SEATS.c.user_id.is_(None),
+           SEATS.c.bot.is_(False))
+    .values(user_id=bindparam("taker"))
+)
 
 
 async def leave(session: AsyncSession, rec: TableRecord, user: User) -> Changed:
