@@ -149,10 +149,10 @@ async def join(
 ) -> dict[str, Any]:
     """Take a seat (the first free one unless named)."""
     keys = client_keys(request, user)
-    await rt.limits.check(rt.limits.invite_failures, *keys)
     try:
         rec = await rt.lobby.change(
-            table_id, user, body.invite_code, lambda s, r: svc.join(s, r, user, body.seat, body.invite_code)
+            table_id, user, body.invite_code, lambda s, r: svc.join(s, r, user, body.seat, body.invite_code),
+            check=lambda s: rt.limits.check(rt.limits.invite_failures, *keys, session=s),
         )
     except ServiceError as exc:
         if exc.code == "bad_invite" or (exc.code == "not_found" and body.invite_code):

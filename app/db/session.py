@@ -9,6 +9,7 @@ from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.util.concurrency import await_
 
 from app.config import Settings
 
@@ -35,8 +36,10 @@ def make_engine(settings: Settings) -> AsyncEngine:
         return engine
     engine = create_async_engine(
         url,
-        pool_size=settings.db_pool_size,
-        max_overflow=settings.db_pool_size,
+        # Twice DB_POOL_SIZE, all kept open: a burst's connections beyond a pool size were closed as they came back
+        # (SQLAlchemy's overflow), so the next burst connected, negotiated and prepared every statement again.
+        pool_size=2 * settings.db_pool_size,
+        max_overflow=0,
         # A ping per checkout costs a round trip, but without it a Postgres restart leaves dead
         # connections in the pool that fail request after request.
         pool_pre_ping=True,
@@ -51,13 +54,14 @@ def make_engine(settings: Settings) -> AsyncEngine:
 def _ping_outside_transaction(dbapi_connection: Any) -> bool:
     """The pool's ping as one round trip. The asyncpg dialect wraps its ping in BEGIN … ROLLBACK (for pgbouncer's
     transaction mode, which this deployment does not use): three round trips on every checkout, a request's largest
-    cost after its own statements. A dead connection fails this ping as it fails that one."""
-    autocommit = dbapi_connection.autocommit
-    dbapi_connection.autocommit = True
+    cost after its own statements. A query in the simple protocol, as asyncpg sends a statement without
+    arguments: no prepared statement to look up, bind and decode, as the dialect's `fetchrow(";")` has. A dead
+    connection fails this ping as it fails that one, with the error translated as the dialect's ping does, so the
+    pool tells a disconnect and replaces the connection."""
     try:
-        dbapi_connection.ping()
-    finally:
-        dbapi_connection.autocommit = autocommit
+        await_(dbapi_connection._connection.execute("SELECT 1"))
+    except Exception as error:
+        dbapi_connection._handle_exception(error)
     return True
 
 

@@ -48,24 +48,22 @@ ROW_COLUMNS = (
 )
 
 
-async def record_of(session: AsyncSession, row: Row[*tuple[Any, ...]]) -> TableRecord:
+async def record_of(
+    session: AsyncSession, row: Row[*tuple[Any, ...]], *, seats: list[SeatInfo] | None = None,
+    drafts: dict[str, tuple[Draft, ...]] | None = None,
+) -> TableRecord:
     """The record of a table row read with its host's name (a read by `load_record`, or an UPDATE returning
-    `ROW_COLUMNS`), with its seats, and what else it holds, read now in the same transaction."""
+    `ROW_COLUMNS`), with its seats, and what else it holds, read now in the same transaction; the `seats`, and a
+    running game's `drafts`, are read too unless the caller knows them."""
     table_id = row.id
     host_name = row.host_name or "?"
-    seat_rows = (await session.execute(_SEAT_ROWS, {"table_id": table_id})).all()
+    if seats is None:
+        seats = await _seats(session, table_id)
     state, undo_seat = row.state, None
     if state is not None and row.state_seq < row.move_count:
         replayed = await replay_stored(session, row.game, row.id, state, row.state_seq, row.move_count)
         state = replayed.state
         undo_seat = replayed.undo_seat if row.status == TableStatus.PLAYING else None
-    seats = sorted(
-        (SeatInfo(s.seat, s.user_id, s.user_name if s.user_id else None, s.bot,
-                  bool(s.guest) and s.user_id is not None, away_since=s.away_since if s.bot else None,
-                  bot_level=s.bot_level if s.bot and s.user_id is None else None)
-         for s in seat_rows),
-        key=lambda s: int(s.seat),
-    )
     rec = TableRecord(
         id=row.id,
         game=row.game,
@@ -108,12 +106,24 @@ async def record_of(session: AsyncSession, row: Row[*tuple[Any, ...]]) -> TableR
         )
         rec.ratings = {c.seat: {"before": c.before, "after": c.after, "change": c.change} for c in changes}
     if row.status == TableStatus.PLAYING:
-        rec.drafts = await load_drafts(session, table_id)
+        rec.drafts = drafts if drafts is not None else await load_drafts(session, table_id)
     lobby = row.lobby_events
     if lobby and lobby.get("version") == row.version:
         # The events of the lobby change that made this version, which another process may have made.
         rec.remember_events(row.version, list(lobby.get("events") or []))
     return rec
+
+
+async def _seats(session: AsyncSession, table_id: str) -> list[SeatInfo]:
+    """The table's seats in order, with their people's names."""
+    seat_rows = (await session.execute(_SEAT_ROWS, {"table_id": table_id})).all()
+    return sorted(
+        (SeatInfo(s.seat, s.user_id, s.user_name if s.user_id else None, s.bot,
+                  bool(s.guest) and s.user_id is not None, away_since=s.away_since if s.bot else None,
+                  bot_level=s.bot_level if s.bot and s.user_id is None else None)
+         for s in seat_rows),
+        key=lambda s: int(s.seat),
+    )
 
 
 async def stored_version(session: AsyncSession, table_id: str) -> int | None:

@@ -10,11 +10,11 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Row, bindparam, delete, exists, func, insert, select, update
+from sqlalchemy import Row, bindparam, delete, exists, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.clock import Clock
-from app.db.models import GAME_TABLES, TABLE_LOG, GameTable, Seat, User
+from app.db.models import GAME_TABLES, SEATS, TABLE_LOG, GameTable, Seat, User
 from app.games.base import BotLevel, Game
 from app.services import clocks
 from app.services.auth import check_distinct_name, clean_name, mark_guest_seats, new_id
@@ -24,6 +24,7 @@ from app.services.events import TableEvent
 from app.services.loading import ROW_COLUMNS, load_record, record_of
 from app.services.options import check_options, get_game, seated_options
 from app.services.record import (
+    Draft,
     SeatInfo,
     TableRecord,
     TableStatus,
@@ -45,6 +46,8 @@ class Changed:
 
     events: Events
     columns: dict[str, Any]
+    # The table's seats as the change leaves them, when it knows them without reading them again.
+    seats: list[SeatInfo] | None = None
 
 
 def bumped(rec: TableRecord, events: Events, **values: Any) -> Changed:
@@ -88,16 +91,20 @@ async def join(session: AsyncSession, rec: TableRecord, user: User, seat: Any, i
         target = _seat_number(rec, seat)
         if target not in {s.seat for s in free}:
             raise ServiceError("seat_taken", "That seat is taken.", 409)
-    result = await session.execute(
-        update(Seat)
-        .where(Seat.table_id == rec.id, Seat.seat == target, Seat.user_id.is_(None), Seat.bot.is_(False))
-        .values(user_id=user.id)
-    )
+    result = await session.execute(_TAKE_SEAT, {"of_table": rec.id, "target": target, "taker": user.id})
     if result.rowcount != 1:  # type: ignore[attr-defined]
         raise ServiceError("seat_taken", "That seat is taken.", 409)
     await mark_guest_seats(session, rec.id)
     return bumped(rec, [{"type": TableEvent.SEAT_JOINED, "seat": target, "name": user.name, "bot": False,
                          "visible_to": None}])
+
+
+_TAKE_SEAT = (  # built once, as _WAITING
+    update(SEATS)
+    .where(SEATS.c.table_id == bindparam("of_table"), SEATS.c.seat == bindparam("target"), SEATS.c.user_id.is_(None),
+           SEATS.c.bot.is_(False))
+    .values(user_id=bindparam("taker"))
+)
 
 
 async def leave(session: AsyncSession, rec: TableRecord, user: User) -> Changed:
@@ -331,19 +338,26 @@ async def start(session: AsyncSession, rec: TableRecord, user: User, now: dateti
         state = game.new_game(players, rec.seed, options)
     except ValueError as exc:  # an option the engine cannot play with this many players
         raise ServiceError("bad_options", f"These options do not fit {len(taken)} players: {exc}.", 409) from exc
-    await session.execute(delete(Seat).where(Seat.table_id == rec.id))
-    await session.execute(insert(Seat).values([
-        {"table_id": rec.id, "seat": str(i), "user_id": s.user_id, "bot": s.bot, "bot_level": s.bot_level}
-        for i, s in enumerate(taken)
-    ]))
-    await mark_guest_seats(session, rec.id)
+    kept = [s.seat for s in taken] == players
+    if kept:
+        # The taken seats are numbered 0..n-1 already (the usual case): they stay, with the guest marks their joins
+        # left, which registrations keep up to date; only the empty seats after them go.
+        if len(taken) < len(rec.seats):
+            await session.execute(_EMPTY_SEATS_GO, {"of_table": rec.id, "kept": players})
+    else:
+        await session.execute(delete(Seat).where(Seat.table_id == rec.id))
+        await session.execute(SEATS.insert().values([
+            {"table_id": rec.id, "seat": str(i), "user_id": s.user_id, "bot": s.bot, "bot_level": s.bot_level}
+            for i, s in enumerate(taken)
+        ]))
+        await mark_guest_seats(session, rec.id)
     awaiting = game.awaiting(state)
     timing: dict[str, Any] = {}
     if rec.time_control is not None:
         people = [str(i) for i, s in enumerate(taken) if s.user_id is not None and not s.bot]
         clock = clocks.start(rec.time_control, people, awaiting, clocks.epoch_ms(now or datetime.now(UTC)))
         timing = {"clock": clock, "deadline": clocks.deadline(rec.time_control, clock)}
-    return bumped(
+    started = bumped(
         rec,
         [{"type": TableEvent.GAME_STARTED, "players": len(taken), "visible_to": None}],
         status=TableStatus.PLAYING,
@@ -353,6 +367,12 @@ async def start(session: AsyncSession, rec: TableRecord, user: User, now: dateti
         awaiting=awaiting,
         **timing,
     )
+    return replace(started, seats=taken) if kept else started
+
+
+_EMPTY_SEATS_GO = SEATS.delete().where(  # built once, as _WAITING
+    SEATS.c.table_id == bindparam("of_table"), SEATS.c.seat.not_in(bindparam("kept", expanding=True))
+)
 
 
 Change = Callable[[AsyncSession, TableRecord], Awaitable[Changed]]
@@ -449,7 +469,7 @@ class Lobby:
         table_id = new_id()
         seed = secrets.randbits(63)
         # Core inserts: the unit of work would track objects nobody reads (the record is loaded afresh).
-        await session.execute(insert(GameTable).values(
+        await session.execute(GAME_TABLES.insert().values(
             id=table_id,
             game=game.id,
             name=title,
@@ -470,7 +490,7 @@ class Lobby:
         ))
         for user_id, _bot, _level in seating:
             assert user_id in (None, host.id)
-        await session.execute(insert(Seat).values([
+        await session.execute(SEATS.insert().values([
             {"table_id": table_id, "seat": str(i), "user_id": user_id, "bot": bot, "bot_level": level}
             for i, (user_id, bot, level) in enumerate(seating)
         ]))
@@ -488,9 +508,15 @@ class Lobby:
         return bumped(rec, [{"type": TableEvent.INVITE_CHANGED, "visible_to": None}], invite_round=new_round,
                       invite_hash=hash_invite(invite_code(self.secret_key, rec.id, new_round)))
 
-    async def change(self, table_id: str, user: User, invite: str | None, change: Change) -> TableRecord:
-        """Run one lobby operation in its own transaction with the table row locked, then publish it."""
+    async def change(
+        self, table_id: str, user: User, invite: str | None, change: Change,
+        check: Callable[[AsyncSession], Awaitable[None]] | None = None,
+    ) -> TableRecord:
+        """Run one lobby operation in its own transaction with the table row locked, then publish it; `check` (a rate
+        limit's) first, in that transaction, which saves it a connection of its own."""
         async with self.tables.write(table_id) as session:
+            if check is not None:
+                await check(session)
             fresh, events, version = await _changed(session, table_id, user, invite, change, self.clock.now)
             with self.tables.own_write(table_id, version):
                 await self.tables.notify_in_tx(session, table_id, version)
@@ -518,4 +544,6 @@ async def _changed(
     # that stores the change, which saves reading it again.
     row = await keep_events(session, rec.id, rec.version + 1, events, columns, returning=True)
     assert row is not None
-    return await record_of(session, row), events, rec.version + 1
+    # Drafts are made only in a running game: a table that was open has none, whatever the change made of it.
+    drafts: dict[str, tuple[Draft, ...]] | None = {} if rec.status == TableStatus.OPEN else None
+    return await record_of(session, row, seats=changed.seats, drafts=drafts), events, rec.version + 1
