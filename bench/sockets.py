@@ -153,7 +153,9 @@ async def run(args: argparse.Namespace) -> list[dict[str, Any]]:
     log_dir = Path(args.log_dir)
     log_dir.mkdir(parents=True, exist_ok=True)
     psql(f"CREATE DATABASE {db}")
-    server = start_server(f"postgresql://postgres@127.0.0.1:5432/{db}", args.port, True, log_dir)
+    # The idle sweep must not close the first sockets while a slow (busy) machine is still opening the rest.
+    server = start_server(f"postgresql://postgres@127.0.0.1:5432/{db}", args.port, True, log_dir,
+                          extra_env={"WS_IDLE_TIMEOUT": "3600"})
     rows: list[dict[str, Any]] = []
     try:
         await wait_healthy(server)

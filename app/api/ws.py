@@ -152,6 +152,9 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         return
     rt.hub.attach(conn)
     rt.hub.snapshot(rec, conn)
+    # The socket's frame lives for hours: it must not pin the closed session (and the rows in its identity map), the
+    # person's row or this version of the table's record, which the cache soon replaces.
+    del session, found, user, rec
     limiter = RateLimiter(rt.settings.ws_rate_per_second, rt.settings.ws_rate_burst, clock=rt.clock)
     # The framed protocol's own read (no Starlette wrapper per message); ASGI's otherwise.
     receive = ws.scope["extensions"].get(FRAME_READER) or ws.receive

@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -74,7 +74,9 @@ class Connection:
     user_id: str | None
     # The framed protocol's synchronous writer, if the server runs it (see app.realtime.protocol).
     write_frame: Callable[[bytes], bool] | None = None
-    queue: deque[str | None] = field(default_factory=deque)
+    # What the writer task still has to send, when the protocol has no frame writer; made on first use, as an
+    # empty deque costs over 600 bytes and a framed socket only ever queues its close.
+    queue: deque[str | None] | None = None
     writer: asyncio.Task[None] | None = None
     closed: bool = False
     close_code: int = 1013
@@ -121,7 +123,7 @@ class Connection:
             elif not self.write_frame(message.frame):
                 self.close_soon()
             return
-        if len(self.queue) >= QUEUE_LIMIT:
+        if self.queue is not None and len(self.queue) >= QUEUE_LIMIT:
             self.close_soon()
             return
         self._push(message.payload.decode())
@@ -147,6 +149,8 @@ class Connection:
             self._push(None)
 
     def _push(self, item: str | None) -> None:
+        if self.queue is None:
+            self.queue = deque()
         self.queue.append(item)
         if self.writer is None:
             self.writer = asyncio.get_running_loop().create_task(self._drain())

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import struct
-from collections import deque
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
@@ -73,7 +72,9 @@ class Inbox:
     __slots__ = ("_items", "_waiter")
 
     def __init__(self) -> None:
-        self._items: deque[Any] = deque()
+        # A list, not a deque: it holds a few messages at most (reading pauses at READ_AHEAD), and an empty
+        # deque costs over 600 bytes for every idle socket.
+        self._items: list[Any] = []
         self._waiter: asyncio.Future[None] | None = None
 
     def put_nowait(self, item: Any) -> None:
@@ -89,13 +90,50 @@ class Inbox:
                 await self._waiter
             finally:
                 self._waiter = None
-        return self._items.popleft()
+        return self._items.pop(0)
 
     def qsize(self) -> int:
         return len(self._items)
 
     def empty(self) -> bool:
         return not self._items
+
+
+class Writable:
+    """Whether the transport takes more writes: the part of asyncio.Event that uvicorn uses, without the Event's
+    deque of waiters, which every idle socket would hold (a send waits here only while the client is behind)."""
+
+    __slots__ = ("_set", "_waiters")
+
+    def __init__(self) -> None:
+        self._set = True
+        self._waiters: list[asyncio.Future[None]] | None = None
+
+    def is_set(self) -> bool:
+        return self._set
+
+    def set(self) -> None:
+        self._set = True
+        waiters, self._waiters = self._waiters, None
+        for waiter in waiters or ():
+            if not waiter.done():
+                waiter.set_result(None)
+
+    def clear(self) -> None:
+        self._set = False
+
+    async def wait(self) -> None:
+        if self._set:
+            return
+        waiter = asyncio.get_running_loop().create_future()
+        if self._waiters is None:
+            self._waiters = []
+        self._waiters.append(waiter)
+        try:
+            await waiter
+        finally:
+            if self._waiters is not None and waiter in self._waiters:
+                self._waiters.remove(waiter)
 
 
 def text_frame(payload: bytes) -> bytes:
@@ -116,9 +154,22 @@ class FramedWebSocketProtocol(WebSocketsSansIOProtocol):
     It also stops reading from a client only when several of its messages wait unread (uvicorn's
     protocol pauses after every message, which costs two system calls per message received)."""
 
+    # The instance attributes uvicorn's protocol sets (and ours), as slots: kept in its __dict__, their 40-odd
+    # entries outgrow a shared-key dict and cost about 1.5 KB for every open socket. An attribute a later uvicorn
+    # adds just goes to the __dict__.
+    __slots__ = (
+        "app", "app_state", "asgi_version", "client", "close_sent", "close_timeout", "close_timer", "config", "conn",
+        "connections", "curr_msg_data_type", "default_headers", "disconnected", "frames", "handshake_complete",
+        "handshake_initiated", "initial_response", "last_ping_rtt", "lean", "logger", "loop", "partial",
+        "pending_ping_payload", "ping_interval", "ping_sent_at", "ping_timeout", "ping_timer", "pong_timer", "queue",
+        "read_paused", "request", "response", "root_path", "scheme", "scope", "server", "tasks", "transport",
+        "writable",
+    )
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.queue = Inbox()  # type: ignore[assignment]
+        self.writable = Writable()  # type: ignore[assignment]
         self.lean = True  # frames are read here until one needs websockets' parser
         self.partial = b""  # the start of a frame still arriving
 
@@ -128,6 +179,15 @@ class FramedWebSocketProtocol(WebSocketsSansIOProtocol):
         if scope is not None:
             scope["extensions"][FRAME_WRITER] = self.write_frame
             scope["extensions"][FRAME_READER] = self.receive
+
+    async def send(self, message: Any) -> None:
+        await super().send(message)
+        if message["type"] == "websocket.accept" and self.handshake_complete:
+            # The handshake's request and response (headers and all) are not read again once the accept is sent;
+            # the scope keeps what the application reads. websockets' parser holds on to the request object until
+            # the socket closes, so its headers are emptied rather than just let go.
+            self.request.headers.clear()
+            del self.request, self.response
 
     def data_received(self, data: bytes) -> None:
         if self.lean and self.handshake_complete:

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 import uvicorn
 from uvicorn.config import Config
+from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.server import ServerState
 from websockets.frames import Frame, Opcode
 from websockets.protocol import CLIENT
@@ -314,3 +315,80 @@ def test_the_framed_protocol_refuses_to_start_on_another_uvicorn(version: str, m
         uvicorn_options(Settings(ws_impl="framed"))
     # uvicorn's own implementation has no such bound.
     assert uvicorn_options(Settings(ws_impl="websockets-sansio"))["ws"] == "websockets-sansio"
+
+
+async def test_an_open_socket_keeps_no_handshake_and_still_talks_and_closes() -> None:
+    got: list[Any] = []
+    sent: list[Any] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        await receive()
+        await send({"type": "websocket.accept"})
+        read = scope["extensions"][FRAME_READER]
+        message = await read()
+        got.append(message)
+        await send({"type": "websocket.send", "text": "echo " + message["text"]})
+        await send({"type": "websocket.close", "code": 4401})
+        sent.append("closed")
+
+    proto, transport = await open_protocol(app)
+    assert transport.written.startswith(b"HTTP/1.1 101")
+    assert not hasattr(proto, "request") and not hasattr(proto, "response")
+    proto.data_received(client_text(b"hello"))
+    await settle()
+    assert got == [{"type": "websocket.receive", "text": "hello"}] and sent == ["closed"]
+    echo, close = parse_server_frames(after_handshake(transport))
+    assert (echo.opcode, bytes(echo.data)) == (Opcode.TEXT, b"echo hello")
+    assert close.opcode == Opcode.CLOSE and int.from_bytes(close.data[:2], "big") == 4401
+    proto.connection_lost(None)
+
+
+async def test_a_refused_handshake_is_still_answered() -> None:
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        await receive()
+        await send({"type": "websocket.close", "code": 1008})
+
+    proto, transport = await open_protocol(app)
+    assert transport.written.startswith(b"HTTP/1.1 403") and transport.closing
+    proto.connection_lost(None)
+
+
+async def test_a_send_waits_while_the_client_is_behind_and_goes_once_it_catches_up() -> None:
+    done = asyncio.Event()
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        await receive()
+        await send({"type": "websocket.accept"})
+        await send({"type": "websocket.send", "text": "late"})
+        done.set()
+
+    proto, transport = await open_protocol(app)
+    assert done.is_set()  # nothing held the first send
+    await settle()
+    start = len(transport.written)
+    proto.pause_writing()
+    sending = asyncio.ensure_future(proto.send({"type": "websocket.send", "text": "held"}))
+    await settle()
+    assert not sending.done() and len(transport.written) == start
+    proto.resume_writing()
+    await settle()
+    assert sending.done()
+    (held,) = parse_server_frames(bytes(transport.written[start:]))
+    assert bytes(held.data) == b"held"
+    proto.connection_lost(None)
+
+
+async def test_a_send_held_by_a_client_behind_ends_when_the_client_goes() -> None:
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        await receive()
+        await send({"type": "websocket.accept"})
+        await asyncio.sleep(3600)
+
+    proto, _transport = await open_protocol(app)
+    proto.pause_writing()
+    sending = asyncio.ensure_future(proto.send({"type": "websocket.send", "text": "never"}))
+    await settle()
+    assert not sending.done()
+    proto.connection_lost(None)
+    await settle()
+    assert isinstance(sending.exception(), ClientDisconnected)
