@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
-from sqlalchemy.util.concurrency import await_
+from sqlalchemy.util.concurrency import await_only
 
 from app.config import Settings
 
@@ -59,7 +59,7 @@ def _ping_outside_transaction(dbapi_connection: Any) -> bool:
     connection fails this ping as it fails that one, with the error translated as the dialect's ping does, so the
     pool tells a disconnect and replaces the connection."""
     try:
-        await_(dbapi_connection._connection.execute("SELECT 1"))
+        await_only(dbapi_connection._connection.execute("SELECT 1"))
     except Exception as error:
         dbapi_connection._handle_exception(error)
     return True
