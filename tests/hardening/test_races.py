@@ -219,12 +219,12 @@ async def test_a_read_through_another_process_shows_a_change_whose_notice_has_no
     late = Runtime(Settings(database_url=server.db.url, secret_key=SECRET))
     try:
         async with late.reads() as session:
-            assert (await late.record(session, tid)).version == 1
+            assert (await late.tables.record(session, tid)).version == 1
         await guest.post(f"/api/tables/{tid}/join", {})
         await host.post(f"/api/tables/{tid}/start")
         async with late.reads() as session:
-            assert (await late.record(session, tid)).status == "open"  # what it knows, unannounced
-            fresh = await late.record_fresh(session, tid)
+            assert (await late.tables.record(session, tid)).status == "open"  # what it knows, unannounced
+            fresh = await late.tables.record_fresh(session, tid)
         assert fresh.status == "playing" and fresh.version == (await table_state(server, tid))["version"]
         assert late.cache.get(tid) is fresh
     finally:
