@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,10 +15,21 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from app.config import Settings
 from app.db.models import GameTable, User
 from app.db.session import make_engine, make_sessionmaker
+from app.games import GAMES
 from app.main import run_migrations
 from tests.conftest import SECRET, Database
+from tests.platform.tiny_game import install
 
 TABLE = "a" * 16
+
+
+@pytest.fixture
+def tiny_game() -> Iterator[None]:
+    """The tiny test game, offered only to the modules that ask for it (`pytestmark`): other tests go through every
+    registered game."""
+    install()
+    yield
+    GAMES.pop("tiny", None)
 
 
 @dataclass

@@ -5,7 +5,7 @@ with the game's history (its recent events stay within EVENT_WINDOW versions).""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import fields
 from typing import Any
 
@@ -14,21 +14,14 @@ import pytest
 from app.clock import Clock, FakeClock
 from app.config import Settings
 from app.db.models import User
-from app.games import GAMES
 from app.main import run_migrations
 from app.runtime import Runtime
 from app.services import lobby as tables
 from app.services.record import EVENT_WINDOW, TableRecord
 from app.services.table_cache import TableCache
 from tests.conftest import SECRET, Database
-from tests.platform.tiny_game import install
 
-
-@pytest.fixture(autouse=True)
-def tiny_game() -> Iterator[None]:
-    install()
-    yield
-    GAMES.pop("tiny", None)
+pytestmark = pytest.mark.usefixtures("tiny_game")
 
 
 MakeRuntime = Callable[..., Awaitable[Runtime]]

@@ -7,7 +7,7 @@ exactly one of two runtimes standing for two server processes. Nothing sleeps: e
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -17,7 +17,6 @@ from sqlalchemy import select, update
 from app.clock import FakeClock
 from app.config import Settings
 from app.db.models import GameTable, Move, PlayerRating, User
-from app.games import GAMES
 from app.games.rng import Rng
 from app.main import run_migrations
 from app.runtime import Runtime
@@ -25,7 +24,8 @@ from app.services import clocks, lobby, presentation
 from app.services.errors import ServiceError
 from app.services.record import TableRecord
 from tests.conftest import SECRET, Database, requires_postgres
-from tests.platform.tiny_game import install
+
+pytestmark = pytest.mark.usefixtures("tiny_game")
 
 T0 = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
 PICK = {"type": "pick", "n": 1}
@@ -52,14 +52,6 @@ async def _runtime(db: Database, clock: Clock) -> Runtime:
     rt = Runtime(_settings(db), clock=clock)
     await rt.writer.start()
     return rt
-
-
-@pytest.fixture(autouse=True)
-def tiny_game() -> Iterator[None]:
-    """The tiny test game, offered only while these tests run: other tests go through every registered game."""
-    install()
-    yield
-    GAMES.pop("tiny", None)
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ them. Each does one real thing and tells what it should."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Coroutine, Iterator
+from collections.abc import AsyncIterator, Coroutine
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -41,7 +41,8 @@ from app.services.timeouts import Timeouts
 from app.services.undo import Undoer
 from app.services.writer import SessionWriter
 from tests.conftest import SECRET
-from tests.platform.tiny_game import install
+
+pytestmark = pytest.mark.usefixtures("tiny_game")
 
 T0 = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
 LEAN = {"type": "lean", "n": 2}
@@ -167,13 +168,6 @@ class World:
             rec = await self.tables.reload(rec.id)
         assert rec.status == TableStatus.FINISHED
         return rec
-
-
-@pytest.fixture(autouse=True)
-def tiny_game() -> Iterator[None]:
-    install()
-    yield
-    GAMES.pop("tiny", None)
 
 
 @pytest.fixture
