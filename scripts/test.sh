@@ -48,9 +48,12 @@ fi
 workers=${TEST_WORKERS:-$(nproc 2>/dev/null || echo 1)}
 [ "$workers" -le 4 ] || workers=4
 # Tests marked `alone` stop a service the others share (Postgres), so they run afterwards, by themselves. Exit
-# status 5 is "nothing collected": the arguments chose no test of that kind.
+# status 5 is "nothing collected": the arguments chose no test of that kind. BROWSER_TESTS=no leaves out the browser
+# tests (marked e2e), whose server always runs on its own SQLite file whatever DATABASE_URL says.
+marks="not alone"
+[ "${BROWSER_TESTS:-yes}" != no ] || marks="$marks and not e2e"
 status=0
-"$VENV/bin/pytest" -q -p no:cacheprovider -n "$workers" --dist load -m "not alone" "$@" || status=$?
+"$VENV/bin/pytest" -q -p no:cacheprovider -n "$workers" --dist load -m "$marks" "$@" || status=$?
 [ "$status" = 5 ] && status=0
 # The API and socket tests once more on uvicorn's own websocket implementation, which the default one
 # (app/realtime/protocol.py) builds on and which WS_IMPL can choose: both must keep working. In the whole run on
