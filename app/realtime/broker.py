@@ -89,7 +89,25 @@ class Broker:
         return None
 
 
-class PostgresBroker(Broker):
+class ListeningBroker(Broker):
+    """A broker whose task listens for the other processes' notices; `start` returns once it listens (or after
+    10 s, the task going on trying)."""
+
+    _task: asyncio.Task[None] | None = None
+
+    async def start(self, handler: Handler, reconnected: Reconnected, side: SideHandler | None = None) -> None:
+        ready = asyncio.Event()
+        self._task = asyncio.create_task(self._listen(handler, reconnected, ready, side))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(ready.wait(), 10)
+
+    async def _listen(
+        self, handler: Handler, reconnected: Reconnected, ready: asyncio.Event, side: SideHandler | None = None
+    ) -> None:
+        raise NotImplementedError
+
+
+class PostgresBroker(ListeningBroker):
     """LISTEN/NOTIFY on a dedicated asyncpg connection, re-established after a loss."""
 
     notify_in_writes = True
@@ -97,15 +115,8 @@ class PostgresBroker(Broker):
 
     def __init__(self, dsn: str) -> None:
         self.dsn = dsn.replace("postgresql+asyncpg://", "postgresql://")
-        self._task: asyncio.Task[None] | None = None
         self._conn: Any = None
         self._busy = asyncio.Lock()  # one statement at a time on the listening connection (probes, announcements)
-
-    async def start(self, handler: Handler, reconnected: Reconnected, side: SideHandler | None = None) -> None:
-        ready = asyncio.Event()
-        self._task = asyncio.create_task(self._listen(handler, reconnected, ready, side))
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(ready.wait(), 10)
 
     async def _listen(
         self, handler: Handler, reconnected: Reconnected, ready: asyncio.Event, side: SideHandler | None = None
@@ -187,7 +198,7 @@ class PostgresBroker(Broker):
                 await self._conn.close(timeout=1)
 
 
-class RedisBroker(Broker):
+class RedisBroker(ListeningBroker):
     """Redis pub/sub, for deployments past one database's NOTIFY rate (BROKER_URL=redis://...).
 
     The changes committed during one turn of the event loop go out as one PUBLISH. Pub/sub keeps
@@ -201,7 +212,6 @@ class RedisBroker(Broker):
         # Pub/sub ignores the database number: every channel carries the deployment's name.
         self.channel = f"{namespace}:{CHANNEL}"
         self.side_channel = f"{namespace}:{SIDE_CHANNEL}"
-        self._task: asyncio.Task[None] | None = None
         self._redis: Any = None
         self._pending: list[str] = []
         self._flusher: asyncio.Task[None] | None = None
@@ -212,10 +222,7 @@ class RedisBroker(Broker):
         import redis.asyncio as aioredis
 
         self._redis = aioredis.from_url(self.url, client_name=f"{CLIENT_NAME}-{os.getpid()}", health_check_interval=5)
-        ready = asyncio.Event()
-        self._task = asyncio.create_task(self._listen(handler, reconnected, ready, side))
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(ready.wait(), 10)
+        await super().start(handler, reconnected, side)
 
     async def _listen(
         self, handler: Handler, reconnected: Reconnected, ready: asyncio.Event, side: SideHandler | None = None
