@@ -190,15 +190,13 @@ class Admin:
                 if hosted:
                     said = await session.execute(delete(ChatMessage).where(ChatMessage.table_id.in_(hosted)))
                     lines += _count(said)
-                    await session.execute(delete(ChatMute).where(ChatMute.table_id.in_(hosted)))
-                    await session.execute(delete(TableLogEntry).where(TableLogEntry.table_id.in_(hosted)))
-                    await session.execute(delete(Seat).where(Seat.table_id.in_(hosted)))
+                    for table_part in (ChatMute, TableLogEntry, Seat):
+                        await session.execute(delete(table_part).where(table_part.table_id.in_(hosted)))
                     await session.execute(delete(GameTable).where(GameTable.id.in_(hosted)))
                 said = await session.execute(delete(ChatMessage).where(ChatMessage.user_id.in_(chunk)))
                 lines += _count(said)
-                await session.execute(delete(ChatMute).where(ChatMute.user_id.in_(chunk)))
-                await session.execute(delete(RenameLog).where(RenameLog.user_id.in_(chunk)))
-                await session.execute(delete(RevokedSession).where(RevokedSession.user_id.in_(chunk)))
+                for user_part in (ChatMute, RenameLog, RevokedSession):
+                    await session.execute(delete(user_part).where(user_part.user_id.in_(chunk)))
                 await session.execute(delete(User).where(User.id.in_(chunk)))
                 tables += len(hosted)
             await session.commit()
