@@ -17,7 +17,9 @@ from app.services.record import valid_id
 COOKIE = "session"
 
 
-def get_rt(request: Request) -> Runtime:
+# Dependencies are coroutines, even those that never wait: FastAPI runs a plain function in a worker thread, a
+# hand-off to and from the thread pool on every request.
+async def get_rt(request: Request) -> Runtime:
     rt: Runtime = request.app.state.runtime
     return rt
 

@@ -3,7 +3,7 @@ list operation."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from fastapi import Query
@@ -17,11 +17,12 @@ class PageIn:
     cursor: str | None
 
 
-def paged(default: int, maximum: int) -> Callable[..., PageIn]:
+def paged(default: int, maximum: int) -> Callable[..., Awaitable[PageIn]]:
     """A dependency reading a list operation's `limit` (1 to `maximum`, `default` when absent) and `cursor` (the
     `next` of the page before; none for the first page)."""
 
-    def page_in(
+    # A coroutine though it never waits: FastAPI runs a plain function in a worker thread.
+    async def page_in(
         limit: int = Query(default=default, ge=1, le=maximum, description="items per page"),
         cursor: str | None = Query(
             default=None, max_length=MAX_CURSOR, description="the `next` of the page before; none for the first"
