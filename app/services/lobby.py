@@ -8,9 +8,10 @@ import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import Row, bindparam, delete, exists, func, select, update
+from sqlalchemy import Row, Update, bindparam, delete, exists, func, null, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.clock import Clock
@@ -386,14 +387,27 @@ async def keep_events(
     of the table row with them: they are no move. The other server processes, told only that the table changed,
     read the last change's on the table row for their sockets; the lobby log keeps them all for a log rebuilt from
     the moves. With `returning`, the table's row as this leaves it (`ROW_COLUMNS`)."""
-    stored = (
-        update(GAME_TABLES).where(GAME_TABLES.c.id == table_id)
-        .values(lobby_events={"version": version, "events": events}, **(columns or {}))
-    )
-    result = await session.execute(stored.returning(*ROW_COLUMNS) if returning else stored)
+    columns = columns or {}
+    # A column set to None is SQL NULL, as `values(name=None)` makes it (a bound None would be JSON's null).
+    shape = tuple((name, value is None) for name, value in columns.items())
+    params = {f"set_{name}": value for name, value in columns.items() if value is not None}
+    params.update(key_id=table_id, set_lobby_events={"version": version, "events": events})
+    result = await session.execute(_store(shape, returning), params)
     if events:
         await session.execute(_LOG, {"table_id": table_id, "version": version, "events": events})
     return result.one() if returning else None
+
+
+@lru_cache(maxsize=128)
+def _store(shape: tuple[tuple[str, bool], ...], returning: bool) -> Update:
+    """The UPDATE that stores a lobby change's events and these columns (name, set to NULL), built once per shape:
+    a statement made afresh costs more CPU than its execution."""
+    values: dict[str, Any] = {
+        name: null() if is_null else bindparam(f"set_{name}", type_=GAME_TABLES.c[name].type) for name, is_null in shape
+    }
+    values["lobby_events"] = bindparam("set_lobby_events", type_=GAME_TABLES.c.lobby_events.type)
+    stored = update(GAME_TABLES).where(GAME_TABLES.c.id == bindparam("key_id")).values(values)
+    return stored.returning(*ROW_COLUMNS) if returning else stored
 
 
 _LOG = TABLE_LOG.insert()  # built once, as _WAITING
