@@ -87,7 +87,8 @@ def finished(page: Page) -> bool:
 
 
 # A step back (a card taken back to the hand): chosen now and then, where anything else is open. A person mostly
-# goes forward; picked as often as any other choice, steps back made half of a random game's clicks undo the other.
+# goes forward; picked as often as any other choice, steps back left a third to a half of a random game's clicks
+# undoing or redoing another.
 STEP_BACK = re.compile(r"take back|devolver|back to the hand", re.IGNORECASE)
 
 
