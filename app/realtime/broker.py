@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import logging
 import os
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -89,7 +90,7 @@ class Broker:
         return None
 
 
-class ListeningBroker(Broker):
+class ListeningBroker(Broker, ABC):
     """A broker whose task listens for the other processes' notices; `start` returns once it listens (or after
     10 s, the task going on trying)."""
 
@@ -101,10 +102,11 @@ class ListeningBroker(Broker):
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(ready.wait(), 10)
 
+    @abstractmethod
     async def _listen(
         self, handler: Handler, reconnected: Reconnected, ready: asyncio.Event, side: SideHandler | None = None
     ) -> None:
-        raise NotImplementedError
+        """Listen until cancelled, reconnecting after a loss; set `ready` once listening."""
 
 
 class PostgresBroker(ListeningBroker):
