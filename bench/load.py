@@ -159,9 +159,9 @@ SECRET_KEY = "bench-secret-key-shared-by-all-processes"
 
 
 def start_server(db_url: str, port: int, migrate: bool, log_dir: Path, broker_url: str = "",
-                 extra_env: dict[str, str] | None = None) -> Server:
-    """One `python -m app.main` process on this database (its output goes to a log file); `extra_env`
-    overrides its settings."""
+                 extra_env: dict[str, str] | None = None, tree: Path = ROOT) -> Server:
+    """One `python -m app.main` process on this database (its output goes to a log file), from the checkout at
+    `tree` (this one unless told); `extra_env` overrides its settings."""
     env = dict(
         os.environ,
         DATABASE_URL=db_url,
@@ -179,7 +179,7 @@ def start_server(db_url: str, port: int, migrate: bool, log_dir: Path, broker_ur
     ) | (extra_env or {})
     log = log_dir / f"server-{port}.log"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "app.main"], cwd=ROOT, env=env, stdout=log.open("wb"),
+        [sys.executable, "-m", "app.main"], cwd=tree, env=env, stdout=log.open("wb"),
         stderr=subprocess.STDOUT,
     )
     return Server(proc, port, log)
