@@ -19,7 +19,7 @@ import confusables
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
-from sqlalchemy import Row, bindparam, delete, exists, false, select, update
+from sqlalchemy import Row, ScalarSelect, bindparam, delete, exists, false, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import make_transient_to_detached
 
@@ -198,6 +198,12 @@ async def mark_guest_seats(session: AsyncSession, table_id: str) -> None:
     Their user rows are held (FOR SHARE on Postgres; SQLite writes one transaction at a time) so that a registration
     either waits for this commit, and turns the seat, or commits first and is read here."""
     await session.execute(_MARK_GUEST_SEATS, {"of_table": table_id})
+
+
+def guest_now(user_id: Any) -> ScalarSelect[bool]:
+    """Whether this person is a guest as the statement it is part of commits, for the one seat it writes: their row
+    is held as `mark_guest_seats` holds it. `user_id` is a value or a bound parameter."""
+    return select(USERS.c.username.is_(None)).where(USERS.c.id == user_id).with_for_update(read=True).scalar_subquery()
 
 
 _SEATED = select(SEATS.c.user_id).where(SEATS.c.table_id == bindparam("of_table"), SEATS.c.user_id.is_not(None))

@@ -11,14 +11,14 @@ from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import Row, Update, bindparam, delete, exists, func, null, select, update
+from sqlalchemy import Insert, Row, Update, bindparam, delete, exists, false, func, null, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.clock import Clock
-from app.db.models import GAME_TABLES, SEATS, TABLE_LOG, GameTable, Seat, User
+from app.db.models import GAME_TABLES, SEATS, TABLE_LOG, USERS, GameTable, Seat, User
 from app.games.base import BotLevel, Game
 from app.services import clocks
-from app.services.auth import check_distinct_name, clean_name, mark_guest_seats, new_id
+from app.services.auth import check_distinct_name, clean_name, guest_now, mark_guest_seats, new_id
 from app.services.chat import ChatMode
 from app.services.errors import ServiceError, not_found
 from app.services.events import TableEvent
@@ -92,19 +92,24 @@ async def join(session: AsyncSession, rec: TableRecord, user: User, seat: Any, i
         target = _seat_number(rec, seat)
         if target not in {s.seat for s in free}:
             raise ServiceError("seat_taken", "That seat is taken.", 409)
-    result = await session.execute(_TAKE_SEAT, {"of_table": rec.id, "target": target, "taker": user.id})
-    if result.rowcount != 1:  # type: ignore[attr-defined]
+    taken = (await session.execute(_TAKE_SEAT, {"of_table": rec.id, "target": target, "taker": user.id})).first()
+    if taken is None:
         raise ServiceError("seat_taken", "That seat is taken.", 409)
-    await mark_guest_seats(session, rec.id)
-    return bumped(rec, [{"type": TableEvent.SEAT_JOINED, "seat": target, "name": user.name, "bot": False,
-                         "visible_to": None}])
+    seats = [SeatInfo(target, user.id, taken.name, False, bool(taken.guest)) if s.seat == target else s
+             for s in rec.seats]
+    changed = bumped(rec, [{"type": TableEvent.SEAT_JOINED, "seat": target, "name": user.name, "bot": False,
+                            "visible_to": None}])
+    return replace(changed, seats=seats)
 
 
-_TAKE_SEAT = (  # built once, as _WAITING
+# Built once, as _WAITING. The seat is marked a guest's by what its person is as this commits (`guest_now`), and
+# comes back with their name: the record needs no second read of the seats.
+_TAKE_SEAT = (
     update(SEATS)
     .where(SEATS.c.table_id == bindparam("of_table"), SEATS.c.seat == bindparam("target"), SEATS.c.user_id.is_(None),
            SEATS.c.bot.is_(False))
-    .values(user_id=bindparam("taker"))
+    .values(user_id=bindparam("taker"), guest=guest_now(bindparam("taker")))
+    .returning(SEATS.c.guest, select(USERS.c.name).where(USERS.c.id == bindparam("taker")).scalar_subquery().label("name"))
 )
 
 
@@ -413,6 +418,30 @@ def _store(shape: tuple[tuple[str, bool], ...], returning: bool) -> Update:
 _LOG = TABLE_LOG.insert()  # built once, as _WAITING
 
 
+# A new table's row, returned with its host's name (`named`: an INSERT's RETURNING does not correlate with the row it
+# makes). Built once, as _WAITING.
+_NEW_TABLE = GAME_TABLES.insert().returning(
+    *GAME_TABLES.c,
+    select(USERS.c.name).where(USERS.c.id == bindparam("named")).scalar_subquery().label("host_name"),
+)
+
+
+@lru_cache(maxsize=8)
+def _new_seats(count: int) -> Insert:
+    """The INSERT of a new table's `count` seats, seat i from the parameters `user_i`, `bot_i` and `level_i`, each
+    marked a guest's by what its person is as this commits (`guest_now`); returns (seat, guest). Built once per
+    count, as _NEW_TABLE."""
+    rows = []
+    for i in range(count):
+        person = bindparam(f"user_{i}", type_=SEATS.c.user_id.type)
+        rows.append({
+            "table_id": bindparam("of_table", type_=SEATS.c.table_id.type), "seat": str(i), "user_id": person,
+            "bot": bindparam(f"bot_{i}", type_=SEATS.c.bot.type), "guest": func.coalesce(guest_now(person), false()),
+            "bot_level": bindparam(f"level_{i}", type_=SEATS.c.bot_level.type),
+        })
+    return SEATS.insert().values(rows).returning(SEATS.c.seat, SEATS.c.guest)
+
+
 _WAITING = (  # built once: a statement made afresh costs more CPU than its execution
     select(func.count()).select_from(GameTable)
     .where(GameTable.host_id == bindparam("host_id"), GameTable.status == TableStatus.OPEN,
@@ -462,8 +491,7 @@ class Lobby:
                 429,
             )
         seating: list[tuple[str | None, bool, str | None]] = [(host.id, False, None)] + [(None, False, None)] * (seats - 1)
-        table_id = await self.add_table(session, game, title, host, visibility, opts, seating, tc)
-        rec = await load_record(session, table_id)  # what the commit makes, read in its transaction
+        rec = await self.add_table(session, game, title, host, visibility, opts, seating, tc)
         await session.commit()
         return self.tables.cache.put(rec)
 
@@ -477,39 +505,43 @@ class Lobby:
         options: dict[str, Any],
         seating: Sequence[tuple[str | None, bool, str | None]],
         time_control: dict[str, Any] | None = None,
-    ) -> str:
-        """The rows of a new open table, seat i taken by `seating[i]` = (user id or None, bot, bot level); its id. The host is the
-        only person it seats."""
+    ) -> TableRecord:
+        """A new open table's rows, seat i taken by `seating[i]` = (user id or None, bot, bot level), and its record
+        as they stand in this transaction. The host is the only person it seats."""
         table_id = new_id()
         seed = secrets.randbits(63)
-        # Core inserts: the unit of work would track objects nobody reads (the record is loaded afresh).
-        await session.execute(GAME_TABLES.insert().values(
-            id=table_id,
-            game=game.id,
-            name=title,
-            host_id=host.id,
-            visibility=visibility,
-            invite_hash=hash_invite(invite_code(self.secret_key, table_id)) if visibility == Visibility.PRIVATE else None,
-            status=TableStatus.OPEN,
-            seat_count=len(seating),
-            options=options,
-            seed=seed,
-            seed_commitment=seed_commitment(table_id, seed),
-            state=None,
-            version=1,
-            move_count=0,
-            awaiting=[],
-            outcome=None,
-            time_control=time_control,
-        ))
         for user_id, _bot, _level in seating:
             assert user_id in (None, host.id)
-        await session.execute(SEATS.insert().values([
-            {"table_id": table_id, "seat": str(i), "user_id": user_id, "bot": bot, "bot_level": level}
-            for i, (user_id, bot, level) in enumerate(seating)
-        ]))
-        await mark_guest_seats(session, table_id)
-        return table_id
+        # Core inserts returning what the record is made of: the unit of work would track objects nobody reads, and
+        # reading the rows back would cost two statements more.
+        row = (await session.execute(_NEW_TABLE, {
+            "id": table_id,
+            "game": game.id,
+            "name": title,
+            "host_id": host.id,
+            "visibility": visibility,
+            "invite_hash": hash_invite(invite_code(self.secret_key, table_id)) if visibility == Visibility.PRIVATE else None,
+            "status": TableStatus.OPEN,
+            "seat_count": len(seating),
+            "options": options,
+            "seed": seed,
+            "seed_commitment": seed_commitment(table_id, seed),
+            "state": None,
+            "version": 1,
+            "move_count": 0,
+            "awaiting": [],
+            "outcome": None,
+            "time_control": time_control,
+            "named": host.id,
+        })).one()
+        params: dict[str, Any] = {"of_table": table_id}
+        for i, (user_id, bot, level) in enumerate(seating):
+            params.update({f"user_{i}": user_id, f"bot_{i}": bot, f"level_{i}": level})
+        guests = {seat: bool(guest) for seat, guest in await session.execute(_new_seats(len(seating)), params)}
+        seats = [SeatInfo(str(i), user_id, row.host_name if user_id is not None else None, bot,
+                          guests[str(i)] and user_id is not None, bot_level=level if bot else None)
+                 for i, (user_id, bot, level) in enumerate(seating)]
+        return await record_of(session, row, seats=seats)
 
     async def rotate_invite(self, session: AsyncSession, rec: TableRecord, user: User) -> Changed:
         """The host withdraws a private table's invite link (it leaked, or someone unwelcome has it) and gets a new one:

@@ -53,21 +53,21 @@ class Rematcher:
         # A bot that stood in for a player leaves the seat to them.
         seating = [(user.id if s.seat == seat else None, s.bot and s.user_id is None, s.bot_level)
                    for s in old.seats]
-        new_id = await self.lobby.add_table(session, get_game(old.game), old.name, user, old.visibility, old.options,
-                                            seating, old.time_control)
-        await chat.carry_mutes(session, old.id, new_id, user.id)  # the host's moderation stands at the rematch
+        new = await self.lobby.add_table(session, get_game(old.game), old.name, user, old.visibility, old.options,
+                                         seating, old.time_control)
+        await chat.carry_mutes(session, old.id, new.id, user.id)  # the host's moderation stands at the rematch
         await session.execute(
             update(GameTable).where(GameTable.id == old.id)
-            .values(rematch_id=new_id, version=old.version + 1, updated_at=datetime.now(UTC))
+            .values(rematch_id=new.id, version=old.version + 1, updated_at=datetime.now(UTC))
         )
-        events: Events = [{"type": TableEvent.REMATCH, "seat": seat, "table_id": new_id, "visible_to": None}]
+        events: Events = [{"type": TableEvent.REMATCH, "seat": seat, "table_id": new.id, "visible_to": None}]
         await keep_events(session, old.id, old.version + 1, events)
         with self.tables.own_write(old.id, old.version + 1):
             await self.tables.notify_in_tx(session, old.id, old.version + 1)
             await session.commit()
             finished = self.tables.cache.put(await load_record(session, old.id))
             finished.remember_events(finished.version, events)
-        return finished, self.tables.cache.put(await load_record(session, new_id))
+        return finished, self.tables.cache.put(new)
 
     async def _join(self, rematch_id: str, user: User, seat: str) -> TableRecord:
         """A player of the finished game takes their old seat at its rematch (any free one if that is taken)."""

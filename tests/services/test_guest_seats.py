@@ -18,6 +18,7 @@ from app.services import lobby
 from app.services.auth import create_guest, register
 from app.services.errors import ServiceError
 from app.services.loading import load_record
+from app.services.record import TableRecord, invite_code
 from tests.conftest import SECRET, Database
 
 PASSWORD = "correct horse"
@@ -123,3 +124,24 @@ async def test_the_same_guest_registering_twice_at_once_keeps_the_first_account(
     async with rt.reads() as session:
         row = await session.get(User, gus.id)
         assert row is not None and row.username == first.username == "gus"
+
+
+
+async def test_the_records_a_create_and_a_join_make_are_what_a_fresh_read_finds(rt: Runtime) -> None:
+    """They are built from what their statements return, not read back: the names and guest marks included."""
+
+    async def fresh(table_id: str) -> TableRecord:
+        async with rt.reads() as session:
+            return await load_record(session, table_id)
+
+    gus = await _guest(rt, "Gus")
+    ana = await _register(rt, await _guest(rt, "Ana"), "ana")
+    for host, joiner in ((gus, ana), (ana, gus)):
+        async with rt.sessions() as session:
+            created = await rt.lobby.create_table(session, host, "food-truck", 3, {}, "private", "Lunch")
+        assert created == await fresh(created.id)
+        assert [(s.user_name, s.guest) for s in created.seats] == [(host.name, host is gus), (None, False), (None, False)]
+        code = invite_code(SECRET, created.id)
+        joined = await rt.lobby.change(created.id, joiner, code, lambda s, r, j=joiner, c=code: lobby.join(s, r, j, 2, c))
+        assert joined == await fresh(created.id)
+        assert (joined.seats[2].user_name, joined.seats[2].guest) == (joiner.name, joiner is gus)
