@@ -57,9 +57,9 @@ async def create_table(
     user: User = Depends(current_user),
 ) -> dict[str, Any]:
     """Create a table; the host takes the first seat."""
-    await rt.limits.hit(rt.limits.tables, *client_keys(request, user))
-    rec = await rt.lobby.create_table(session, user, body.game, body.seats, body.options, body.visibility, body.name,
-                                 body.time_control)
+    async with rt.limits.attempt(rt.limits.tables, *client_keys(request, user), session=session):
+        rec = await rt.lobby.create_table(session, user, body.game, body.seats, body.options, body.visibility,
+                                          body.name, body.time_control)
     await rt.tables.after_change(rec)
     return rt.presenter.table_json(rec, user.id)
 

@@ -13,7 +13,7 @@ import hashlib
 import itertools
 import math
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -80,12 +80,18 @@ class DatabaseStorage(Storage):
     async def incr(self, key: str, expiry: int, amount: int = 1) -> int:
         return (await self.incr_many([key], expiry, amount))[0]
 
-    async def incr_many(self, keys: list[str], expiry: int, amount: int = 1) -> list[int]:
-        """Count `amount` against each of these distinct keys in one statement; their counts, in order."""
+    async def incr_many(
+        self, keys: list[str], expiry: int, amount: int = 1, session: AsyncSession | None = None
+    ) -> list[int]:
+        """Count `amount` against each of these distinct keys in one statement; their counts, in order. In `session`'s
+        transaction when given (the count holds only if it commits), else in one of the storage's."""
         now = time.time()
         # Rows are locked in one order whatever the caller's, so two attempts sharing keys cannot deadlock.
         stored = sorted({stored_key(k) for k in keys})
-        async with self._single_writer(), self._sessions() as session:
+        async with contextlib.AsyncExitStack() as stack:
+            if session is None:
+                await stack.enter_async_context(self._single_writer())
+                session = await stack.enter_async_context(self._sessions())
             if next(self._counted) % 500 == 0:
                 await session.execute(delete(RateCounter).where(RateCounter.expires_at <= now))
             rows = (await session.execute(
@@ -176,11 +182,12 @@ class RateLimits:
             if not await self._limiter.test(rule.item, rule.name, key):
                 raise await self._refusal(rule, keys)
 
-    async def _count(self, rule: Rule, keys: tuple[str, ...]) -> list[bool]:
-        """Count one against each key; whether each is still within the allowance."""
+    async def _count(self, rule: Rule, keys: tuple[str, ...], session: AsyncSession | None = None) -> list[bool]:
+        """Count one against each key (in `session`'s transaction where the counts are in the database); whether each
+        is still within the allowance."""
         if isinstance(self._storage, DatabaseStorage) and len(set(keys)) == len(keys):
             counts = await self._storage.incr_many([rule.item.key_for(rule.name, k) for k in keys],
-                                                   rule.item.get_expiry())
+                                                   rule.item.get_expiry(), session=session)
             return [count <= rule.item.amount for count in counts]  # the limiter's `hit` at a cost of 1
         return [await self._limiter.hit(rule.item, rule.name, key) for key in keys]
 
@@ -188,6 +195,26 @@ class RateLimits:
         """Count one against each key; refuse if that went past the allowance of any."""
         if not all(await self._count(rule, keys)):
             raise await self._refusal(rule, keys)
+
+    @contextlib.asynccontextmanager
+    async def attempt(self, rule: Rule, *keys: str, session: AsyncSession) -> AsyncIterator[None]:
+        """`hit`, around work done in `session`'s transaction. Where the counts are in the database, the count rides in
+        that transaction, which saves it a connection of its own; should the work fail, the transaction is rolled
+        back, count and all, and the attempt counted by itself: an attempt refused for another reason counts as one
+        that succeeds."""
+        in_transaction = isinstance(self._storage, DatabaseStorage)
+        if not all(await self._count(rule, keys, session if in_transaction else None)):
+            raise await self._refusal(rule, keys)
+        try:
+            yield
+        except Exception:
+            if in_transaction:
+                # The rollback first: until then the transaction holds the counters' rows the count below updates.
+                # Should either fail, the work's own error is the one raised.
+                with contextlib.suppress(Exception):
+                    await session.rollback()
+                    await self.note(rule, *keys)
+            raise
 
     async def note(self, rule: Rule, *keys: str) -> None:
         """Count one failure against each key (it is the next attempt that is refused)."""

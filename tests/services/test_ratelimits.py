@@ -62,3 +62,22 @@ async def test_many_keys_count_as_the_limiter_counts_each(world: World) -> None:
     assert await storage.incr_many(list(reversed(keys)), item.get_expiry()) == [2, 2, 3]
     assert await storage.counts([*keys, item.key_for("t", "nobody")]) == [3, 2, 2, 0]
     assert await limiter.test(item, "t", "u:b") and await storage.get_expiry(keys[0]) > 0
+
+
+async def test_an_attempt_counts_once_whether_its_work_commits_or_fails(world: World) -> None:
+    """On Postgres the count rides in the work's transaction: the rollback of failed work undoes it, and the attempt is
+    counted again by itself; in memory it is counted once as it is made. Either way each attempt counts once."""
+    limits = _limits(world, tables="3/hour")
+    async with world.sessions() as session, limits.attempt(limits.tables, "ip:1", "u:ana", session=session):
+        await session.commit()
+    with pytest.raises(ServiceError, match="no table for you"):
+        async with world.sessions() as session, limits.attempt(limits.tables, "ip:1", "u:ana", session=session):
+            raise ServiceError("bad_options", "no table for you", 422)
+    async with world.sessions() as session, limits.attempt(limits.tables, "ip:1", session=session):
+        await session.commit()
+    with pytest.raises(ServiceError) as refused:  # the fourth attempt from the address
+        async with world.sessions() as session, limits.attempt(limits.tables, "ip:1", "u:bo", session=session):
+            pytest.fail("the work of a refused attempt is not done")
+    assert refused.value.code == "too_many_requests"
+    async with world.sessions() as session, limits.attempt(limits.tables, "ip:2", "u:ana", session=session):
+        await session.commit()  # the person's third
