@@ -152,7 +152,8 @@ async def join(
     try:
         rec = await rt.lobby.change(
             table_id, user, body.invite_code, lambda s, r: svc.join(s, r, user, body.seat, body.invite_code),
-            check=lambda s: rt.limits.check(rt.limits.invite_failures, *keys, session=s),
+            # Only a join that brings a code can be a guess at one.
+            check=(lambda s: rt.limits.check(rt.limits.invite_failures, *keys, session=s)) if body.invite_code else None,
         )
     except ServiceError as exc:
         if exc.code == "bad_invite" or (exc.code == "not_found" and body.invite_code):
