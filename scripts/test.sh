@@ -42,6 +42,10 @@ elif [ "${CI:-}" = true ]; then
 else
   echo "node or npm missing: the frontend checks (eslint, tsc, node --test) are skipped" >&2
 fi
+# The project's bytecode, compiled once: where PYTHONDONTWRITEBYTECODE is set (this CI's machine, the Dockerfile),
+# every server and command the tests start would compile the app's modules from source again, ~0.3 s a start. The
+# files go in __pycache__ folders git ignores.
+"$VENV/bin/python" -m compileall -q app tests >/dev/null
 # One worker per core, at most 4: most of the browser tests' time is waiting on a page or a server, so two workers
 # on two cores take ~25 % less time than one; `-n 0` after this runs everything in this process. Not `loadgroup` or
 # `loadfile`: they key tests by node id, and schemathesis' generated tests share one, so all but one were dropped.
