@@ -85,8 +85,7 @@ async def optional_signed_in(request: Request, rt: Runtime = Depends(get_rt)) ->
     token = token_from(dict(request.headers), dict(request.cookies))
     if not token:
         return None
-    async with rt.reads() as session:
-        return await signed_in(rt, session, token)
+    return await rt.database.read(lambda session: signed_in(rt, session, token))
 
 
 async def optional_user(found: SignedIn | None = Depends(optional_signed_in)) -> User | None:

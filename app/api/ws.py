@@ -14,10 +14,11 @@ from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
+from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app import messages
-from app.api.deps import signed_in, token_from
+from app.api.deps import SignedIn, signed_in, token_from
 from app.clock import Clock
 from app.db.models import User
 from app.logs import log_table_id, log_user_id
@@ -27,7 +28,7 @@ from app.runtime import Runtime
 from app.services import takeback
 from app.services.errors import ServiceError
 from app.services.play import Ack
-from app.services.record import Visibility
+from app.services.record import TableRecord, Visibility
 
 log = logging.getLogger("app.ws")
 TABLE_SOCKET = re.compile(r"/ws/tables/([^/]*)")
@@ -103,10 +104,13 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
                 "Authorization: Bearer header.",
                 400,
             )
-        async with rt.reads() as session:
-            found = await signed_in(rt, session, token_from(dict(ws.headers), dict(ws.cookies)))
-            user = found.user if found is not None else None
-            rec = await rt.tables.record(session, table_id)
+        token = token_from(dict(ws.headers), dict(ws.cookies))
+
+        async def look(session: AsyncSession) -> tuple[SignedIn | None, TableRecord]:
+            return await signed_in(rt, session, token), await rt.tables.record(session, table_id)
+
+        found, rec = await rt.database.read(look)
+        user = found.user if found is not None else None
         if user is not None:
             log_user_id.set(user.id)
         mine, from_address = rt.hub.sockets_of(table_id, user.id if user else None, ws.client.host if ws.client else "")
@@ -152,9 +156,9 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         return
     rt.hub.attach(conn)
     rt.hub.snapshot(rec, conn)
-    # The socket's frame lives for hours: it must not pin the closed session (and the rows in its identity map), the
-    # person's row or this version of the table's record, which the cache soon replaces.
-    del session, found, user, rec
+    # The socket's frame lives for hours: it must not pin the person's row or this version of the table's record,
+    # which the cache soon replaces.
+    del found, user, rec
     limiter = RateLimiter(rt.settings.ws_rate_per_second, rt.settings.ws_rate_burst, clock=rt.clock)
     # The framed protocol's own read (no Starlette wrapper per message); ASGI's otherwise.
     receive = ws.scope["extensions"].get(FRAME_READER) or ws.receive

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
+from collections.abc import Iterator
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +54,22 @@ def make_engine(settings: Settings) -> AsyncEngine:
     return engine
 
 
+# Set while a read that tries again on its own takes its connection (`unpinged`).
+_UNPINGED: ContextVar[bool] = ContextVar("unpinged", default=False)
+
+
+@contextlib.contextmanager
+def unpinged() -> Iterator[None]:
+    """Connections checked out in this block are not pinged first. Only for work that, should its connection turn
+    out dead, is made again (`services.database.Database.read`): a dead connection fails it, and the pool, told of
+    the disconnect, replaces every connection older than the failure."""
+    token = _UNPINGED.set(True)
+    try:
+        yield
+    finally:
+        _UNPINGED.reset(token)
+
+
 def _ping_outside_transaction(dbapi_connection: Any) -> bool:
     """The pool's ping as one round trip. The asyncpg dialect wraps its ping in BEGIN … ROLLBACK (for pgbouncer's
     transaction mode, which this deployment does not use): three round trips on every checkout, a request's largest
@@ -58,6 +77,8 @@ def _ping_outside_transaction(dbapi_connection: Any) -> bool:
     arguments: no prepared statement to look up, bind and decode, as the dialect's `fetchrow(";")` has. A dead
     connection fails this ping as it fails that one, with the error translated as the dialect's ping does, so the
     pool tells a disconnect and replaces the connection."""
+    if _UNPINGED.get():
+        return True
     try:
         await_only(dbapi_connection._connection.execute("SELECT 1"))
     except Exception as error:

@@ -5,10 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, TypeVar
 
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.db.session import unpinged
+
+T = TypeVar("T")
 
 
 class Database:
@@ -31,6 +36,20 @@ class Database:
         """Serialise a write made outside the move and lobby paths with all the others where the database has a
         single writer (SQLite); nothing on Postgres, where it would only make the table's moves wait."""
         return self.write_lock if self.write_lock is not None else contextlib.nullcontext()
+
+    async def read(self, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
+        """`work` in a read session whose connection is not pinged first: a round trip saved on every request, each of
+        which reads its person so. Should the connection turn out dead (Postgres restarted, or ended it), `work` is
+        made again on a pinged one, so it must only read."""
+        try:
+            with unpinged():
+                async with self.reads() as session:
+                    return await work(session)
+        except DBAPIError as exc:
+            if not exc.connection_invalidated:
+                raise
+        async with self.reads() as session:
+            return await work(session)
 
     @contextlib.asynccontextmanager
     async def write(self) -> AsyncIterator[AsyncSession]:

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import asyncpg
+import pytest
 from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import Settings
-from app.db.session import make_engine
+from app.db.session import make_engine, make_sessionmaker
+from app.services.database import Database as Database_
 from tests.conftest import Database, _pg_admin_url, requires_postgres
 
 
@@ -39,3 +43,50 @@ async def test_connections_killed_in_the_pool_are_replaced_unseen(fresh_db: Data
         assert not pooled & set(answers)
     finally:
         await engine.dispose()
+
+
+async def test_a_read_that_skips_the_ping_is_made_again_on_a_live_connection(
+    fresh_db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`Database.read`, as every request reads its person: no ping on its checkout, and a connection Postgres ended
+    fails it once, out of sight, before it is made again on a new one."""
+    requires_postgres()
+    engine = make_engine(Settings(database_url=fresh_db.url, db_pool_size=2))
+    database = Database_(sessions=make_sessionmaker(engine), reads=make_sessionmaker(engine, autocommit=True),
+                         is_postgres=True)
+    pinged: list[str] = []
+    execute = asyncpg.Connection.execute
+
+    async def counted(conn: asyncpg.Connection, query: str, *args: Any, **kwargs: Any) -> str:
+        if query == "SELECT 1":  # the pool's ping (app/db/session.py)
+            pinged.append(query)
+        return await execute(conn, query, *args, **kwargs)
+
+    monkeypatch.setattr(asyncpg.Connection, "execute", counted)
+    try:
+        async def backend(session: AsyncSession) -> int:
+            pid = await session.scalar(text("SELECT pg_backend_pid()"))
+            assert isinstance(pid, int)
+            return pid
+
+        first = await database.read(backend)
+        assert await database.read(backend) == first and pinged == []  # the pooled connection, unpinged
+        async with engine.connect() as conn:  # any other checkout is pinged
+            await conn.scalar(text("SELECT 1"))
+        assert len(pinged) == 1
+        await _terminate_all(fresh_db)
+        answers = [await database.read(backend) for _ in range(4)]
+        assert first not in answers
+    finally:
+        await engine.dispose()
+
+
+async def _terminate_all(db: Database) -> None:
+    admin = await asyncpg.connect(_pg_admin_url())
+    try:
+        for row in await admin.fetch(
+            "SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", db.name
+        ):
+            await admin.fetchval("SELECT pg_terminate_backend($1)", row["pid"])
+    finally:
+        await admin.close()
