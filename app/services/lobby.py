@@ -11,7 +11,20 @@ from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import Insert, Row, Update, bindparam, delete, exists, false, func, null, select, update
+from sqlalchemy import (
+    Insert,
+    Row,
+    ScalarSelect,
+    Update,
+    bindparam,
+    delete,
+    exists,
+    false,
+    func,
+    null,
+    select,
+    update,
+)
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.clock import Clock
@@ -102,6 +115,12 @@ async def join(session: AsyncSession, rec: TableRecord, user: User, seat: Any, i
     return replace(changed, seats=seats)
 
 
+def _name_of(person: Any) -> ScalarSelect[str]:
+    """A person's name as a statement finds it, `person` a bound parameter (an INSERT's RETURNING does not correlate
+    with the row it makes, so it is named by the parameter, not the column)."""
+    return select(USERS.c.name).where(USERS.c.id == person).scalar_subquery()
+
+
 # Built once, as _WAITING. The seat is marked a guest's by what its person is as this commits (`guest_now`), and
 # comes back with their name: the record needs no second read of the seats.
 _TAKE_SEAT = (
@@ -109,7 +128,7 @@ _TAKE_SEAT = (
     .where(SEATS.c.table_id == bindparam("of_table"), SEATS.c.seat == bindparam("target"), SEATS.c.user_id.is_(None),
            SEATS.c.bot.is_(False))
     .values(user_id=bindparam("taker"), guest=guest_now(bindparam("taker")))
-    .returning(SEATS.c.guest, select(USERS.c.name).where(USERS.c.id == bindparam("taker")).scalar_subquery().label("name"))
+    .returning(SEATS.c.guest, _name_of(bindparam("taker")).label("name"))
 )
 
 
@@ -418,12 +437,8 @@ def _store(shape: tuple[tuple[str, bool], ...], returning: bool) -> Update:
 _LOG = TABLE_LOG.insert()  # built once, as _WAITING
 
 
-# A new table's row, returned with its host's name (`named`: an INSERT's RETURNING does not correlate with the row it
-# makes). Built once, as _WAITING.
-_NEW_TABLE = GAME_TABLES.insert().returning(
-    *GAME_TABLES.c,
-    select(USERS.c.name).where(USERS.c.id == bindparam("named")).scalar_subquery().label("host_name"),
-)
+# A new table's row, returned with its host's name (`named`). Built once, as _WAITING.
+_NEW_TABLE = GAME_TABLES.insert().returning(*GAME_TABLES.c, _name_of(bindparam("named")).label("host_name"))
 
 
 @lru_cache(maxsize=8)
@@ -539,7 +554,7 @@ class Lobby:
             params.update({f"user_{i}": user_id, f"bot_{i}": bot, f"level_{i}": level})
         guests = {seat: bool(guest) for seat, guest in await session.execute(_new_seats(len(seating)), params)}
         seats = [SeatInfo(str(i), user_id, row.host_name if user_id is not None else None, bot,
-                          guests[str(i)] and user_id is not None, bot_level=level if bot else None)
+                          guests[str(i)], bot_level=level if bot else None)
                  for i, (user_id, bot, level) in enumerate(seating)]
         return await record_of(session, row, seats=seats)
 

@@ -182,10 +182,15 @@ class RateLimits:
             if not await self._limiter.test(rule.item, rule.name, key):
                 raise await self._refusal(rule, keys)
 
+    def _in_database(self, keys: tuple[str, ...]) -> bool:
+        """Whether these keys are counted in one statement on the database (which a session's transaction can hold)."""
+        return isinstance(self._storage, DatabaseStorage) and len(set(keys)) == len(keys)
+
     async def _count(self, rule: Rule, keys: tuple[str, ...], session: AsyncSession | None = None) -> list[bool]:
         """Count one against each key (in `session`'s transaction where the counts are in the database); whether each
         is still within the allowance."""
-        if isinstance(self._storage, DatabaseStorage) and len(set(keys)) == len(keys):
+        if self._in_database(keys):
+            assert isinstance(self._storage, DatabaseStorage)
             counts = await self._storage.incr_many([rule.item.key_for(rule.name, k) for k in keys],
                                                    rule.item.get_expiry(), session=session)
             return [count <= rule.item.amount for count in counts]  # the limiter's `hit` at a cost of 1
@@ -202,8 +207,8 @@ class RateLimits:
         that transaction, which saves it a connection of its own; should the work fail, the transaction is rolled
         back, count and all, and the attempt counted by itself: an attempt refused for another reason counts as one
         that succeeds."""
-        in_transaction = isinstance(self._storage, DatabaseStorage)
-        if not all(await self._count(rule, keys, session if in_transaction else None)):
+        in_transaction = self._in_database(keys)
+        if not all(await self._count(rule, keys, session)):
             raise await self._refusal(rule, keys)
         try:
             yield
