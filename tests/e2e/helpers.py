@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import time
@@ -129,12 +130,16 @@ def play_to_the_end(pages: list[Page], rng: random.Random, max_clicks: int = 300
     """
     clicks = 0
     last: dict[int, tuple[str, float]] = {}
+    seen: tuple[str, ...] = ()
+    moved_at = time.monotonic()
     while True:
         acted = False
+        steps = []
         for index, page in enumerate(pages):
             now_version, status, pending = page.evaluate(
                 f"() => [{STEP_JS}, document.querySelector('main').dataset.status, window.foodGames.pending()]"
             )
+            steps.append(now_version)
             if status == "finished":
                 for other in pages:
                     expect(other.get_by_test_id("result")).to_be_visible()
@@ -155,8 +160,34 @@ def play_to_the_end(pages: list[Page], rng: random.Random, max_clicks: int = 300
             clicks += 1
             acted = True
         assert clicks < max_clicks, "the game did not end"
+        if tuple(steps) != seen:
+            seen, moved_at = tuple(steps), time.monotonic()
+        elif time.monotonic() - moved_at > STALL_SECONDS:
+            raise AssertionError(f"no page moved on for {STALL_SECONDS} s:\n" + "\n".join(map(stuck_at, pages)))
         if not acted:
             pages[0].wait_for_timeout(20)
+
+
+# Random clicks on a game that works move some page on within seconds; longer, the game is stuck.
+STALL_SECONDS = 30
+
+
+def stuck_at(page: Page) -> str:
+    """What a page shows when play stopped moving: its step, turn, legal actions and highlighted elements."""
+    shown = page.evaluate(
+        "(() => { const s = window.foodGames.state(); return {step: " + STEP_JS + ","
+        " seat: s.seat, awaiting: s.awaiting, actions: s.actions, pending: window.foodGames.pending()}; })()"
+    )
+    legal = area(page).locator(".legal:visible").evaluate_all(
+        "els => els.map((e) => e.tagName + ' ' + (e.getAttribute('aria-label') || e.textContent || '').slice(0, 60))"
+    )
+    toasts = page.locator(".toast").all_inner_texts()
+    try:  # a trial click only checks that a click could land
+        area(page).locator(".legal:visible").first.click(timeout=1000, trial=True)
+        click = "could land"
+    except PlaywrightError as error:
+        click = str(error)[:1500]
+    return f"{page.url}: {json.dumps(shown)[:3000]}\n  highlighted: {legal}\n  toasts: {toasts}\n  click: {click}"
 
 
 def progress(page: Page) -> dict[str, Any]:
