@@ -12,7 +12,6 @@ from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import (
-    Insert,
     Row,
     ScalarSelect,
     Update,
@@ -441,20 +440,18 @@ _LOG = TABLE_LOG.insert()  # built once, as _WAITING
 _NEW_TABLE = GAME_TABLES.insert().returning(*GAME_TABLES.c, _name_of(bindparam("named")).label("host_name"))
 
 
-@lru_cache(maxsize=8)
-def _new_seats(count: int) -> Insert:
-    """The INSERT of a new table's `count` seats, seat i from the parameters `user_i`, `bot_i` and `level_i`, each
-    marked a guest's by what its person is as this commits (`guest_now`); returns (seat, guest). Built once per
-    count, as _NEW_TABLE."""
-    rows = []
-    for i in range(count):
-        person = bindparam(f"user_{i}", type_=SEATS.c.user_id.type)
-        rows.append({
-            "table_id": bindparam("of_table", type_=SEATS.c.table_id.type), "seat": str(i), "user_id": person,
-            "bot": bindparam(f"bot_{i}", type_=SEATS.c.bot.type), "guest": func.coalesce(guest_now(person), false()),
-            "bot_level": bindparam(f"level_{i}", type_=SEATS.c.bot_level.type),
-        })
-    return SEATS.insert().values(rows).returning(SEATS.c.seat, SEATS.c.guest)
+# A new table's seat, from the parameters `of_table`, `number`, `person`, `is_bot` and `level`, marked a guest's by
+# what its person (again in `guest_of`: a multi-row INSERT takes each parameter once) is as this commits
+# (`guest_now`); returns (seat, guest). Executed with every seat's parameters at once, SQLAlchemy sends it as one
+# multi-row INSERT compiled once: one written with several VALUES rows is compiled afresh for every table (such
+# statements are not cached). Built once, as _NEW_TABLE.
+_NEW_SEATS = (
+    SEATS.insert()
+    .values(table_id=bindparam("of_table"), seat=bindparam("number"), user_id=bindparam("person"),
+            bot=bindparam("is_bot"), bot_level=bindparam("level"),
+            guest=func.coalesce(guest_now(bindparam("guest_of", type_=SEATS.c.user_id.type)), false()))
+    .returning(SEATS.c.seat, SEATS.c.guest)
+)
 
 
 _WAITING = (  # built once: a statement made afresh costs more CPU than its execution
@@ -549,10 +546,10 @@ class Lobby:
             "time_control": time_control,
             "named": host.id,
         })).one()
-        params: dict[str, Any] = {"of_table": table_id}
-        for i, (user_id, bot, level) in enumerate(seating):
-            params.update({f"user_{i}": user_id, f"bot_{i}": bot, f"level_{i}": level})
-        guests = {seat: bool(guest) for seat, guest in await session.execute(_new_seats(len(seating)), params)}
+        rows = [{"of_table": table_id, "number": str(i), "person": user_id, "guest_of": user_id, "is_bot": bot,
+                 "level": level}
+                for i, (user_id, bot, level) in enumerate(seating)]
+        guests = {seat: bool(guest) for seat, guest in await session.execute(_NEW_SEATS, rows)}
         seats = [SeatInfo(str(i), user_id, row.host_name if user_id is not None else None, bot,
                           guests[str(i)], bot_level=level if bot else None)
                  for i, (user_id, bot, level) in enumerate(seating)]
