@@ -12,8 +12,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import Settings
 from app.db.session import make_engine, make_sessionmaker
+from app.main import run_migrations
+from app.runtime import Runtime
+from app.services import lobby
+from app.services.auth import create_guest
 from app.services.database import Database as Database_
-from tests.conftest import Database, _pg_admin_url, requires_postgres
+from app.services.loading import stored_version
+from tests.conftest import SECRET, Database, _pg_admin_url, requires_postgres
 
 
 async def test_connections_killed_in_the_pool_are_replaced_unseen(fresh_db: Database) -> None:
@@ -79,6 +84,40 @@ async def test_a_read_that_skips_the_ping_is_made_again_on_a_live_connection(
         assert first not in answers
     finally:
         await engine.dispose()
+
+
+async def test_a_lobby_change_skips_the_ping_and_is_made_again_on_a_live_connection(
+    fresh_db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`Lobby.change` (a join, a start …): no ping on its checkout, and a connection Postgres ended fails it before
+    anything is written, out of sight: the change is made again on a new one, once."""
+    requires_postgres()
+    settings = Settings(database_url=fresh_db.url, secret_key=SECRET, db_pool_size=2)
+    await asyncio.to_thread(run_migrations, settings.effective_database_url)
+    rt = Runtime(settings)
+    pinged: list[str] = []
+    execute = asyncpg.Connection.execute
+
+    async def counted(conn: asyncpg.Connection, query: str, *args: Any, **kwargs: Any) -> str:
+        if query == "SELECT 1":
+            pinged.append(query)
+        return await execute(conn, query, *args, **kwargs)
+
+    try:
+        async with rt.sessions() as session:
+            ana, bo, cy = [await create_guest(session, name) for name in ("Ana", "Bo", "Cy")]
+            table = await rt.lobby.create_table(session, ana, "food-truck", 3, {}, "public", None)
+        monkeypatch.setattr(asyncpg.Connection, "execute", counted)
+        joined = await rt.lobby.change(table.id, bo, None, lambda s, r: lobby.join(s, r, bo, None, None))
+        assert joined.seat_of(bo.id) == "1" and pinged == []  # a pooled connection, unpinged
+
+        await _terminate_all(fresh_db)
+        joined = await rt.lobby.change(table.id, cy, None, lambda s, r: lobby.join(s, r, cy, None, None))
+        assert joined.seat_of(cy.id) == "2" and joined.version == table.version + 2
+        async with rt.reads() as session:
+            assert await stored_version(session, table.id) == joined.version  # made once
+    finally:
+        await rt.stop()
 
 
 async def _terminate_all(db: Database) -> None:
