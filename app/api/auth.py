@@ -142,7 +142,7 @@ async def logout(request: Request, response: Response, rt: Runtime = Depends(get
     token = token_from(dict(request.headers), dict(request.cookies))
     found: SignedIn | None = None
     try:
-        found = await rt.database.read(lambda session: signed_in(rt, session, token))
+        found = await signed_in(rt, token)
     except ServiceError:
         found = None  # signed out already, or a token that was never good: nothing to end
     if found is not None:
@@ -168,7 +168,7 @@ async def session_status(request: Request, response: Response, rt: Runtime = Dep
     `refused`, and its cookie is cleared, so the browser stops sending it."""
     token = token_from(dict(request.headers), dict(request.cookies))
     try:
-        found = await rt.database.read(lambda session: signed_in(rt, session, token))
+        found = await signed_in(rt, token)
     except ServiceError as refusal:
         _forget_cookie(rt, request, response)
         return SessionOut(refused=RefusalOut(code=refusal.code, message=refusal.message))

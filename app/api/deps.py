@@ -54,7 +54,7 @@ class SignedIn:
     claims: Claims
 
 
-async def signed_in(rt: Runtime, session: AsyncSession, token: str | None) -> SignedIn | None:
+async def signed_in(rt: Runtime, token: str | None) -> SignedIn | None:
     """The person and session a token names; None without a token; an error for a bad, expired, signed-out or
     revoked one."""
     if not token:
@@ -62,7 +62,7 @@ async def signed_in(rt: Runtime, session: AsyncSession, token: str | None) -> Si
     claims = rt.signer.claims(token)
     if not valid_id(claims.user_id):
         raise ServiceError("bad_token", "Your session is not valid; sign in again.", 401)
-    user, revoked = await token_user(session, claims)
+    user, revoked = await token_user(rt.database, claims)
     if user is None:
         raise ServiceError("bad_token", "Your session is not valid; sign in again.", 401)
     # A password change or a sign-out everywhere bumps the epoch; a sign-out revokes the one session.
@@ -73,19 +73,19 @@ async def signed_in(rt: Runtime, session: AsyncSession, token: str | None) -> Si
     return SignedIn(user, claims)
 
 
-async def user_for_token(rt: Runtime, session: AsyncSession, token: str | None) -> User | None:
+async def user_for_token(rt: Runtime, token: str | None) -> User | None:
     """The user a token names; None without a token; an error for a bad one."""
-    found = await signed_in(rt, session, token)
+    found = await signed_in(rt, token)
     return found.user if found is not None else None
 
 
 async def optional_signed_in(request: Request, rt: Runtime = Depends(get_rt)) -> SignedIn | None:
-    # Its own short session: a connection held for the whole request while the route opens a
+    # Its own short read: a connection held for the whole request while the route opens a
     # second one could exhaust the pool under many concurrent requests.
     token = token_from(dict(request.headers), dict(request.cookies))
     if not token:
         return None
-    return await rt.database.read(lambda session: signed_in(rt, session, token))
+    return await signed_in(rt, token)
 
 
 async def optional_user(found: SignedIn | None = Depends(optional_signed_in)) -> User | None:

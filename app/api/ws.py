@@ -14,11 +14,10 @@ from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
-from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app import messages
-from app.api.deps import SignedIn, signed_in, token_from
+from app.api.deps import signed_in, token_from
 from app.clock import Clock
 from app.db.models import User
 from app.logs import log_table_id, log_user_id
@@ -28,7 +27,7 @@ from app.runtime import Runtime
 from app.services import takeback
 from app.services.errors import ServiceError
 from app.services.play import Ack
-from app.services.record import TableRecord, Visibility
+from app.services.record import Visibility
 
 log = logging.getLogger("app.ws")
 TABLE_SOCKET = re.compile(r"/ws/tables/([^/]*)")
@@ -106,10 +105,8 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
             )
         token = token_from(dict(ws.headers), dict(ws.cookies))
 
-        async def look(session: AsyncSession) -> tuple[SignedIn | None, TableRecord]:
-            return await signed_in(rt, session, token), await rt.tables.record(session, table_id)
-
-        found, rec = await rt.database.read(look)
+        found = await signed_in(rt, token)
+        rec = await rt.database.read(lambda session: rt.tables.record(session, table_id))
         user = found.user if found is not None else None
         if user is not None:
             log_user_id.set(user.id)

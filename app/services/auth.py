@@ -9,7 +9,7 @@ import secrets
 import threading
 import time
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -19,12 +19,13 @@ import confusables
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
-from sqlalchemy import Row, ScalarSelect, bindparam, delete, exists, false, inspect, select, update
+from sqlalchemy import ScalarSelect, bindparam, delete, exists, false, inspect, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import make_transient_to_detached
 from sqlalchemy.orm.attributes import instance_dict
 
 from app.db.models import REVOKED_SESSIONS, SEATS, USERS, GameTable, RevokedSession, Seat, User
+from app.services.database import Database
 from app.services.errors import ServiceError, banned
 
 _hasher = PasswordHasher()
@@ -355,16 +356,16 @@ def user_json(user: User) -> dict[str, str | None]:
     return {"id": user.id, "name": user.name, "username": user.username}
 
 
-async def token_user(session: AsyncSession, claims: Claims) -> tuple[User | None, bool]:
+async def token_user(database: Database, claims: Claims) -> tuple[User | None, bool]:
     """The person a token's claims name (None if there is no such person), and whether its session was signed out
     of."""
     if claims.sid is None:
-        row = (await session.execute(_PERSON, {"user_id": claims.user_id})).first()
+        row = await database.first_row(_PERSON, {"user_id": claims.user_id})
     else:
-        row = (await session.execute(_PERSON_AND_SESSION, {"user_id": claims.user_id, "sid": claims.sid})).first()
+        row = await database.first_row(_PERSON_AND_SESSION, {"user_id": claims.user_id, "sid": claims.sid})
     if row is None:
         return None, False
-    return _detached_user(row), bool(row.signed_out)
+    return _detached_user(row), bool(row[len(_USER_KEYS)])
 
 
 # Built once (every request runs one): a statement made afresh costs more CPU than its execution. The user row is
@@ -375,7 +376,7 @@ _PERSON_AND_SESSION = select(
 ).where(USERS.c.id == bindparam("user_id"))
 
 
-def _detached_user(row: Row[*tuple[Any, ...]]) -> User:
+def _detached_user(row: Sequence[Any]) -> User:
     """The person of a plain row, as a session that loaded and closed would leave them: every request reads its
     person, and a row costs far less than the ORM's load of an object nobody writes through (a change loads the
     person afresh in its own transaction). The attributes go straight into the object's dict, as the ORM's loading

@@ -7,7 +7,7 @@ from typing import Any
 
 import asyncpg
 import pytest
-from sqlalchemy import text
+from sqlalchemy import String, bindparam, func, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import Settings
@@ -82,6 +82,38 @@ async def test_a_read_that_skips_the_ping_is_made_again_on_a_live_connection(
         await _terminate_all(fresh_db)
         answers = [await database.read(backend) for _ in range(4)]
         assert first not in answers
+    finally:
+        await engine.dispose()
+
+
+async def test_a_one_row_read_goes_through_the_driver_and_is_made_again_on_a_dead_connection(
+    fresh_db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`Database.first_row`, as every request reads its person: straight through asyncpg on a pooled connection not
+    pinged first; a connection Postgres ended is dropped and the read made again in a read session, out of sight."""
+    requires_postgres()
+    engine = make_engine(Settings(database_url=fresh_db.url, db_pool_size=2))
+    database = Database_(sessions=make_sessionmaker(engine), reads=make_sessionmaker(engine, autocommit=True),
+                         is_postgres=True)
+    pinged: list[str] = []
+    execute = asyncpg.Connection.execute
+
+    async def counted(conn: asyncpg.Connection, query: str, *args: Any, **kwargs: Any) -> str:
+        if query == "SELECT 1":
+            pinged.append(query)
+        return await execute(conn, query, *args, **kwargs)
+
+    monkeypatch.setattr(asyncpg.Connection, "execute", counted)
+    backend = select(func.pg_backend_pid(), bindparam("echo", type_=String))
+    try:
+        first = await database.first_row(backend, {"echo": "a"})
+        assert isinstance(first, asyncpg.Record) and first[1] == "a"  # the driver's own row
+        again = await database.first_row(backend, {"echo": "b"})
+        assert again is not None and (again[0], again[1]) == (first[0], "b") and pinged == []
+        await _terminate_all(fresh_db)
+        answers = [await database.first_row(backend, {"echo": str(i)}) for i in range(4)]
+        assert [answer[1] for answer in answers if answer is not None] == ["0", "1", "2", "3"]
+        assert first[0] not in {answer[0] for answer in answers if answer is not None}
     finally:
         await engine.dispose()
 

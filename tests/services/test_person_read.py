@@ -32,7 +32,7 @@ async def test_the_person_of_a_token_is_the_stored_person_detached_and_unchanged
     async with rt.sessions() as session:
         made = await register(session, "ana", "correct horse", "Ana", None)
     async with rt.reads() as session:
-        person, signed_out = await token_user(session, Claims(made.id, 0, None))
+        person, signed_out = await token_user(rt.database, Claims(made.id, 0, None))
         loaded = await session.get(User, made.id)
         assert loaded is not None
         stored = {column.key: getattr(loaded, column.key) for column in USERS.c}
