@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 import orjson
-from sqlalchemy import JSON, Row, Select, bindparam, func, select
+from sqlalchemy import Row, bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import GAME_TABLES, SEATS, USERS, GameTable, Move, MoveDraft, RatingChange
@@ -15,35 +14,15 @@ from app.games import GAMES
 from app.services.errors import not_found
 from app.services.record import Draft, SeatInfo, TableRecord, TableStatus, as_utc, valid_id
 
-
-def _row(postgres: bool) -> Select[Any]:
-    """The table's row with its host's name and its seats, each a JSON array (seat, user id, bot, guest, away since,
-    bot level, name) in a JSON array: one statement fewer than reading the seats on their own, and a record is read
-    with every change of the lobby."""
-    seat_rows, seat_row = (func.json_agg, func.json_build_array) if postgres else (func.json_group_array, func.json_array)
-    seats = (
-        select(seat_rows(seat_row(SEATS.c.seat, SEATS.c.user_id, SEATS.c.bot, SEATS.c.guest, SEATS.c.away_since,
-                                  SEATS.c.bot_level, USERS.c.name), type_=JSON))
-        .select_from(SEATS.outerjoin(USERS, USERS.c.id == SEATS.c.user_id))
-        .where(SEATS.c.table_id == GAME_TABLES.c.id)
-        .scalar_subquery()
-    )
-    host = USERS.alias("host")
-    return (
-        select(GAME_TABLES, host.c.name.label("host_name"), seats.label("seat_rows"))
-        .outerjoin(host, host.c.id == GAME_TABLES.c.host_id)
-        .where(GAME_TABLES.c.id == bindparam("table_id"))
-    )
-
-
 # Built once: a statement made afresh costs more CPU in its construction and cache key than in its execution. The
-# host's name and the seats come with the row: a statement costs more here than the join. Plain rows, not ORM
-# objects: the record is built from them and nothing in the session needs them. By database: (read, read locked),
-# the lock on the table's row, not the host's (the nullable side of the join).
-_ROWS = {
-    dialect: (row, row.with_for_update(of=GAME_TABLES))
-    for dialect, row in (("postgresql", _row(postgres=True)), ("sqlite", _row(postgres=False)))
-}
+# host's name comes with the row: a statement costs more here than the join. Plain rows, not ORM objects: the record
+# is built from them and nothing in the session needs them.
+_ROW = (
+    select(GAME_TABLES, USERS.c.name.label("host_name"))
+    .outerjoin(USERS, USERS.c.id == GAME_TABLES.c.host_id)
+    .where(GAME_TABLES.c.id == bindparam("table_id"))
+)
+_LOCKED_ROW = _ROW.with_for_update(of=GAME_TABLES)  # not the users row: the nullable side of the join
 _SEAT_ROWS = (
     select(SEATS.c.seat, SEATS.c.user_id, SEATS.c.bot, SEATS.c.guest, SEATS.c.away_since, SEATS.c.bot_level,
            USERS.c.name.label("user_name"))
@@ -56,18 +35,10 @@ async def load_record(session: AsyncSession, table_id: str, *, for_update: bool 
     """Read a table, its seats and names from the database."""
     if not valid_id(table_id):
         raise not_found()
-    read, locked = _ROWS[session.get_bind().dialect.name]
-    row = (await session.execute(locked if for_update else read, {"table_id": table_id})).one_or_none()
+    row = (await session.execute(_LOCKED_ROW if for_update else _ROW, {"table_id": table_id})).one_or_none()
     if row is None:
         raise not_found()
-    seats = [_seat(seat, user_id, name, bot, guest, _moment(away), level)
-             for seat, user_id, bot, guest, away, level, name in row.seat_rows or ()]
-    return await record_of(session, row, seats=sorted(seats, key=lambda s: int(s.seat)))
-
-
-def _moment(text: str | None) -> datetime | None:
-    """A timestamp from a JSON aggregate: ISO text, with its offset on Postgres and in UTC without one on SQLite."""
-    return None if text is None else datetime.fromisoformat(text)
+    return await record_of(session, row)
 
 
 # What a read of the row gives, for an UPDATE's RETURNING: the row as that statement leaves it, and its host's name.
@@ -147,16 +118,12 @@ async def _seats(session: AsyncSession, table_id: str) -> list[SeatInfo]:
     """The table's seats in order, with their people's names."""
     seat_rows = (await session.execute(_SEAT_ROWS, {"table_id": table_id})).all()
     return sorted(
-        (_seat(s.seat, s.user_id, s.user_name, s.bot, s.guest, s.away_since, s.bot_level) for s in seat_rows),
+        (SeatInfo(s.seat, s.user_id, s.user_name if s.user_id else None, s.bot,
+                  bool(s.guest) and s.user_id is not None, away_since=s.away_since if s.bot else None,
+                  bot_level=s.bot_level if s.bot and s.user_id is None else None)
+         for s in seat_rows),
         key=lambda s: int(s.seat),
     )
-
-
-def _seat(seat: str, user_id: str | None, name: str | None, bot: Any, guest: Any, away_since: datetime | None,
-          bot_level: str | None) -> SeatInfo:
-    """A seat as the record holds it, from its row (booleans may come as 0 and 1 from SQLite's JSON)."""
-    return SeatInfo(seat, user_id, name if user_id else None, bool(bot), bool(guest) and user_id is not None,
-                    away_since=away_since if bot else None, bot_level=bot_level if bot and user_id is None else None)
 
 
 async def stored_version(session: AsyncSession, table_id: str) -> int | None:
