@@ -23,6 +23,9 @@ _ROW = (
     .where(GAME_TABLES.c.id == bindparam("table_id"))
 )
 _LOCKED_ROW = _ROW.with_for_update(of=GAME_TABLES)  # not the users row: the nullable side of the join
+# The seats are read in a statement of their own, after the row's lock: a statement that waited for the lock re-reads
+# the locked row, but a sub-select in its columns would keep the snapshot the statement began with, and two lobby
+# changes racing through two processes would both see the seats as they were before either.
 _SEAT_ROWS = (
     select(SEATS.c.seat, SEATS.c.user_id, SEATS.c.bot, SEATS.c.guest, SEATS.c.away_since, SEATS.c.bot_level,
            USERS.c.name.label("user_name"))
