@@ -58,11 +58,10 @@ class Database:
     async def first_row(self, statement: Select[Any], params: dict[str, Any]) -> Sequence[Any] | None:
         """The first row of a read of one statement, as a sequence of its columns' values (None without one). On
         Postgres straight through the driver, on a pooled connection not pinged first: a request's person is read so
-        on every request, and SQLAlchemy's result, execution context and connection wrapper cost three times the
-        driver's own read (~230 against ~115 µs of CPU, `bench/table_setup.py`). The driver returns the values as
-        SQLAlchemy would: the pool's connections decode JSON and timestamps alike. Should the fast read fail on its
-        connection (Postgres restarted, or ended it), it is made again in a read session, which pings, replaces a dead
-        connection and reports an outage as every read does."""
+        on every request, and through a session, its result and execution context the same read costs twice the CPU
+        (~230 against ~115 µs). The driver returns the values as SQLAlchemy would: the pool's connections decode JSON
+        and timestamps alike. Should the fast read fail on its connection (Postgres restarted, or ended it), it is made
+        again in a read session, which pings, replaces a dead connection and reports an outage as every read does."""
         if self.is_postgres:
             sql, names = _driver_sql(statement, self.engine.dialect)
             with contextlib.suppress(DBAPIError), unpinged():  # a checkout that had to connect, and could not
