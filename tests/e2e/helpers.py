@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import re
@@ -93,18 +94,26 @@ def finished(page: Page) -> bool:
 STEP_BACK = re.compile(r"take back|devolver|back to the hand", re.IGNORECASE)
 
 
+# Each pick marks the elements it looked at, so the one chosen is clicked or nothing is: a locator by position
+# (`.nth(i)`) is resolved again at the click, and after a redraw in between (another player's move) it named whatever
+# now stood at that place, such as the "Buy nothing" of a step the player had not seen yet.
+MARK_LEGAL = """(els, pick) => els.map((e, i) => {
+  e.dataset.pick = pick + '-' + i;
+  return (e.getAttribute('aria-label') || '') + ' ' + (e.getAttribute('title') || '');
+})"""
+_picks = itertools.count()
+
+
 def pick_legal(page: Page, rng: random.Random) -> Locator | None:
-    """One highlighted (legal) element of the game area, at random but seldom a step back; None when there is none."""
-    legal = area(page).locator(".legal:visible")
-    names: list[str] = legal.evaluate_all(
-        "els => els.map((e) => (e.getAttribute('aria-label') || '') + ' ' + (e.getAttribute('title') || ''))"
-    )
+    """One highlighted (legal) element of the game area, at random but seldom a step back; None when there is none.
+    The locator names that element only: redrawn away, it finds nothing."""
+    pick = f"p{next(_picks)}"
+    names: list[str] = area(page).locator(".legal:visible").evaluate_all(MARK_LEGAL, pick)
     if not names:
         return None
     forward = [i for i, name in enumerate(names) if not STEP_BACK.search(name)]
-    if not forward or rng.random() < 0.1:
-        return legal.nth(rng.randrange(len(names)))
-    return legal.nth(rng.choice(forward))
+    index = rng.randrange(len(names)) if not forward or rng.random() < 0.1 else rng.choice(forward)
+    return page.locator(f"[data-pick='{pick}-{index}']")
 
 
 def click_a_legal_thing(page: Page, rng: random.Random) -> bool:
@@ -114,7 +123,8 @@ def click_a_legal_thing(page: Page, rng: random.Random) -> bool:
         return False
     before = step(page)
     try:
-        choice.click(timeout=1500)
+        if choice.count():  # not redrawn away already (the click would wait for it in vain)
+            choice.click(timeout=1500)
         # A decision may take several clicks (pick, then place): wait briefly for a move (or a draft) to land.
         page.wait_for_function(f"v => ({STEP_JS}) !== v", arg=before, timeout=600)
     except PlaywrightError:  # the area was redrawn under us, or the click only selected something
@@ -151,7 +161,7 @@ def play_to_the_end(pages: list[Page], rng: random.Random, max_clicks: int = 300
                 continue
             try:
                 choice = pick_legal(page, rng)
-                if choice is None:
+                if choice is None or not choice.count():
                     continue
                 choice.click(timeout=1500)
             except PlaywrightError:  # redrawn under us: look again next time
