@@ -8,7 +8,7 @@ from typing import Any
 import asyncpg
 import pytest
 from sqlalchemy import String, bindparam, func, select, text
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from app.config import Settings
 from app.db.session import make_engine, make_sessionmaker
@@ -19,6 +19,26 @@ from app.services.auth import create_guest
 from app.services.database import Database as Database_
 from app.services.loading import stored_version
 from tests.conftest import SECRET, Database, _pg_admin_url, requires_postgres
+
+
+@pytest.fixture
+def pinged(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Each ping the pool sends (its `SELECT 1`, app/db/session.py), as the test goes."""
+    sent: list[str] = []
+    execute = asyncpg.Connection.execute
+
+    async def counted(conn: asyncpg.Connection, query: str, *args: Any, **kwargs: Any) -> str:
+        if query == "SELECT 1":
+            sent.append(query)
+        return await execute(conn, query, *args, **kwargs)
+
+    monkeypatch.setattr(asyncpg.Connection, "execute", counted)
+    return sent
+
+
+def _database(engine: AsyncEngine) -> Database_:
+    return Database_(sessions=make_sessionmaker(engine), reads=make_sessionmaker(engine, autocommit=True),
+                     is_postgres=True)
 
 
 async def test_connections_killed_in_the_pool_are_replaced_unseen(fresh_db: Database) -> None:
@@ -51,23 +71,13 @@ async def test_connections_killed_in_the_pool_are_replaced_unseen(fresh_db: Data
 
 
 async def test_a_read_that_skips_the_ping_is_made_again_on_a_live_connection(
-    fresh_db: Database, monkeypatch: pytest.MonkeyPatch
+    fresh_db: Database, pinged: list[str]
 ) -> None:
     """`Database.read`, as every request reads its person: no ping on its checkout, and a connection Postgres ended
     fails it once, out of sight, before it is made again on a new one."""
     requires_postgres()
     engine = make_engine(Settings(database_url=fresh_db.url, db_pool_size=2))
-    database = Database_(sessions=make_sessionmaker(engine), reads=make_sessionmaker(engine, autocommit=True),
-                         is_postgres=True)
-    pinged: list[str] = []
-    execute = asyncpg.Connection.execute
-
-    async def counted(conn: asyncpg.Connection, query: str, *args: Any, **kwargs: Any) -> str:
-        if query == "SELECT 1":  # the pool's ping (app/db/session.py)
-            pinged.append(query)
-        return await execute(conn, query, *args, **kwargs)
-
-    monkeypatch.setattr(asyncpg.Connection, "execute", counted)
+    database = _database(engine)
     try:
         async def backend(session: AsyncSession) -> int:
             pid = await session.scalar(text("SELECT pg_backend_pid()"))
@@ -87,23 +97,13 @@ async def test_a_read_that_skips_the_ping_is_made_again_on_a_live_connection(
 
 
 async def test_a_one_row_read_goes_through_the_driver_and_is_made_again_on_a_dead_connection(
-    fresh_db: Database, monkeypatch: pytest.MonkeyPatch
+    fresh_db: Database, pinged: list[str]
 ) -> None:
     """`Database.first_row`, as every request reads its person: straight through asyncpg on a pooled connection not
     pinged first; a connection Postgres ended is dropped and the read made again in a read session, out of sight."""
     requires_postgres()
     engine = make_engine(Settings(database_url=fresh_db.url, db_pool_size=2))
-    database = Database_(sessions=make_sessionmaker(engine), reads=make_sessionmaker(engine, autocommit=True),
-                         is_postgres=True)
-    pinged: list[str] = []
-    execute = asyncpg.Connection.execute
-
-    async def counted(conn: asyncpg.Connection, query: str, *args: Any, **kwargs: Any) -> str:
-        if query == "SELECT 1":
-            pinged.append(query)
-        return await execute(conn, query, *args, **kwargs)
-
-    monkeypatch.setattr(asyncpg.Connection, "execute", counted)
+    database = _database(engine)
     backend = select(func.pg_backend_pid(), bindparam("echo", type_=String))
     try:
         first = await database.first_row(backend, {"echo": "a"})
@@ -119,7 +119,7 @@ async def test_a_one_row_read_goes_through_the_driver_and_is_made_again_on_a_dea
 
 
 async def test_a_lobby_change_skips_the_ping_and_is_made_again_on_a_live_connection(
-    fresh_db: Database, monkeypatch: pytest.MonkeyPatch
+    fresh_db: Database, pinged: list[str]
 ) -> None:
     """`Lobby.change` (a join, a start …): no ping on its checkout, and a connection Postgres ended fails it before
     anything is written, out of sight: the change is made again on a new one, once."""
@@ -127,19 +127,11 @@ async def test_a_lobby_change_skips_the_ping_and_is_made_again_on_a_live_connect
     settings = Settings(database_url=fresh_db.url, secret_key=SECRET, db_pool_size=2)
     await asyncio.to_thread(run_migrations, settings.effective_database_url)
     rt = Runtime(settings)
-    pinged: list[str] = []
-    execute = asyncpg.Connection.execute
-
-    async def counted(conn: asyncpg.Connection, query: str, *args: Any, **kwargs: Any) -> str:
-        if query == "SELECT 1":
-            pinged.append(query)
-        return await execute(conn, query, *args, **kwargs)
-
     try:
         async with rt.sessions() as session:
             ana, bo, cy = [await create_guest(session, name) for name in ("Ana", "Bo", "Cy")]
             table = await rt.lobby.create_table(session, ana, "food-truck", 3, {}, "public", None)
-        monkeypatch.setattr(asyncpg.Connection, "execute", counted)
+        pinged.clear()  # the set-up's own checkouts
         joined = await rt.lobby.change(table.id, bo, None, lambda s, r: lobby.join(s, r, bo, None, None))
         assert joined.seat_of(bo.id) == "1" and pinged == []  # a pooled connection, unpinged
 

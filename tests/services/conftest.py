@@ -1,5 +1,5 @@
 """What the services' own tests share: a database with one open table, reached through sessions of its own
-(no runtime), for the classes that read it."""
+(no runtime), for the classes that read it; and a runtime on a fresh database, for the use cases."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from app.db.models import GameTable, User
 from app.db.session import make_engine, make_sessionmaker
 from app.games import GAMES
 from app.main import run_migrations
+from app.runtime import Runtime
 from tests.conftest import SECRET, Database
 from tests.platform.tiny_game import install
 
@@ -63,3 +64,15 @@ async def world(fresh_db: Database) -> AsyncIterator[World]:
         yield World(engine, sessions, make_sessionmaker(engine, autocommit=True))
     finally:
         await engine.dispose()
+
+
+@pytest.fixture
+async def rt(fresh_db: Database) -> AsyncIterator[Runtime]:
+    """A runtime on a fresh database (not started: the lobby's writes and the reads need none of its loops)."""
+    settings = Settings(database_url=fresh_db.url, secret_key=SECRET)
+    await asyncio.to_thread(run_migrations, settings.effective_database_url)
+    runtime = Runtime(settings)
+    try:
+        yield runtime
+    finally:
+        await runtime.stop()

@@ -5,35 +5,21 @@ one of those seats an account's, whichever commits first (services/auth.mark_gue
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import pytest
 from sqlalchemy import select
 
-from app.config import Settings
 from app.db.models import Seat, User
-from app.main import run_migrations
 from app.runtime import Runtime
 from app.services import lobby
 from app.services.auth import create_guest, register
 from app.services.errors import ServiceError
 from app.services.loading import load_record
 from app.services.record import TableRecord, invite_code
-from tests.conftest import SECRET, Database
+from tests.conftest import SECRET
 
 PASSWORD = "correct horse"
 
-
-@pytest.fixture
-async def rt(fresh_db: Database) -> AsyncIterator[Runtime]:
-    """A runtime on a fresh database (not started: the lobby's writes need none of its loops)."""
-    settings = Settings(database_url=fresh_db.url, secret_key=SECRET)
-    await asyncio.to_thread(run_migrations, settings.effective_database_url)
-    runtime = Runtime(settings)
-    try:
-        yield runtime
-    finally:
-        await runtime.stop()
 
 
 async def _guest(rt: Runtime, name: str) -> User:

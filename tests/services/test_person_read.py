@@ -3,29 +3,11 @@ detached, with nothing recorded as changed."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator
-
-import pytest
 from sqlalchemy import inspect
 
-from app.config import Settings
 from app.db.models import USERS, User
-from app.main import run_migrations
 from app.runtime import Runtime
 from app.services.auth import Claims, register, token_user
-from tests.conftest import SECRET, Database
-
-
-@pytest.fixture
-async def rt(fresh_db: Database) -> AsyncIterator[Runtime]:
-    settings = Settings(database_url=fresh_db.url, secret_key=SECRET)
-    await asyncio.to_thread(run_migrations, settings.effective_database_url)
-    runtime = Runtime(settings)
-    try:
-        yield runtime
-    finally:
-        await runtime.stop()
 
 
 async def test_the_person_of_a_token_is_the_stored_person_detached_and_unchanged(rt: Runtime) -> None:
