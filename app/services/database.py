@@ -70,7 +70,10 @@ class Database:
                     assert driver is not None
                     try:
                         return await driver.fetchrow(sql, *(params[name] for name in names))
-                    except (asyncpg.PostgresConnectionError, asyncpg.InterfaceError, OSError):
+                    # Not only the connection errors: on a connection Postgres ended, asyncpg may instead find its
+                    # protocol mid-operation (InternalClientError). The read is made again in a session either way,
+                    # which reports any error that is not the connection's as every read does.
+                    except (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError, OSError):
                         await conn.invalidate()  # not back to the pool
 
         async def first(session: AsyncSession) -> Sequence[Any] | None:
