@@ -1,7 +1,7 @@
 // Food Chain Magnate renderer: the city map (roads, houses with demand, gardens, drinks, restaurants,
 // campaigns), every chain's company pyramid, the employee supply, milestones, turn order, bank and cash.
 // Every decision is made on the board: map squares, cards, supply piles, tokens; legal targets are "legal".
-import { attr, clickable as asButton, h, instruction, markChanged, matching, mount, named, uiState } from "../lib/dom.js";
+import { attr, clickable as asButton, h, instruction, markChanged, matching, morph, named, uiState } from "../lib/dom.js";
 import { iconFor } from "../lib/icons.js";
 import { langOf as lang, seatName as nameOf } from "../lib/text.js";
 
@@ -1487,7 +1487,7 @@ export function render(container, view, ctx) {
   const phase = t.phases[view.phase] || view.phase;
   const onOwnChain = me !== null && decidesOnChain(view, ctx);
   const frame = mapFrame(container);
-  mount(container, h("div", { class: "fcm-root", lang: lang(ctx), dataset: { phase: view.phase, round: String(view.round),
+  morph(container, h("div", { class: "fcm-root", lang: lang(ctx), dataset: { phase: view.phase, round: String(view.round),
     step: (view.work && view.work.step) || "", actions: String((ctx.actions || []).length) } },
     finalScoring(view, ctx),
     h("div", { class: "fcm-status" },

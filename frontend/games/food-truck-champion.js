@@ -1,7 +1,7 @@
 // Food Truck Champion renderer: your truck board (fridge, hired staff, plating, awards), your hand, the
 // marketplace with its covered stacks, the popularity stacks, the action round's choices and the other trucks.
 // Every decision is made by clicking the card, stack, position or board section itself.
-import { attr, cardWords, clickable, h, instruction, markChanged, matching, mount, named, piece, syllables, uiState } from "../lib/dom.js";
+import { attr, cardWords, clickable, h, instruction, markChanged, matching, morph, named, piece, syllables, uiState } from "../lib/dom.js";
 import { iconFor } from "../lib/icons.js";
 import { langOf, seatName } from "../lib/text.js";
 
@@ -662,7 +662,7 @@ export function render(container, view, ctx) {
   const mine = ctx.seat !== null && ctx.seat !== undefined && view.boards[ctx.seat];
   const others = view.order.filter((s) => s !== ctx.seat);
   const mineNow = Boolean(ctx.actions.length && ctx.awaiting.includes(ctx.seat));
-  mount(container, h("div", { class: "ftc" },
+  morph(container, h("div", { class: "ftc" },
     instruction(ctx, promptEl(view, ctx), mineNow),
     finalEl(view, ctx),
     h("div", { class: "ftc-table" },

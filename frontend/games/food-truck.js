@@ -1,6 +1,6 @@
 // Food Truck renderer: every player's served meals by type (who serves what is the whole game), the
 // face-up Truck cards, the supply, victory points, and the click-by-click ordering of one's hand in Prep.
-import { attr, cardWords, clickable, h, instruction, markChanged, matching, mount, named, piece, syllables, uiState } from "../lib/dom.js";
+import { attr, cardWords, clickable, h, instruction, markChanged, matching, morph, named, piece, syllables, uiState } from "../lib/dom.js";
 import { langOf as lang, seatName as nameOf } from "../lib/text.js";
 import { icon, iconFor } from "../lib/icons.js";
 
@@ -640,7 +640,7 @@ export function render(container, view, ctx) {
   const me = ctx.seat !== null && ctx.seat !== undefined && view.seats[ctx.seat] ? ctx.seat : null;
   const others = view.players.filter((s) => s !== me);
   const text = prompt(view, ctx, mode);
-  mount(container, h("div", { class: "ft-root", lang: lang(ctx) },
+  morph(container, h("div", { class: "ft-root", lang: lang(ctx) },
     finalScoring(view, ctx),
     lastRound ? h("p", { class: "ft-last-round", "data-testid": "ft-last-round" }, tx(ctx).lastRound(lastRound)) : null,
     instruction(ctx, text ? h("div", { class: ["ft-prompt", acts.length && "ft-alert"] }, text) : null, acts.length > 0),

@@ -1,6 +1,6 @@
 // Foodies renderer: food courts (3x3 stalls whose half-stars meet at the edges), the market with its
 // prices, the chefs, the popularity track, coins, flyers and the die. Texts in English and Spanish.
-import { attr, cardWords, clickable, h, instruction, markChanged, matching, mount, named, piece, syllables, uiState } from "../lib/dom.js";
+import { attr, cardWords, clickable, h, instruction, markChanged, matching, morph, named, piece, syllables, uiState } from "../lib/dom.js";
 import { iconFor } from "../lib/icons.js";
 import { langOf, seatName as nameOf } from "../lib/text.js";
 
@@ -613,7 +613,7 @@ export function render(container, view, ctx) {
   courtGrid(view, seat, ctx, { small: me !== null }),
   view.flyer_choices[seat] ? h("div", { class: "fd-muted" }, view.flyer_choices[seat].decided ? "✉ ✓" : "✉ …") : null)));
 
-  mount(container, h("div", { class: ["fd-root", me === null && "fd-watching"] },
+  morph(container, h("div", { class: ["fd-root", me === null && "fd-watching"] },
     finalScoring(view, ctx),
     header,
     h("div", { class: "fd-shared" }, popularityTrack(view, ctx), marketArea(view, ctx, sel, setSel), chefsArea(view, ctx), cultureLegend(view, ctx, container)),

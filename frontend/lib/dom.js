@@ -8,7 +8,7 @@ export function h(tag, props, ...children) {
     for (const [key, value] of Object.entries(props)) {
       if (value === null || value === undefined || value === false) continue;
       if (key.startsWith("on") && typeof value === "function") {
-        el.addEventListener(key.slice(2).toLowerCase(), value);
+        listen(el, key.slice(2).toLowerCase(), value);
       } else if (key === "class") {
         el.className = Array.isArray(value) ? value.filter(Boolean).join(" ") : value;
       } else if (key === "style") {
@@ -50,6 +50,104 @@ function append(el, children) {
     else if (child instanceof Node) el.appendChild(child);
     else el.appendChild(document.createTextNode(String(child)));
   }
+}
+
+// An element's handlers live in this table, called by one shared listener, so that `morph` can hand an element that
+// stays the handlers of the one drawn in its place (a listener added directly could not be taken off again).
+/** @type {WeakMap<EventTarget, Record<string, (event: Event) => unknown>>} */
+const handlers = new WeakMap();
+
+/** @param {Event} event */
+function dispatch(event) {
+  const handler = event.currentTarget && handlers.get(event.currentTarget)?.[event.type];
+  if (handler) handler.call(event.currentTarget, event);
+}
+
+function listen(el, type, handler) {
+  let own = handlers.get(el);
+  if (!own) handlers.set(el, (own = {}));
+  own[type] = handler;
+  el.addEventListener(type, dispatch);
+}
+
+// Make what is inside `container` equal to `nodes`, keeping the elements already there that are drawn again (same tag,
+// and the same card, focus id or id where they have one) and changing only what differs: their attributes, inline
+// style, handlers, words and children. A game area redrawn after every move thus costs the browser only what the move
+// changed, and what it keeps keeps its focus, its hover, its scroll and any animation under way. Form fields are drawn
+// anew (their typed value is the person's, not an attribute). Keyboard focus is kept as `mount` keeps it.
+export function morph(container, ...nodes) {
+  const focused = focusWithin(container);
+  /** @type {Node[]} */
+  const wanted = [];
+  append({ appendChild: (node) => wanted.push(node) }, nodes);
+  morphChildren(container, wanted);
+  if (focused && !container.contains(document.activeElement)) refocus(container, focused);
+}
+
+const FIELDS = new Set(["INPUT", "SELECT", "TEXTAREA"]);
+
+function keyOf(node) {
+  if (node.nodeType !== 1) return null;
+  const key = node.dataset?.card ?? node.dataset?.focusId ?? (node.id || null);
+  return key === null ? null : `${node.tagName}#${key}`;
+}
+
+function sameKind(a, b) {
+  if (a.nodeType !== b.nodeType) return false;
+  if (a.nodeType !== 1) return true;
+  return a.tagName === b.tagName && a.namespaceURI === b.namespaceURI && !FIELDS.has(a.tagName);
+}
+
+function morphChildren(parent, wanted) {
+  const keyed = new Map();
+  const loose = [];
+  for (const node of parent.childNodes) {
+    const key = keyOf(node);
+    if (key === null) loose.push(node);
+    else if (keyed.has(key)) keyed.get(key).push(node);
+    else keyed.set(key, [node]);
+  }
+  let next = 0;
+  const kept = new Set();
+  const placed = wanted.map((node) => {
+    const key = keyOf(node);
+    let old = null;
+    if (key !== null) old = keyed.get(key)?.shift() ?? null;
+    else if (next < loose.length && sameKind(loose[next], node)) old = loose[next++];
+    if (!old || !sameKind(old, node)) return node;
+    kept.add(old);
+    morphNode(old, node);
+    return old;
+  });
+  for (const node of [...parent.childNodes]) if (!kept.has(node)) parent.removeChild(node);
+  let at = parent.firstChild;
+  for (const node of placed) {
+    if (node === at) at = at.nextSibling;
+    else parent.insertBefore(node, at);
+  }
+}
+
+function morphNode(old, node) {
+  if (old.nodeType !== 1) {
+    if (old.nodeValue !== node.nodeValue) old.nodeValue = node.nodeValue;
+    return;
+  }
+  for (const { name } of [...old.attributes]) {
+    if (name !== "style" && !node.hasAttribute(name)) old.removeAttribute(name);
+  }
+  for (const { name, value, namespaceURI } of node.attributes) {
+    if (name === "style" || old.getAttribute(name) === value) continue;
+    if (namespaceURI) old.setAttributeNS(namespaceURI, name, value);
+    else old.setAttribute(name, value);
+  }
+  // Through the CSSOM: the Content-Security-Policy refuses a style attribute written as one.
+  if (old.style && old.style.cssText !== node.style.cssText) old.style.cssText = node.style.cssText;
+  const was = handlers.get(old) ?? {};
+  const own = handlers.get(node) ?? {};
+  for (const type of Object.keys(was)) if (!(type in own)) old.removeEventListener(type, dispatch);
+  for (const type of Object.keys(own)) if (!(type in was)) old.addEventListener(type, dispatch);
+  handlers.set(old, own);
+  morphChildren(old, [...node.childNodes]);
 }
 
 // Replace everything inside `container` with `nodes`. Keyboard focus inside it stays on the same control

@@ -4,7 +4,7 @@ import "./setup-browser.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { h, mount } from "../../../frontend/lib/dom.js";
+import { h, morph, mount } from "../../../frontend/lib/dom.js";
 import { keepSame, tableStore } from "../../../frontend/app/table-state.js";
 import { seatsPanel } from "../../../frontend/app/panels/seats.js";
 import { turnPanel } from "../../../frontend/app/panels/turn.js";
@@ -229,4 +229,48 @@ test("the replay's move list marks the step shown and is built again only for a 
   assert.equal(renders, 2);
   assert.equal(deps.movesBox.querySelector("li.current button").dataset.step, "2");
   assert.equal(buttons.next.disabled, true);
+});
+
+test("morph keeps the elements drawn again and changes only what differs", () => {
+  const box = h("div");
+  document.body.appendChild(box);
+  const clicks = [];
+  const card = (id, cls, onclick) => h("div", { class: cls, "data-card": id, onclick }, `card ${id}`);
+  morph(box, h("ol", null, card("a", "legal", () => clicks.push("old a")), card("b", "x")), h("p", null, "one"));
+  const [list, line] = box.childNodes;
+  const [a, b] = list.childNodes;
+  // b now comes first and a lost its class; a card is new, the line's words changed.
+  morph(box, h("ol", null, card("b", "x"), card("c", "legal"), card("a", null, () => clicks.push("new a"))),
+    h("p", { style: "--seat: red" }, "two"));
+  assert.equal(box.childNodes[0], list);
+  assert.equal(box.childNodes[1], line);
+  assert.deepEqual(list.childNodes.map((el) => el.dataset.card), ["b", "c", "a"]);
+  assert.equal(list.childNodes[0], b);
+  assert.equal(list.childNodes[2], a);
+  assert.equal(a.hasAttribute("class"), false);
+  assert.equal(line.textContent, "two");
+  assert.equal(line.style.getPropertyValue("--seat"), "red");
+  // A kept element answers with the handler of the one drawn in its place, and one drawn without any answers nothing.
+  a.click();
+  assert.deepEqual(clicks, ["new a"]);
+  morph(box, h("ol", null, card("a", null, null)));
+  a.click();
+  assert.deepEqual(clicks, ["new a"]);
+  assert.equal(box.childNodes.length, 1);
+  box.remove();
+});
+
+test("morph draws form fields and elements of another tag anew, and keeps focus on a kept control", () => {
+  const box = h("div");
+  document.body.appendChild(box);
+  morph(box, h("input", { name: "n" }), h("span", null, "x"), h("button", { "data-focus-id": "go" }, "Go"));
+  const [input, span, button] = box.childNodes;
+  button.focus();
+  morph(box, h("input", { name: "n" }), h("em", null, "x"), h("button", { "data-focus-id": "go" }, "Ir"));
+  assert.notEqual(box.childNodes[0], input);
+  assert.notEqual(box.childNodes[1], span);
+  assert.equal(box.childNodes[2], button);
+  assert.equal(document.activeElement, button);
+  assert.equal(button.textContent, "Ir");
+  box.remove();
 });

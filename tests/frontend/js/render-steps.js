@@ -17,10 +17,11 @@ globalThis.fetch = /** @type {any} */ (async (url) => {
   return { ok: Boolean(body), status: body ? 200 : 404, json: async () => body, text: async () => JSON.stringify(body) };
 });
 
-/** What an element draws, as text: tags, attributes and words. */
+/** What an element draws, as text: tags, attributes (by name: a redrawn element keeps the order they came in) and
+ * words. */
 function drawn(el) {
   if (!el.tagName) return el.textContent;
-  const attrs = [...el.attrs].map(([k, v]) => `${k}="${v}"`).join(" ");
+  const attrs = [...el.attrs].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => `${k}="${v}"`).join(" ");
   return `<${el.tagName} ${attrs}>${el.childNodes.map(drawn).join("")}</${el.tagName}>`;
 }
 

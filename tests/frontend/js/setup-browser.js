@@ -21,6 +21,24 @@ class FakeNode {
     return this.childNodes[0] ?? null;
   }
 
+  get nextSibling() {
+    const siblings = this.parentNode?.childNodes ?? [];
+    return siblings[siblings.indexOf(this) + 1] ?? null;
+  }
+
+  insertBefore(node, before) {
+    if (before === null) return this.appendChild(node);
+    node.remove();
+    node.parentNode = this;
+    this.childNodes.splice(this.childNodes.indexOf(before), 0, node);
+    return node;
+  }
+
+  removeChild(node) {
+    node.remove();
+    return node;
+  }
+
   get children() {
     return this.childNodes.filter((n) => n instanceof FakeElement);
   }
@@ -77,6 +95,15 @@ class FakeText extends FakeNode {
   constructor(data) {
     super();
     this.data = data;
+    this.nodeType = 3;
+  }
+
+  get nodeValue() {
+    return this.data;
+  }
+
+  set nodeValue(data) {
+    this.data = String(data);
   }
 
   get textContent() {
@@ -116,9 +143,11 @@ function matchesSelector(el, selector) {
 }
 
 class FakeElement extends FakeNode {
-  constructor(tag) {
+  constructor(tag, namespaceURI = "http://www.w3.org/1999/xhtml") {
     super();
     this.tagName = tag.toUpperCase();
+    this.nodeType = 1;
+    this.namespaceURI = namespaceURI;
     /** @type {Map<string, string>} */
     this.attrs = new Map();
     this.listeners = new Map();
@@ -130,8 +159,25 @@ class FakeElement extends FakeNode {
         return true;
       },
     });
+    // Custom properties by name; others (gridRow) as the properties h() assigns; cssText spells both.
     const props = new Map();
-    this.style = { setProperty: (name, value) => props.set(name, value), getPropertyValue: (name) => props.get(name) ?? "" };
+    this.style = {
+      setProperty: (name, value) => props.set(name, value),
+      getPropertyValue: (name) => props.get(name) ?? "",
+      get cssText() {
+        const named = [...props].map(([name, value]) => `${name}: ${value};`);
+        const assigned = Object.keys(this).filter((name) => name !== "cssText" && typeof this[name] !== "function");
+        return [...named, ...assigned.map((name) => `${name}: ${this[name]};`)].join(" ");
+      },
+      set cssText(text) {
+        props.clear();
+        for (const key of Object.keys(this)) if (key !== "cssText" && typeof this[key] !== "function") delete this[key];
+        for (const declaration of String(text).split(";")) {
+          const colon = declaration.indexOf(":");
+          if (colon > 0) props.set(declaration.slice(0, colon).trim(), declaration.slice(colon + 1).trim());
+        }
+      },
+    };
     this.classList = {
       contains: (c) => el.className.split(/\s+/).includes(c),
       add: (...cs) => { for (const c of cs) if (!el.classList.contains(c)) el.className = `${el.className} ${c}`.trim(); },
@@ -171,8 +217,16 @@ class FakeElement extends FakeNode {
     this._value = String(value);
   }
 
+  get attributes() {
+    return [...this.attrs].map(([name, value]) => ({ name, value, namespaceURI: null }));
+  }
+
   setAttribute(name, value) {
     this.attrs.set(name, String(value));
+  }
+
+  setAttributeNS(_namespace, name, value) {
+    this.setAttribute(name, value);
   }
 
   getAttribute(name) {
@@ -189,7 +243,8 @@ class FakeElement extends FakeNode {
 
   addEventListener(type, listener) {
     if (!this.listeners.has(type)) this.listeners.set(type, []);
-    this.listeners.get(type).push(listener);
+    // As in a browser, the same listener added twice is called once.
+    if (!this.listeners.get(type).includes(listener)) this.listeners.get(type).push(listener);
   }
 
   removeEventListener(type, listener) {
@@ -282,7 +337,7 @@ const fakeDocument = {
   head: new FakeElement("head"),
   body: new FakeElement("body"),
   createElement: (tag) => new FakeElement(tag),
-  createElementNS: (_ns, tag) => new FakeElement(tag),
+  createElementNS: (ns, tag) => new FakeElement(tag, ns),
   createTextNode: (text) => new FakeText(String(text)),
   getElementById: (id) => fakeDocument.documentElement.querySelector(`#${id}`),
   querySelector: (selector) => fakeDocument.documentElement.querySelector(selector),
