@@ -1,7 +1,7 @@
 // The game area: the game's renderer draws the viewer's view into it; the instruction it hands over rides in the
 // sticky turn bar, and its first legal target is brought into sight when it becomes the player's turn.
 
-import { h, mount } from "../../lib/dom.js";
+import { h, morph, mount } from "../../lib/dom.js";
 import { t } from "../i18n.js";
 import { panel } from "../store.js";
 import { isMyTurn, isSpectator, standingIn } from "../table-state.js";
@@ -17,7 +17,7 @@ export function boardPanel(store, deps) {
 
   /** ctx.prompt: the renderer's instruction (or null) into the sticky turn bar, then its targets into sight. */
   function showPrompt(node) {
-    if (node) mount(deps.prompt, node);
+    if (node) morph(deps.prompt, node);
     else deps.prompt.replaceChildren();
     deps.prompt.hidden = !node;
     // The renderer mounts its area after handing over the instruction: look for the targets once it has.
@@ -121,13 +121,23 @@ function glide(area, moved, render) {
   const before = new Map();
   for (const [id, el] of places(area)) before.set(id, el && el.getBoundingClientRect());
   render();
+  // Every place is measured before any card starts to move: a measure after an animation has begun lays the page out
+  // again, once per card.
+  const moves = [];
   for (const [id, el] of places(area)) {
     const was = before.get(id);
     if (!el || !was || typeof el.animate !== "function") continue;
     const now = el.getBoundingClientRect();
     const dx = was.left - now.left;
     const dy = was.top - now.top;
-    if (Math.abs(dx) < 2 && Math.abs(dy) < 2) continue;
-    el.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }], { duration: 250, easing: "ease-out" });
+    if (Math.abs(dx) >= 2 || Math.abs(dy) >= 2) moves.push({ el, dx, dy });
+  }
+  for (const { el, dx, dy } of moves) {
+    const animation = el.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }],
+      { duration: 250, easing: "ease-out" });
+    el.classList.add("gliding");
+    const landed = () => el.classList.remove("gliding");
+    animation.addEventListener("finish", landed);
+    animation.addEventListener("cancel", landed);
   }
 }
