@@ -211,6 +211,13 @@ export class LogPanel {
     this.list = h("ol", { class: "log-list", "aria-live": "polite", "data-testid": "log" });
     this.empty = h("p", { class: "muted small log-empty" }, t("table.log_empty"));
     this.el = h("div", { class: "log-scroll", tabindex: "0" }, this.empty, this.list);
+    // Whether the reader is at the newest line, as of their last scroll: known without measuring the panel on each new
+    // line, which would lay the whole page out again in the middle of drawing a move.
+    this.pinned = true;
+    this.el.addEventListener("scroll", () => {
+      this.pinned = this.el.scrollHeight - this.el.scrollTop - this.el.clientHeight < 40;
+    }, { passive: true });
+    this.scrollQueued = false;
   }
 
   /** Replace every line. */
@@ -221,10 +228,17 @@ export class LogPanel {
 
   /** Add lines at the bottom (newest last). */
   append(lines, force = false) {
-    const atBottom = force || this.el.scrollHeight - this.el.scrollTop - this.el.clientHeight < 40;
+    if (force) this.pinned = true;
     for (const line of lines) this.list.appendChild(h("li", null, line));
     this.empty.hidden = this.list.children.length > 0;
-    this.empty.textContent = t("table.log_empty");
-    if (atBottom) this.el.scrollTop = this.el.scrollHeight;
+    const empty = t("table.log_empty");
+    if (this.empty.textContent !== empty) this.empty.textContent = empty;
+    // Scrolled once per frame, when the page is laid out anyway.
+    if (!this.pinned || this.scrollQueued) return;
+    this.scrollQueued = true;
+    requestAnimationFrame(() => {
+      this.scrollQueued = false;
+      if (this.pinned) this.el.scrollTop = this.el.scrollHeight;
+    });
   }
 }

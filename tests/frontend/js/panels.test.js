@@ -127,6 +127,30 @@ test("the log appends the lines added to it and redraws all when it is read agai
   assert.notEqual(list.children[0], firstItem);
 });
 
+test("the log follows its newest line until the reader scrolls up, and again once they scroll back down", async () => {
+  const store = tableStore("en");
+  const { el } = logPanel(store);
+  const box = /** @type {any} */ (el);
+  Object.assign(box, { scrollHeight: 500, clientHeight: 100, scrollTop: 400 });
+  const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+  store.set({ log: ["one"] });
+  box.scrollHeight = 520;
+  await frame();
+  assert.equal(box.scrollTop, 520, "pinned: scrolled to the new line");
+  box.scrollTop = 100; // the reader scrolls up to read
+  el.dispatchEvent({ type: "scroll" });
+  store.set({ log: ["one", "two"] });
+  box.scrollHeight = 540;
+  await frame();
+  assert.equal(box.scrollTop, 100, "left where the reader is");
+  box.scrollTop = 440; // back at the bottom
+  el.dispatchEvent({ type: "scroll" });
+  store.set({ log: ["one", "two", "three"] });
+  box.scrollHeight = 560;
+  await frame();
+  assert.equal(box.scrollTop, 560);
+});
+
 test("the host's invitation by email: the typed name survives redraws; the confirmation and refusals are said", async () => {
   const store = tableStore("en");
   store.set({ table: table({ status: "open", invite_code: null }), seat: "0" });

@@ -357,3 +357,4 @@ globalThis.window ??= /** @type {any} */ ({ addEventListener() {}, removeEventLi
 globalThis.location ??= /** @type {any} */ ({ href: "http://localhost/", pathname: "/", search: "", origin: "http://localhost" });
 globalThis.CSS ??= /** @type {any} */ ({ escape: (text) => String(text).replace(/[^\w-]/g, (c) => `\\${c}`) });
 globalThis.matchMedia ??= /** @type {any} */ (() => ({ matches: true, addEventListener() {} }));
+globalThis.requestAnimationFrame ??= (callback) => Number(setTimeout(() => callback(Date.now()), 0));
