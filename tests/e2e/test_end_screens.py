@@ -280,12 +280,19 @@ def test_foodies_always_keep_my_flyers_answers_the_flyer_decisions_by_itself(
     assert_quiet(ana)
 
 
-# Every animation a page starts on a card, by the card's id.
+# Every animation a page starts on a card, by the card's id, and the cards that let clicks through while they glide
+# (looked at once the redraw that started them is over).
 RECORD_GLIDES = """
 window.glided = [];
+window.clickThrough = [];
 const animate = Element.prototype.animate;
 Element.prototype.animate = function (...args) {
-  if (this.dataset && this.dataset.card) window.glided.push(this.dataset.card);
+  if (this.dataset && this.dataset.card) {
+    window.glided.push(this.dataset.card);
+    queueMicrotask(() => {
+      if (getComputedStyle(this).pointerEvents === 'none') window.clickThrough.push(this.dataset.card);
+    });
+  }
   return animate.apply(this, args);
 };
 """
@@ -303,7 +310,8 @@ def test_a_rivals_card_glides_to_where_it_went_unless_motion_is_reduced(
     probe = """() => {
       const s = window.foodGames.state();
       const e = (s.lastMoveEvents || []).find((x) => x.type === 'card_to_market' && String(x.seat) !== String(s.seat));
-      return e ? { card: e.card, glided: window.glided.includes(e.card), any: window.glided.length } : null;
+      return e ? { card: e.card, glided: window.glided.includes(e.card), any: window.glided.length,
+        through: window.clickThrough.includes(e.card) } : null;
     }"""
     deadline = time.monotonic() + 90
     while True:
@@ -317,4 +325,5 @@ def test_a_rivals_card_glides_to_where_it_went_unless_motion_is_reduced(
         assert seen["any"] == 0, seen  # nothing moved at all
     else:
         assert seen["glided"], seen  # the card slid from the rival's board to the market
+        assert seen["through"], seen  # and a click on its way went to what lay under it
     assert_quiet(ana)
