@@ -236,9 +236,12 @@ def people(browser: Browser, base: str) -> Iterator[Callable[..., Person]]:
         name: str | None = None, width: int = 1200, height: int = 900, bypass_csp: bool = False, touch: bool = False
     ) -> Person:
         # `bypass_csp` only for tools injected into the page (axe measures with inline styles of its own); `touch`: a
-        # phone's touch screen.
+        # phone's touch screen. Everyone prefers reduced motion, so a move is one frame drawn instead of twenty (cards
+        # glide and changes fade in for a quarter of a second; with bots moving every 50 ms the page drew without
+        # pause); the tests of motion itself ask for it (`page.emulate_media`).
         context = browser.new_context(
-            viewport={"width": width, "height": height}, bypass_csp=bypass_csp, is_mobile=touch, has_touch=touch
+            viewport={"width": width, "height": height}, bypass_csp=bypass_csp, is_mobile=touch, has_touch=touch,
+            reduced_motion="reduce",
         )
         context.set_default_timeout(TIMEOUT_MS)
         page = context.new_page()
