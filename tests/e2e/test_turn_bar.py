@@ -47,6 +47,7 @@ SIGHT = """() => {
     status: document.querySelector('main').dataset.status,
     pending: window.foodGames.pending(),
     version: s.version,
+    draft: document.querySelector('main').dataset.draft,
     shown: !prompt.hidden && box.height > 0 && box.top >= 0 && box.bottom <= innerHeight,
     text: prompt.textContent.trim(),
     total: targets.length,
@@ -112,14 +113,15 @@ def test_instruction_and_a_target_in_sight(
         if steps in (0, STEPS // 2):  # what the player sees, for a person to look at
             page.screenshot(path=artifacts / f"turn-bar-{game}-{size}-{steps}.png")
         x, y = rng.choice(now["inSight"])
-        before = (now["version"], now["text"])
+        before = (now["version"], now["text"], now["draft"])
         page.mouse.click(x, y)
         steps += 1
-        # A move (a new version) or a step of a choice (a new instruction); a click on what only selects may be both.
+        # A move (a new version), a step of a choice (a new instruction) or of a secret one (a new draft: Food Truck's
+        # cards put in order); a click on what only selects may be none of them.
         deadline = time.monotonic() + 5
         while time.monotonic() < deadline:
             after = where(page)
-            if after["status"] == "finished" or (after["version"], after["text"]) != before:
+            if after["status"] == "finished" or (after["version"], after["text"], after["draft"]) != before:
                 break
             page.wait_for_timeout(30)
     assert steps >= 3, f"{game} at {size}: only {steps} steps of the player's own"
