@@ -106,7 +106,7 @@ _picks = itertools.count()
 
 def pick_legal(page: Page, rng: random.Random) -> Locator | None:
     """One highlighted (legal) element of the game area, at random but seldom a step back; None when there is none.
-    The locator names that element only: redrawn away, it finds nothing."""
+    The locator names that element only, until the area is drawn again (a redraw drops the mark: it finds nothing)."""
     pick = f"p{next(_picks)}"
     names: list[str] = area(page).locator(".legal:visible").evaluate_all(MARK_LEGAL, pick)
     if not names:
@@ -123,7 +123,7 @@ def click_a_legal_thing(page: Page, rng: random.Random) -> bool:
         return False
     before = step(page)
     try:
-        if choice.count():  # not redrawn away already (the click would wait for it in vain)
+        if choice.count():  # not drawn again already (the click would wait for it in vain)
             choice.click(timeout=1500)
         # A decision may take several clicks (pick, then place): wait briefly for a move (or a draft) to land.
         page.wait_for_function(f"v => ({STEP_JS}) !== v", arg=before, timeout=600)
