@@ -150,7 +150,7 @@ class Runtime:
         )
         self.outside = OutsideChanges(
             cache=self.cache, reads=self.reads, recheck_sessions=self.hub.recheck_sessions,
-            on_change=self.remote.on_change, sleep=asyncio.sleep,
+            on_change=self.remote.on_change, sleep=self.clock.sleep,  # a test's clock brings on the next look
         )
         self.sweeps = Sweeps(
             rate_unrated=lambda idle_for: self.ratings.sweep(idle_for=idle_for),
