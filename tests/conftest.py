@@ -8,18 +8,26 @@ created from it and dropped afterwards.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import secrets
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
+import uvicorn
+
+from app.clock import FakeClock
+from app.config import Settings
+from app.logs import JsonFormatter
+from app.main import asgi_app, uvicorn_options
 
 ROOT = Path(__file__).resolve().parent.parent
 BASE_URL = os.environ.get("DATABASE_URL", "")
@@ -79,14 +87,18 @@ def free_port() -> int:
 
 
 class Server:
-    """A real server process (uvicorn) on a free port, with the tiny test game registered."""
+    """The application served by uvicorn on a free port, in a thread of the test process, with the tiny test game
+    registered: a real socket and the configured websocket implementation, without a process to start (a fifth of
+    the time). Its clock is a running `FakeClock` the test moves forward (`advance`) instead of sleeping through a
+    wait. Tests whose point is more than one process, a killed one or the process's own output use `ServerProcess`."""
 
-    def __init__(self, db: Database, tmp: Path, real_limits: bool = False, **env: str) -> None:
+    def __init__(self, db: Database, tmp: Path, real_limits: bool = False, ping: float = 5, **env: str) -> None:
         self.db = db
+        self.ping = ping  # seconds between the server's pings to each socket, and how long it waits for the pong
         self.port = free_port()
         self.tmp = tmp
-        self.env = {
-            **os.environ,
+        # The environment a server process would get: what the test says over the suite's defaults.
+        self.overrides = {
             **({} if real_limits else GENEROUS_LIMITS),
             "DATABASE_URL": db.url,
             "SECRET_KEY": SECRET,
@@ -96,8 +108,12 @@ class Server:
             "LOG_LEVEL": "warning",
             **env,
         }
-        self.proc: subprocess.Popen[bytes] | None = None
         self.log = tmp / f"server-{self.port}.log"
+        self.clock = FakeClock(running=True)
+        self._uvicorn: uvicorn.Server | None = None
+        self._thread: threading.Thread | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._failure: BaseException | None = None
 
     @property
     def url(self) -> str:
@@ -107,7 +123,124 @@ class Server:
     def ws_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
+    def settings(self) -> Settings:
+        fields = {name.lower(): value for name, value in self.overrides.items()}
+        unknown = set(fields) - set(Settings.model_fields)
+        assert not unknown, f"no such settings: {sorted(unknown)}"
+        return Settings(**fields)
+
     def start(self) -> Server:
+        settings = self.settings()
+        install_tiny_game()
+        app = asgi_app(settings, clock=self.clock)
+        server_logs.follow(self)
+        config = uvicorn.Config(
+            app, host="127.0.0.1", port=self.port, log_level=settings.log_level, log_config=None, lifespan="on",
+            **{**uvicorn_options(settings), "ws_ping_interval": self.ping, "ws_ping_timeout": self.ping},
+        )
+        self._uvicorn = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._serve, name=f"server-{self.port}", daemon=True)
+        self._thread.start()
+        deadline = time.monotonic() + 30
+        while not self._uvicorn.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError(f"server did not start: {self._failure!r}\n" + self.read_log()[-3000:])
+            time.sleep(0.01)
+        return self
+
+    def _serve(self) -> None:
+        server_logs.threads[threading.get_ident()] = self
+        try:
+            asyncio.run(self._run())
+        except BaseException as exc:  # noqa: BLE001 - reported by start() or in the log
+            self._failure = exc
+        finally:
+            server_logs.threads.pop(threading.get_ident(), None)
+
+    async def _run(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        assert self._uvicorn is not None
+        await self._uvicorn.serve()
+
+    def read_log(self) -> str:
+        return self.log.read_text() if self.log.exists() else ""
+
+    async def advance(self, seconds: float) -> None:
+        """Move the server's clock `seconds` forward: its waits end as if that much time had passed."""
+        assert self._loop is not None
+        await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(_advance(self.clock, seconds), self._loop))
+
+    def stop(self, kill: bool = False) -> None:
+        assert not kill, "a server in a thread cannot be killed: use ServerProcess"
+        if self._uvicorn is not None and self._thread is not None:
+            self._uvicorn.should_exit = True
+            self._thread.join(30)
+            assert not self._thread.is_alive(), "the server did not stop"
+        self._uvicorn = self._thread = None
+        server_logs.forget(self)
+
+
+async def _advance(clock: FakeClock, seconds: float) -> None:
+    clock.advance(seconds)
+
+
+class ServerLogs:
+    """What each server in a thread logs goes to its own `log` file too, as a server process's output would: one
+    handler on the root logger files each record by the thread it was made in. `setup_logging`, run by every app
+    built, resets the root logger's handlers, so the handler goes back on after each."""
+
+    def __init__(self) -> None:
+        self.threads: dict[int, Server] = {}
+        self.files: dict[int, logging.Handler] = {}
+        self.handler = _ByThread(self)
+
+    def follow(self, server: Server) -> None:
+        self.files[id(server)] = logging.FileHandler(server.log, encoding="utf-8")
+        self.files[id(server)].setFormatter(JsonFormatter())
+        root = logging.getLogger()
+        if self.handler not in root.handlers:
+            root.addHandler(self.handler)
+
+    def forget(self, server: Server) -> None:
+        handler = self.files.pop(id(server), None)
+        if handler is not None:
+            handler.close()
+
+
+class _ByThread(logging.Handler):
+    def __init__(self, logs: ServerLogs) -> None:
+        super().__init__()
+        self.logs = logs
+
+    def emit(self, record: logging.LogRecord) -> None:
+        server = self.logs.threads.get(record.thread or 0)
+        handler = self.logs.files.get(id(server)) if server is not None else None
+        if handler is not None:
+            handler.handle(record)
+
+
+server_logs = ServerLogs()
+
+
+def install_tiny_game() -> None:
+    """The tiny test game, in this process's registry from the first server in a thread on: tests that go through
+    every game read the registry when they are collected, before any server starts."""
+    from tests.platform.tiny_game import install
+
+    install()
+
+
+class ServerProcess(Server):
+    """The server in a process of its own (`tests/platform/serve.py`): for tests of more than one process, of a
+    killed one, or of what the process writes."""
+
+    def __init__(self, db: Database, tmp: Path, real_limits: bool = False, **env: str) -> None:
+        super().__init__(db, tmp, real_limits, **env)  # pings every 5 s (tests/platform/serve.py)
+        self.env = {**os.environ, **self.overrides}
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> ServerProcess:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "tests.platform.serve"],
             cwd=ROOT,
@@ -118,18 +251,17 @@ class Server:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log.read_text()[-3000:]}")
+                raise RuntimeError(f"server exited: {self.read_log()[-3000:]}")
             try:
                 if httpx.get(self.url + "/api/health", timeout=1).status_code == 200:
                     return self
             except httpx.HTTPError:
                 pass
             time.sleep(0.1)
-        raise RuntimeError("server did not start: " + self.log.read_text()[-3000:])
+        raise RuntimeError("server did not start: " + self.read_log()[-3000:])
 
     async def advance(self, seconds: float) -> None:
-        """Move the server's clock `seconds` forward (tests/platform/serve.py): its waits end as if that much time
-        had passed, without the test sleeping through them."""
+        """Move the server's clock `seconds` forward (`POST /_test/clock`, tests/platform/serve.py)."""
         async with httpx.AsyncClient(base_url=self.url) as client:
             (await client.post("/_test/clock", json={"advance": seconds})).raise_for_status()
 

@@ -8,7 +8,7 @@ from typing import Any
 import httpx
 
 from app.services.account import RENAME_LIMIT
-from tests.conftest import Database, Server, requires_postgres
+from tests.conftest import Database, Server, ServerProcess, requires_postgres
 from tests.platform.client import Player, Socket
 
 
@@ -368,7 +368,7 @@ async def test_a_guest_may_sign_out_everywhere_and_the_signed_out_may_not(server
 
 async def test_a_rename_reaches_a_socket_on_another_server_process(database: Database, tmp_path: Path) -> None:
     requires_postgres()
-    one, two = Server(database, tmp_path / "one"), Server(database, tmp_path / "two")
+    one, two = ServerProcess(database, tmp_path / "one"), ServerProcess(database, tmp_path / "two")
     (tmp_path / "one").mkdir()
     (tmp_path / "two").mkdir()
     one.start()

@@ -24,7 +24,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from tests.conftest import Database, Server, free_port
+from tests.conftest import Database, Server, ServerProcess, free_port
 from tests.platform.client import Player, Socket
 
 TURN_BASED = {"kind": "turn", "per_move": 3600, "bank": 0, "timeout": "bot_move"}
@@ -221,7 +221,7 @@ def without_push(fresh_db: Database, tmp_path: Path) -> Iterator[Server]:
     blocked.mkdir(parents=True)
     (blocked / "__init__.py").write_text('raise ImportError("the push extra is not installed")\n')
     path = os.pathsep.join(p for p in (str(blocked.parent), os.environ.get("PYTHONPATH", "")) if p)
-    srv = Server(fresh_db, tmp_path, PYTHONPATH=path, PUSH_INSECURE_ENDPOINTS="true").start()
+    srv = ServerProcess(fresh_db, tmp_path, PYTHONPATH=path, PUSH_INSECURE_ENDPOINTS="true").start()
     yield srv
     srv.stop()
 

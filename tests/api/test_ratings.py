@@ -10,7 +10,7 @@ from typing import Any
 
 from app.services import glicko2
 from tests.api.test_profiles import _profile, _tiny
-from tests.conftest import IS_POSTGRES, Database, Server
+from tests.conftest import IS_POSTGRES, Database, Server, ServerProcess
 from tests.hardening.helpers import accounts, close_all, db_rows, guests, table_state, wait_for
 from tests.platform.client import Player, Socket, play_picks
 
@@ -136,9 +136,9 @@ async def test_every_process_racing_to_rate_each_game_rates_it_once(fresh_db: Da
     """Each process's sweep runs every 0.2 s, racing the process that finished the game (on Postgres, two
     processes; SQLite is served by one): three games, each rated once."""
     fast = {"RATING_SWEEP_SECONDS": "0.2"}
-    servers = [Server(fresh_db, tmp_path, **fast).start()]
+    servers = [ServerProcess(fresh_db, tmp_path, **fast).start()]
     if IS_POSTGRES:
-        servers.append(Server(fresh_db, tmp_path, **fast).start())
+        servers.append(ServerProcess(fresh_db, tmp_path, **fast).start())
     try:
         ana, ben = await accounts(servers[0], "Ana", "Ben")
         for i in range(3):

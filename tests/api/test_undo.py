@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.conftest import Database, Server, requires_postgres
+from tests.conftest import Database, Server, ServerProcess, requires_postgres
 from tests.hardening.helpers import moves, table_state
 from tests.platform.client import Player, Socket
 from tests.realtime.test_processes import watched_from_two
@@ -152,8 +152,8 @@ async def test_taking_back_across_snapshots_replays_from_the_seed(fresh_db: Data
 
 async def test_a_step_taken_back_on_one_process_reaches_another(fresh_db: Database, tmp_path: Path) -> None:
     requires_postgres()
-    one = Server(fresh_db, tmp_path).start()
-    two = Server(fresh_db, tmp_path, RUN_MIGRATIONS="false").start()
+    one = ServerProcess(fresh_db, tmp_path).start()
+    two = ServerProcess(fresh_db, tmp_path, RUN_MIGRATIONS="false").start()
     try:
         ana, ben, t, watcher, v = await watched_from_two(one, two)
         sa = await Socket.open(one.ws_url, t["id"], ana.token)

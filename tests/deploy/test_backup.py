@@ -34,9 +34,7 @@ async def test_a_backup_taken_while_serving_restores_tables_chat_and_sessions(tm
     db = Database(tmp_path)
     # No SECRET_KEY: the server generates one beside the database, which the backup must carry.
     env = {k: v for k, v in os.environ.items() if k != "SECRET_KEY"} | {"DATABASE_URL": db.url}
-    server = Server(db, tmp_path, SECRET_KEY="")
-    server.env.pop("SECRET_KEY")
-    server.start()
+    server = Server(db, tmp_path, SECRET_KEY="").start()
     backup = tmp_path / "backups" / "one.sqlite3"
     backup.parent.mkdir()
     try:

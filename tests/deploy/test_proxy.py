@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from bench.proxy import Proxy, local_site, nginx_binary
-from tests.conftest import ROOT, Database, Server, free_port, requires_postgres
+from tests.conftest import ROOT, Database, ServerProcess, free_port, requires_postgres
 from tests.platform.client import Player, Socket
 
 TABLES = 16  # all on one process by chance: 1 run in ~30,000
@@ -35,8 +35,8 @@ def test_the_site_is_rewritten_for_local_processes() -> None:
 async def test_each_tables_sockets_share_one_process_and_survive_its_loss(fresh_db: Database, tmp_path: Path) -> None:
     requires_postgres()
     requires_nginx()
-    one = Server(fresh_db, tmp_path).start()
-    two = Server(fresh_db, tmp_path, RUN_MIGRATIONS="false").start()
+    one = ServerProcess(fresh_db, tmp_path).start()
+    two = ServerProcess(fresh_db, tmp_path, RUN_MIGRATIONS="false").start()
     proxy = Proxy([f"127.0.0.1:{one.port}", f"127.0.0.1:{two.port}"], free_port(), tmp_path / "nginx").start()
     ws_base = proxy.url.replace("http", "ws", 1)
     players: list[Player] = []

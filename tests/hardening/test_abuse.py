@@ -7,7 +7,7 @@ from pathlib import Path
 
 import httpx
 
-from tests.conftest import Database, Server, requires_postgres
+from tests.conftest import Database, Server, ServerProcess, requires_postgres
 from tests.hardening.helpers import guests
 from tests.platform.client import Player
 
@@ -53,8 +53,8 @@ async def test_new_guests_are_limited_per_address_across_processes(fresh_db: Dat
     requires_postgres()  # SQLite is served by one process, which counts in memory
     (tmp_path / "one").mkdir()
     (tmp_path / "two").mkdir()
-    one = Server(fresh_db, tmp_path / "one", real_limits=True, LIMIT_GUESTS="6/hour").start()
-    two = Server(fresh_db, tmp_path / "two", real_limits=True, LIMIT_GUESTS="6/hour", RUN_MIGRATIONS="false").start()
+    one = ServerProcess(fresh_db, tmp_path / "one", real_limits=True, LIMIT_GUESTS="6/hour").start()
+    two = ServerProcess(fresh_db, tmp_path / "two", real_limits=True, LIMIT_GUESTS="6/hour", RUN_MIGRATIONS="false").start()
     try:
         statuses = []
         for i in range(8):

@@ -17,7 +17,15 @@ import pytest
 from app.config import Settings
 from app.db.session import make_engine
 from app.realtime.broker import RedisBroker, make_broker
-from tests.conftest import IS_POSTGRES, METRICS_HEADERS, Database, Server, free_port, requires_postgres
+from tests.conftest import (
+    IS_POSTGRES,
+    METRICS_HEADERS,
+    Database,
+    Server,
+    ServerProcess,
+    free_port,
+    requires_postgres,
+)
 from tests.hardening.helpers import guests
 
 
@@ -97,7 +105,7 @@ async def test_metrics_and_api_pages_are_not_public(server: Server) -> None:
 
 async def test_metrics_on_their_own_port(fresh_db: Database, tmp_path: Path) -> None:
     port = free_port()
-    server = Server(fresh_db, tmp_path, METRICS_TOKEN="", METRICS_PORT=str(port)).start()
+    server = ServerProcess(fresh_db, tmp_path, METRICS_TOKEN="", METRICS_PORT=str(port)).start()
     try:
         async with httpx.AsyncClient() as c:
             r = await c.get(f"http://127.0.0.1:{port}/metrics")
@@ -130,7 +138,7 @@ async def test_readiness_follows_the_broker_and_liveness_does_not(fresh_db: Data
     server = None
     try:
         await asyncio.sleep(0.5)
-        server = Server(fresh_db, tmp_path, BROKER_URL=f"redis://127.0.0.1:{port}/0").start()
+        server = ServerProcess(fresh_db, tmp_path, BROKER_URL=f"redis://127.0.0.1:{port}/0").start()
         async with httpx.AsyncClient(base_url=server.url) as c:
             assert (await c.get("/api/health/ready")).status_code == 200
             redis.terminate()

@@ -120,11 +120,15 @@ TWINS: dict[str, Callable[[JSON, list[str], str | None, random.Random], JSON]] =
 }
 
 
+# The site's games, as registered when the tests are collected (servers in the test process add a test game later).
+GAME_IDS = sorted(GAMES)
+
+
 def test_every_registered_game_has_a_twin_maker() -> None:
-    assert set(GAMES) <= set(TWINS), set(GAMES) - set(TWINS)
+    assert set(GAME_IDS) <= set(TWINS), set(GAME_IDS) - set(TWINS)
 
 
-@pytest.mark.parametrize("game_id", sorted(GAMES))
+@pytest.mark.parametrize("game_id", GAME_IDS)
 def test_views_of_twins_differing_only_in_hidden_information_are_identical(game_id: str) -> None:
     game: Game = GAMES[game_id]
     make_twin = TWINS[game_id]

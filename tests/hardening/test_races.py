@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import IS_POSTGRES, SECRET, Server
+from tests.conftest import IS_POSTGRES, SECRET, Server, ServerProcess
 from tests.hardening.helpers import SCALE, close_all, guests, moves, table_state
 from tests.platform.client import Player, Socket
 
@@ -25,7 +25,7 @@ def ends(server: Server, tmp_path_factory: pytest.TempPathFactory) -> Iterator[t
     if not IS_POSTGRES:
         yield server, server
         return
-    two = Server(server.db, tmp_path_factory.mktemp("race"), RUN_MIGRATIONS="false").start()
+    two = ServerProcess(server.db, tmp_path_factory.mktemp("race"), RUN_MIGRATIONS="false").start()
     try:
         yield server, two
     finally:

@@ -10,13 +10,13 @@ from typing import Any
 import httpx
 
 from tests.api.test_account import _account, _login, _password, _rename, session_ended
-from tests.conftest import IS_POSTGRES, Database, Server, requires_postgres
+from tests.conftest import IS_POSTGRES, Database, Server, ServerProcess, requires_postgres
 from tests.platform.client import Player, Socket
 
 
 def _two(db: Database, tmp_path: Path, **env: str) -> tuple[Server, Server]:
-    one = Server(db, tmp_path, **env).start()
-    return one, Server(db, tmp_path, RUN_MIGRATIONS="false", **env).start()
+    one = ServerProcess(db, tmp_path, **env).start()
+    return one, ServerProcess(db, tmp_path, RUN_MIGRATIONS="false", **env).start()
 
 
 async def sessions_end_across_processes(one: Server, two: Server) -> None:

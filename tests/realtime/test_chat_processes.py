@@ -5,14 +5,14 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from tests.conftest import Database, Server, requires_postgres
+from tests.conftest import Database, Server, ServerProcess, requires_postgres
 from tests.platform.client import Player, Socket
 
 
 def _two(db: Database, tmp_path: Path) -> tuple[Server, Server]:
     requires_postgres()
-    one = Server(db, tmp_path).start()
-    return one, Server(db, tmp_path, RUN_MIGRATIONS="false").start()
+    one = ServerProcess(db, tmp_path).start()
+    return one, ServerProcess(db, tmp_path, RUN_MIGRATIONS="false").start()
 
 
 async def _started(one: Server) -> tuple[Player, Player, str]:

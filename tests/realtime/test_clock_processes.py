@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tests.conftest import Database, Server, requires_postgres
+from tests.conftest import Database, ServerProcess, requires_postgres
 from tests.platform.client import Player, Socket
 
 PER_MOVE = 10  # seconds: the shortest turn the server takes
@@ -25,8 +25,8 @@ async def started(host: Player, guest: Player, timeout: str) -> dict[str, Any]:
 
 async def test_each_timeout_is_applied_once_by_one_of_two_processes(fresh_db: Database, tmp_path: Path) -> None:
     requires_postgres()
-    one = Server(fresh_db, tmp_path, **SWEEPS).start()
-    two = Server(fresh_db, tmp_path, RUN_MIGRATIONS="false", **SWEEPS).start()
+    one = ServerProcess(fresh_db, tmp_path, **SWEEPS).start()
+    two = ServerProcess(fresh_db, tmp_path, RUN_MIGRATIONS="false", **SWEEPS).start()
     try:
         ana, bo = await Player.guest(one.url, "Ana"), await Player.guest(one.url, "Bo")
         losses = [await started(ana, bo, "loss") for _ in range(3)]

@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 
 from tests.api.test_stand_in import connected_player_gets_longer
-from tests.conftest import Database, Server, requires_postgres
+from tests.conftest import Database, Server, ServerProcess, requires_postgres
 from tests.platform.client import Player, Socket
 
 
@@ -152,8 +152,8 @@ async def presence_crosses_processes(one: Server, two: Server) -> None:
 
 async def test_presence_on_one_process_reaches_sockets_on_another(fresh_db: Database, tmp_path: Path) -> None:
     requires_postgres()
-    one = Server(fresh_db, tmp_path, **FAST_PRESENCE).start()
-    two = Server(fresh_db, tmp_path, RUN_MIGRATIONS="false", **FAST_PRESENCE).start()
+    one = ServerProcess(fresh_db, tmp_path, **FAST_PRESENCE).start()
+    two = ServerProcess(fresh_db, tmp_path, RUN_MIGRATIONS="false", **FAST_PRESENCE).start()
     try:
         await presence_crosses_processes(one, two)
     finally:
@@ -165,8 +165,8 @@ async def test_the_host_mutes_a_watcher_connected_to_another_process(fresh_db: D
     """Dee watches through process two and has written nothing: the host, on process one, sees her named among the
     watchers and mutes her there; process two then refuses her lines."""
     requires_postgres()
-    one = Server(fresh_db, tmp_path, **FAST_PRESENCE).start()
-    two = Server(fresh_db, tmp_path, RUN_MIGRATIONS="false", **FAST_PRESENCE).start()
+    one = ServerProcess(fresh_db, tmp_path, **FAST_PRESENCE).start()
+    two = ServerProcess(fresh_db, tmp_path, RUN_MIGRATIONS="false", **FAST_PRESENCE).start()
     try:
         ana, ben, t, watcher, _version = await watched_from_two(one, two)
         dee = await Player.guest(two.url, "Dee")
@@ -198,8 +198,8 @@ async def test_a_player_connected_to_another_process_gets_longer_before_a_stand_
     # fresh on `one`'s after that jump, so it expires well beyond it.
     settings = {"STAND_IN_AFTER": "1", "STAND_IN_AFTER_ONLINE": "60", "BOT_DELAY": "1", **FAST_PRESENCE,
                 "PRESENCE_EXPIRY": "5"}
-    one = Server(fresh_db, tmp_path, **settings).start()
-    two = Server(fresh_db, tmp_path, RUN_MIGRATIONS="false", **settings).start()
+    one = ServerProcess(fresh_db, tmp_path, **settings).start()
+    two = ServerProcess(fresh_db, tmp_path, RUN_MIGRATIONS="false", **settings).start()
     try:
         await connected_player_gets_longer(one, two)
     finally:
@@ -211,8 +211,8 @@ async def test_a_stopping_process_takes_its_sockets_out_of_presence_at_once(
     fresh_db: Database, tmp_path: Path
 ) -> None:
     requires_postgres()
-    one = Server(fresh_db, tmp_path).start()  # the default expiry: 90 s
-    two = Server(fresh_db, tmp_path, RUN_MIGRATIONS="false").start()
+    one = ServerProcess(fresh_db, tmp_path).start()  # the default expiry: 90 s
+    two = ServerProcess(fresh_db, tmp_path, RUN_MIGRATIONS="false").start()
     try:
         ana, ben, t, watcher, _version = await watched_from_two(one, two)
         sa = await Socket.open(one.ws_url, t["id"], ana.token)
@@ -231,8 +231,8 @@ async def test_a_stopping_process_takes_its_sockets_out_of_presence_at_once(
 
 async def test_a_move_on_one_process_reaches_a_spectator_on_another(fresh_db: Database, tmp_path: Path) -> None:
     requires_postgres()
-    one = Server(fresh_db, tmp_path).start()
-    two = Server(fresh_db, tmp_path, RUN_MIGRATIONS="false").start()
+    one = ServerProcess(fresh_db, tmp_path).start()
+    two = ServerProcess(fresh_db, tmp_path, RUN_MIGRATIONS="false").start()
     try:
         await moves_cross_processes(one, two)
     finally:
@@ -242,8 +242,8 @@ async def test_a_move_on_one_process_reaches_a_spectator_on_another(fresh_db: Da
 
 async def test_an_abandon_vote_on_one_process_reaches_sockets_on_another(fresh_db: Database, tmp_path: Path) -> None:
     requires_postgres()
-    one = Server(fresh_db, tmp_path).start()
-    two = Server(fresh_db, tmp_path, RUN_MIGRATIONS="false").start()
+    one = ServerProcess(fresh_db, tmp_path).start()
+    two = ServerProcess(fresh_db, tmp_path, RUN_MIGRATIONS="false").start()
     try:
         await abandon_crosses_processes(one, two)
     finally:
@@ -253,8 +253,8 @@ async def test_an_abandon_vote_on_one_process_reaches_sockets_on_another(fresh_d
 
 async def test_chat_on_one_process_reaches_sockets_on_another(fresh_db: Database, tmp_path: Path) -> None:
     requires_postgres()
-    one = Server(fresh_db, tmp_path).start()
-    two = Server(fresh_db, tmp_path, RUN_MIGRATIONS="false").start()
+    one = ServerProcess(fresh_db, tmp_path).start()
+    two = ServerProcess(fresh_db, tmp_path, RUN_MIGRATIONS="false").start()
     try:
         await chat_crosses_processes(one, two)
     finally:
@@ -263,7 +263,7 @@ async def test_chat_on_one_process_reaches_sockets_on_another(fresh_db: Database
 
 
 async def test_games_survive_a_restart_and_bots_keep_playing(fresh_db: Database, tmp_path: Path) -> None:
-    srv = Server(fresh_db, tmp_path, BOT_DELAY="0.05").start()
+    srv = ServerProcess(fresh_db, tmp_path, BOT_DELAY="0.05").start()
     try:
         ana = await Player.guest(srv.url, "Ana")
         t = await ana.table(seats=2, options={"target": 40})
@@ -297,7 +297,7 @@ async def test_games_survive_a_restart_and_bots_keep_playing(fresh_db: Database,
 
 
 async def test_clients_resync_after_a_restart(fresh_db: Database, tmp_path: Path) -> None:
-    srv = Server(fresh_db, tmp_path).start()
+    srv = ServerProcess(fresh_db, tmp_path).start()
     try:
         ana, ben = await Player.guest(srv.url, "Ana"), await Player.guest(srv.url, "Ben")
         t = await ana.table(seats=2)

@@ -12,7 +12,7 @@ import redis.asyncio as aioredis
 
 from app.realtime.broker import CLIENT_NAME
 from tests.api.test_account import _account, _password, session_ended
-from tests.conftest import Database, Server, requires_redis
+from tests.conftest import Database, Server, ServerProcess, requires_redis
 from tests.platform.client import Player, Socket
 from tests.realtime.test_account_processes import sessions_end_across_processes
 from tests.realtime.test_processes import (
@@ -35,8 +35,8 @@ def named(pair: tuple[Server, Server]) -> set[str]:
 def redis_pair(fresh_db: Database, tmp_path: Path) -> Iterator[tuple[Server, Server]]:
     """Two server processes on one Postgres database that tell each other of changes through Redis."""
     url = requires_redis()
-    one = Server(fresh_db, tmp_path, BROKER_URL=url, **FAST_PRESENCE).start()
-    two = Server(fresh_db, tmp_path, BROKER_URL=url, RUN_MIGRATIONS="false", **FAST_PRESENCE).start()
+    one = ServerProcess(fresh_db, tmp_path, BROKER_URL=url, **FAST_PRESENCE).start()
+    two = ServerProcess(fresh_db, tmp_path, BROKER_URL=url, RUN_MIGRATIONS="false", **FAST_PRESENCE).start()
     try:
         yield one, two
     finally:

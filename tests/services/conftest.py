@@ -28,9 +28,11 @@ TABLE = "a" * 16
 def tiny_game() -> Iterator[None]:
     """The tiny test game, offered only to the modules that ask for it (`pytestmark`): other tests go through every
     registered game."""
+    had = "tiny" in GAMES  # a server in a thread of this process keeps it
     install()
     yield
-    GAMES.pop("tiny", None)
+    if not had:
+        GAMES.pop("tiny", None)
 
 
 @dataclass
