@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.conftest import IS_POSTGRES, METRICS_HEADERS, Database, Server, requires_postgres
+from tests.conftest import IS_POSTGRES, METRICS_HEADERS, Database, Server, ServerProcess, requires_postgres
 from tests.hardening.helpers import close_all, guests, moves, table_state, wait_for
 from tests.platform.client import Player, Socket
 
@@ -56,9 +56,9 @@ async def test_kill_9_mid_game_loses_no_committed_move(fresh_db: Database, tmp_p
     """kill -9 with moves in flight and bots mid-game: every acked move survives, nothing is half-written,
     clients resync, and the bots play on to a verified end (taken over by the surviving process on
     Postgres, resumed by the restarted one on SQLite)."""
-    one = Server(fresh_db, tmp_path, BOT_DELAY="0.02").start()
+    one = ServerProcess(fresh_db, tmp_path, BOT_DELAY="0.02").start()
     # On Postgres a second process serves the table meanwhile; SQLite has one process, restarted.
-    two = Server(fresh_db, tmp_path, RUN_MIGRATIONS="false", BOT_SWEEP_SECONDS="3").start() if IS_POSTGRES else None
+    two = ServerProcess(fresh_db, tmp_path, RUN_MIGRATIONS="false", BOT_SWEEP_SECONDS="3").start() if IS_POSTGRES else None
     try:
         players = await guests(one, "K0", "K1", "K2")
         bots = await _bot_table(one, players[0])
@@ -149,7 +149,8 @@ def _raw_upgrade(port: int, path: str, token: str) -> socket.socket:
     return sock
 
 
-async def test_a_silent_socket_is_detected_and_dropped(server: Server) -> None:
+async def test_a_silent_socket_is_detected_and_dropped(fresh_db: Database, tmp_path: Path) -> None:
+    server = Server(fresh_db, tmp_path, ping=0.5).start()
     (host,) = await guests(server, "Quiet")
     t = await host.table(seats=2)
     silent = await asyncio.to_thread(_raw_upgrade, server.port, f"/ws/tables/{t['id']}", host.token)
@@ -158,7 +159,7 @@ async def test_a_silent_socket_is_detected_and_dropped(server: Server) -> None:
         assert during >= 1
 
         def until_closed() -> None:
-            # The server pings every 5 s and gives up 5 s later: EOF must come well within 30 s.
+            # The server pings every half second and gives up half a second later: EOF must come well within 30 s.
             silent.settimeout(30)
             while silent.recv(65536):
                 pass
@@ -166,13 +167,14 @@ async def test_a_silent_socket_is_detected_and_dropped(server: Server) -> None:
         await asyncio.to_thread(until_closed)
 
         async def dropped() -> bool:
-            # Other tests' sockets can only close meanwhile, never open: at least ours is gone.
+            # The gauge counts every server of this process; their sockets can only close meanwhile, never open.
             return await _metric(server, "foodgames_sockets_open") <= during - 1
 
         await wait_for(dropped, timeout=10)
     finally:
         silent.close()
-    await host.close()
+        await host.close()
+        server.stop()
 
 
 async def _status(client: httpx.AsyncClient, method: str, path: str, **kw: Any) -> tuple[int, dict[str, Any]]:
@@ -248,8 +250,8 @@ def outage(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
         pytest.fail("stopping Postgres would fail the other workers' tests: run the `alone` tests with -n 0")
     tmp = tmp_path_factory.mktemp("outage")
     db = Database(tmp)
-    one = Server(db, tmp).start()
-    two = Server(db, tmp, RUN_MIGRATIONS="false").start()
+    one = ServerProcess(db, tmp).start()
+    two = ServerProcess(db, tmp, RUN_MIGRATIONS="false").start()
     try:
         yield asyncio.run(_outage(one, two))
     finally:
