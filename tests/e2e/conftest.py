@@ -152,6 +152,7 @@ class Person:
     context: BrowserContext
     page: Page
     base: str
+    database_url: str = ""  # the server's database, for tests that set up a table beside it (tests/e2e/bot_games.py)
     errors: list[str] = field(default_factory=list)
     dialogs: list[str] = field(default_factory=list)
     console_errors: list[str] = field(default_factory=list)  # what the page's console logged as errors
@@ -226,7 +227,7 @@ class Person:
 
 
 @contextmanager
-def people(browser: Browser, base: str) -> Iterator[Callable[..., Person]]:
+def people(browser: Browser, base: str, database_url: str = "") -> Iterator[Callable[..., Person]]:
     """Factory of new people (browser contexts) at the lobby of the server at `base`, optionally signed in
     as guests; on the way out, no page may have thrown, opened a dialog, logged a console error or had a request fail
     (but what the test said it provokes: `Person.expect_noise`)."""
@@ -245,7 +246,7 @@ def people(browser: Browser, base: str) -> Iterator[Callable[..., Person]]:
         )
         context.set_default_timeout(TIMEOUT_MS)
         page = context.new_page()
-        who = Person(context, page, base)
+        who = Person(context, page, base, database_url)
         page.on("pageerror", lambda exc: who.errors.append(str(exc)))
         page.on("dialog", who.note_dialog)
         who.watch()
@@ -272,7 +273,7 @@ def people(browser: Browser, base: str) -> Iterator[Callable[..., Person]]:
 @pytest.fixture
 def person(browser: Browser, app_server: AppServer) -> Iterator[Callable[..., Person]]:
     """Factory: a new person (browser context) at the lobby, optionally signed in as a guest."""
-    with people(browser, app_server.url) as make:
+    with people(browser, app_server.url, app_server.env["DATABASE_URL"]) as make:
         yield make
 
 

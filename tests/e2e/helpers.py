@@ -31,26 +31,6 @@ def create_table(who: Person, game: str, seats: int, private: bool = False, name
     return page.url.rsplit("/", 1)[1]
 
 
-def finished_by_bots(ana: Person, bo: Person, seats: int = 3) -> str:
-    """A Food Truck game of Ana, Bo and (with 3 seats) a bot, played to its end by bots (one stands in for each of
-    them)."""
-    post = ana.page.request.post
-    table = post(ana.base + "/api/tables", data={"game": "food-truck", "seats": seats, "name": "Lunch rush"}).json()
-    tid = table["id"]
-    assert bo.page.request.post(f"{bo.base}/api/tables/{tid}/join", data={}).ok
-    calls = (("bots", {"seat": "2"}),) if seats == 3 else ()
-    for path, body in (*calls, ("start", {}), ("stand_in", {"seat": "0"})):
-        answer = post(f"{ana.base}/api/tables/{tid}/{path}", data=body)
-        assert answer.ok, answer.text()
-    # Bo's own call, which any table allows (the host's at once only at an unrated one).
-    assert bo.page.request.post(f"{bo.base}/api/tables/{tid}/stand_in", data={"seat": "1"}).ok
-    deadline = time.monotonic() + 120
-    while ana.page.request.get(f"{ana.base}/api/tables/{tid}").json()["status"] != "finished":
-        assert time.monotonic() < deadline, "the bots did not finish the game"
-        time.sleep(0.25)
-    return str(tid)
-
-
 def save_account(who: Person, username: str, password: str = "correct horse") -> None:
     """A guest saves their account from the header's dialog (the page keeps their id)."""
     who.page.get_by_role("button", name="Save as account").click()

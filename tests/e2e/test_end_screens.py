@@ -12,8 +12,9 @@ from typing import Literal
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.e2e.bot_games import finished_by_bots
 from tests.e2e.conftest import Person
-from tests.e2e.helpers import assert_quiet, click_a_legal_thing, finished_by_bots
+from tests.e2e.helpers import assert_quiet, click_a_legal_thing
 
 pytestmark = pytest.mark.e2e
 

@@ -9,8 +9,9 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from tests.e2e.bot_games import finished_by_bots
 from tests.e2e.conftest import Person
-from tests.e2e.helpers import create_table, finished_by_bots, seat_row
+from tests.e2e.helpers import create_table, seat_row
 
 pytestmark = pytest.mark.e2e
 
@@ -239,7 +240,7 @@ def test_names_at_a_finished_table_and_its_winners_in_the_lobby_open_in_place(
     person: Callable[..., Person], seats: int
 ) -> None:
     ana, bo = person("Ana"), person("Bo")
-    tid = finished_by_bots(ana, bo, seats)
+    tid = finished_by_bots(ana, bo, seats=seats)
     table = ana.page.request.get(f"{ana.base}/api/tables/{tid}").json()
     people = {s["seat"]: s["user"] for s in table["seats"] if s["user"]}
     winners = table["outcome"]["winners"]

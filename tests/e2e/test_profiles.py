@@ -8,8 +8,8 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.bot_games import finished_by_bots
 from tests.e2e.conftest import Person
-from tests.e2e.helpers import finished_by_bots
 
 pytestmark = pytest.mark.e2e
 
