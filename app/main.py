@@ -91,10 +91,14 @@ class GcPauses:
 
 
 def _is_bad_data(exc: Exception) -> bool:
-    """A database refusal of the data itself (a NUL byte, a malformed value), not an outage."""
+    """A database refusal of the data itself (a NUL byte, a malformed value), not an outage: by the driver's error
+    class, or by Postgres' SQLSTATE class 22, "data exception" (asyncpg's refusal of a NUL in a text array comes as a
+    plain `Error`)."""
     orig = getattr(exc, "orig", None)
     name = type(orig).__name__ if orig is not None else ""
-    return "DataError" in name or "Character" in name or "ValueError" in name or type(exc).__name__ == "DataError"
+    sqlstate = str(getattr(orig, "sqlstate", None) or "")
+    return ("DataError" in name or "Character" in name or "ValueError" in name or type(exc).__name__ == "DataError"
+            or sqlstate.startswith("22"))
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:

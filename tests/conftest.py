@@ -40,6 +40,7 @@ METRICS_HEADERS = {"Authorization": f"Bearer {METRICS_TOKEN}"}
 GENEROUS_LIMITS = {
     "LIMIT_LOGIN_FAILURES": "100000/minute", "LIMIT_REGISTRATIONS": "100000/minute",
     "LIMIT_GUESTS": "100000/minute", "LIMIT_TABLES": "100000/minute", "MAX_OPEN_TABLES": "100000",
+    "LIMIT_PASSWORD_RESETS": "100000/minute",
     "INVITE_FAILURES_PER_MINUTE": "100000", "CHAT_NEWCOMERS_PER_MINUTE": "100000",
     "WS_PER_PERSON_PER_TABLE": "100000", "WS_PER_ADDRESS": "100000",
     # Every new account's games count, and a pair's repeats count in full (the rating tests play few, fresh people).

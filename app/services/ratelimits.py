@@ -12,6 +12,7 @@ import contextlib
 import hashlib
 import itertools
 import math
+import re
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -43,14 +44,18 @@ _COUNTS = text("SELECT key, count, expires_at FROM rate_counters WHERE key = ANY
 
 
 KEY_LENGTH = 200  # rate_counters.key
+_SURROGATE = re.compile("[\ud800-\udfff]")  # half of a UTF-16 pair, which no text column holds alone
 
 
 def stored_key(key: str) -> str:
-    """The key as the table holds it: a key too long for the column (one made from a long name someone typed) keeps
-    its start, for reading, and a hash of the whole, for telling keys apart."""
-    if len(key) <= KEY_LENGTH:
+    """The key as the table holds it. Keys are made from names someone typed: one too long for the column, or with a
+    character the database cannot hold as text (a NUL, a lone surrogate), keeps its start, for reading, with those
+    characters replaced, and a hash of the whole, for telling keys apart."""
+    plain = "\x00" not in key and not _SURROGATE.search(key)
+    if plain and len(key) <= KEY_LENGTH:
         return key
-    return f"{key[:KEY_LENGTH - 65]}#{hashlib.sha256(key.encode()).hexdigest()}"
+    start = _SURROGATE.sub("?", key[:KEY_LENGTH - 65].replace("\x00", "?"))
+    return f"{start}#{hashlib.sha256(key.encode('utf-8', 'surrogatepass')).hexdigest()}"
 
 
 class DatabaseStorage(Storage):

@@ -184,6 +184,13 @@ async def test_a_name_longer_than_any_key_is_counted_like_any_other(
         srv.stop()
 
 
+def test_a_key_with_a_character_no_text_column_holds_is_stored_by_its_hash() -> None:
+    nul, surrogate = stored_key("LIMITER/reset/who:a\x00b"), stored_key("LIMITER/reset/who:a\ud800b")
+    assert nul.startswith("LIMITER/reset/who:a?b#") and surrogate.startswith("LIMITER/reset/who:a?b#")
+    assert nul != surrogate and "\x00" not in nul
+    surrogate.encode()  # UTF-8 all through
+
+
 def test_a_long_rate_limit_key_keeps_its_start_and_is_told_apart_by_its_hash() -> None:
     short = "LIMITER/reset/who:ana"
     assert stored_key(short) == short
