@@ -1,4 +1,5 @@
-"""Fixtures shared by every test: which database this run uses, and real server processes.
+"""Fixtures shared by every test: which database this run uses, and real servers (in a thread of this process, or
+in processes of their own).
 
 The suite runs once per database: with DATABASE_URL unset (SQLite) or set to a
 Postgres URL, in which case every server started here gets a fresh database
