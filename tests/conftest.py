@@ -18,6 +18,8 @@ import subprocess
 import sys
 import threading
 import time
+import traceback
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -177,8 +179,16 @@ class Server:
         assert not kill, "a server in a thread cannot be killed: use ServerProcess"
         if self._uvicorn is not None and self._thread is not None:
             self._uvicorn.should_exit = True
-            self._thread.join(30)
-            assert not self._thread.is_alive(), "the server did not stop"
+            self._thread.join(10)
+            if self._thread.is_alive():
+                # What a server process gets after its 10 s of grace (`ServerProcess.stop`): uvicorn stops waiting
+                # for open connections and background tasks.
+                self._uvicorn.force_exit = True
+                self._thread.join(10)
+            frame = sys._current_frames().get(self._thread.ident or 0)
+            if frame is not None:
+                # A thread cannot be killed: its listening socket is closed, and where it hangs is told.
+                warnings.warn("a server's thread did not stop:\n" + "".join(traceback.format_stack(frame)), stacklevel=2)
         self._uvicorn = self._thread = None
         server_logs.forget(self)
 
