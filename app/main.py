@@ -217,7 +217,12 @@ def asgi_app(settings: Settings | None = None, *, clock: Clock | None = None) ->
     """What uvicorn serves: the FastAPI app with the table sockets in front of it (see `api.ws`), behind the request
     context (trusted proxies' headers, request ids, security headers: `app.http`)."""
     settings = settings or get_settings()
-    return RequestContext(ws.with_table_sockets(create_app(settings, clock=clock)), settings)
+    return served(create_app(settings, clock=clock), settings)
+
+
+def served(web: FastAPI, settings: Settings) -> ASGIApp:
+    """`web` as uvicorn serves it: the table sockets in front of it, the request context around both."""
+    return RequestContext(ws.with_table_sockets(web), settings)
 
 
 app = asgi_app()

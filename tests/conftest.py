@@ -20,18 +20,22 @@ import threading
 import time
 import traceback
 import warnings
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from pathlib import Path
+from typing import Any, Self, TypeVar
 
 import httpx
 import pytest
 import uvicorn
+from fastapi import FastAPI
 
 from app.clock import FakeClock
 from app.config import Settings
 from app.logs import JsonFormatter
-from app.main import asgi_app, uvicorn_options
+from app.main import create_app, served, uvicorn_options
+from app.runtime import Runtime
 
+T = TypeVar("T")
 ROOT = Path(__file__).resolve().parent.parent
 BASE_URL = os.environ.get("DATABASE_URL", "")
 IS_POSTGRES = BASE_URL.startswith("postgres")
@@ -67,10 +71,11 @@ async def _pg_exec(sql: str) -> None:
 
 
 class Database:
-    """A fresh database for one or more server processes."""
+    """A fresh database for one or more servers: the run's kind, or a SQLite file whatever the run's kind is."""
 
-    def __init__(self, tmp: Path) -> None:
-        if IS_POSTGRES:
+    def __init__(self, tmp: Path, *, sqlite: bool = False) -> None:
+        self.postgres = IS_POSTGRES and not sqlite
+        if self.postgres:
             self.name = "foodgames_test_" + secrets.token_hex(4)
             asyncio.run(_pg_exec(f'CREATE DATABASE "{self.name}"'))
             head, _, _ = _pg_admin_url().rpartition("/")
@@ -80,7 +85,7 @@ class Database:
             self.url = f"sqlite+aiosqlite:///{self.name}"
 
     def drop(self) -> None:
-        if IS_POSTGRES:
+        if self.postgres:
             asyncio.run(_pg_exec(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)'))
 
 
@@ -95,6 +100,8 @@ class Server:
     registered: a real socket and the configured websocket implementation, without a process to start (a fifth of
     the time). Its clock is a running `FakeClock` the test moves forward (`advance`) instead of sleeping through a
     wait. Tests whose point is more than one process, a killed one or the process's own output use `ServerProcess`."""
+
+    tiny_game = True  # registered in this process before the first server starts (`install_tiny_game`)
 
     def __init__(self, db: Database, tmp: Path, real_limits: bool = False, ping: float = 5, **env: str) -> None:
         self.db = db
@@ -114,6 +121,7 @@ class Server:
         }
         self.log = tmp / f"server-{self.port}.log"
         self.clock = FakeClock(running=True)
+        self._web: FastAPI | None = None
         self._uvicorn: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -133,13 +141,14 @@ class Server:
         assert not unknown, f"no such settings: {sorted(unknown)}"
         return Settings(**fields)
 
-    def start(self) -> Server:
+    def start(self) -> Self:
         settings = self.settings()
-        install_tiny_game()
-        app = asgi_app(settings, clock=self.clock)
+        if self.tiny_game:
+            install_tiny_game()
+        self._web = create_app(settings, clock=self.clock)
         server_logs.follow(self)
         config = uvicorn.Config(
-            app, host="127.0.0.1", port=self.port, log_level=settings.log_level, log_config=None, lifespan="on",
+            served(self._web, settings), host="127.0.0.1", port=self.port, log_level=settings.log_level, log_config=None, lifespan="on",
             **{**uvicorn_options(settings), "ws_ping_interval": self.ping, "ws_ping_timeout": self.ping},
         )
         self._uvicorn = uvicorn.Server(config)
@@ -170,10 +179,26 @@ class Server:
     def read_log(self) -> str:
         return self.log.read_text() if self.log.exists() else ""
 
+    @property
+    def runtime(self) -> Runtime:
+        """The running server's runtime: for a test that sets up what the server then finds, on its own loop (`call`)."""
+        assert self._web is not None, "the server is not running"
+        runtime: Runtime = self._web.state.runtime
+        return runtime
+
+    def call(self, work: Coroutine[Any, Any, T], timeout: float = 60) -> T:
+        """Run `work` on the server's loop, from the test's thread, and give its result."""
+        assert self._loop is not None, "the server is not running"
+        return asyncio.run_coroutine_threadsafe(work, self._loop).result(timeout)
+
     async def advance(self, seconds: float) -> None:
         """Move the server's clock `seconds` forward: its waits end as if that much time had passed."""
         assert self._loop is not None
         await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(_advance(self.clock, seconds), self._loop))
+
+    def jump(self, seconds: float) -> None:
+        """`advance`, from a test that is not a coroutine (a browser test: Playwright's loop holds its thread)."""
+        self.call(_advance(self.clock, seconds))
 
     def stop(self, kill: bool = False) -> None:
         assert not kill, "a server in a thread cannot be killed: use ServerProcess"
@@ -187,10 +212,25 @@ class Server:
                 self._thread.join(10)
             frame = sys._current_frames().get(self._thread.ident or 0)
             if frame is not None:
-                # A thread cannot be killed: its listening socket is closed, and where it hangs is told.
-                warnings.warn("a server's thread did not stop:\n" + "".join(traceback.format_stack(frame)), stacklevel=2)
-        self._uvicorn = self._thread = None
+                # A thread cannot be killed: its listening socket is closed, and where it hangs is told, with the
+                # tasks its loop still waits for.
+                waits = "".join(traceback.format_stack(frame)) + "".join(
+                    f"\ntask {task.get_name()}:\n" + "".join(traceback.format_list(_task_frames(task)))
+                    for task in (asyncio.all_tasks(self._loop) if self._loop else ()) if not task.done()
+                )
+                warnings.warn("a server's thread did not stop:\n" + waits, stacklevel=2)
+        self._uvicorn = self._thread = self._web = None
         server_logs.forget(self)
+
+
+def _task_frames(task: asyncio.Task[Any]) -> traceback.StackSummary:
+    """Where a task waits: the frames of its coroutine and of those it awaits, outermost first."""
+    frames = []
+    awaited: Any = task.get_coro()
+    while (frame := getattr(awaited, "cr_frame", None) or getattr(awaited, "gi_frame", None)) is not None:
+        frames.append((frame, frame.f_lineno))
+        awaited = getattr(awaited, "cr_await", None) or getattr(awaited, "gi_yieldfrom", None)
+    return traceback.StackSummary.extract(frames)
 
 
 async def _advance(clock: FakeClock, seconds: float) -> None:
@@ -252,7 +292,7 @@ class ServerProcess(Server):
         self.env = {**os.environ, **self.overrides}
         self.proc: subprocess.Popen[bytes] | None = None
 
-    def start(self) -> ServerProcess:
+    def start(self) -> Self:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "tests.platform.serve"],
             cwd=ROOT,

@@ -1,4 +1,5 @@
-"""End-to-end fixtures: a real uvicorn server (temporary database) and Debian's Chromium via Playwright."""
+"""End-to-end fixtures: the application served in a thread of the test process (on a SQLite file of its own) and
+Debian's Chromium via Playwright."""
 
 from __future__ import annotations
 
@@ -6,20 +7,14 @@ import os
 import random
 import re
 import shutil
-import signal
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import httpx
 import pytest
 
-from tests.conftest import GENEROUS_LIMITS
+from tests.conftest import Database, Server
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -32,7 +27,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 TIMEOUT_MS = 10_000
-SECRET = "e2e-secret-" + "x" * 32
+BOT_DELAY = 0.05  # seconds between a bot's moves on the browser tests' server
 
 try:
     from playwright.sync_api import (
@@ -58,65 +53,27 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(skip)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+class AppServer(Server):
+    """The application the browser tests open, in a thread of the test process: its own SQLite file (these tests are
+    about the page, not the database), the games people play and nothing else (no tiny test game: the lobby would list
+    it), and bots that move at a pace a person can follow. Its clock is a running `FakeClock`: a test jumps past a
+    wait (`jump`) instead of sitting through it; stop() and start() keep the port, the database and the clock."""
 
+    tiny_game = False
 
-class AppServer:
-    """`python -m app.main` on a fixed free port; stop() and start() keep the port and the database."""
+    def __init__(self, tmp: Path, **env: str) -> None:
+        super().__init__(Database(tmp, sqlite=True), tmp, ping=20, BOT_DELAY=str(BOT_DELAY), **env)
 
-    def __init__(self, tmp: Path) -> None:
-        self.port = free_port()
-        self.log = tmp / "server.log"
-        # Always a temporary SQLite file: these tests are about the browser, not the database.
-        self.env = {
-            **os.environ,
-            "DATABASE_URL": f"sqlite+aiosqlite:///{tmp / 'e2e.sqlite3'}",
-            "SECRET_KEY": SECRET,
-            "BOT_DELAY": "0.05",
-            "LOG_LEVEL": "warning",
-            "HOST": "127.0.0.1",
-            "PORT": str(self.port),
-            **GENEROUS_LIMITS,
-        }
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> AppServer:
-        with open(self.log, "ab") as log:  # the child keeps its own copy of the handle
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "app.main"],
-                cwd=ROOT,
-                env=self.env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError("server exited: " + self.log.read_text()[-3000:])
-            try:
-                if httpx.get(self.url + "/api/games", timeout=1).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        raise RuntimeError("server did not start: " + self.log.read_text()[-3000:])
-
-    def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
-        self.proc = None
+    @contextmanager
+    def quick_bots(self) -> Iterator[None]:
+        """Within this block the server's bots move at once: for a test that waits for bots to finish a game, not
+        one that watches them play."""
+        bots = self.runtime.bots
+        bots.delay = 0
+        try:
+            yield
+        finally:
+            bots.delay = BOT_DELAY
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -152,7 +109,7 @@ class Person:
     context: BrowserContext
     page: Page
     base: str
-    database_url: str = ""  # the server's database, for tests that set up a table beside it (tests/e2e/bot_games.py)
+    server: AppServer  # where the page is: a test may set up a table on it (tests/e2e/bot_games.py) or move its clock
     errors: list[str] = field(default_factory=list)
     dialogs: list[str] = field(default_factory=list)
     console_errors: list[str] = field(default_factory=list)  # what the page's console logged as errors
@@ -227,8 +184,8 @@ class Person:
 
 
 @contextmanager
-def people(browser: Browser, base: str, database_url: str = "") -> Iterator[Callable[..., Person]]:
-    """Factory of new people (browser contexts) at the lobby of the server at `base`, optionally signed in
+def people(browser: Browser, server: AppServer) -> Iterator[Callable[..., Person]]:
+    """Factory of new people (browser contexts) at the lobby of `server`, optionally signed in
     as guests; on the way out, no page may have thrown, opened a dialog, logged a console error or had a request fail
     (but what the test said it provokes: `Person.expect_noise`)."""
     made: list[Person] = []
@@ -246,7 +203,7 @@ def people(browser: Browser, base: str, database_url: str = "") -> Iterator[Call
         )
         context.set_default_timeout(TIMEOUT_MS)
         page = context.new_page()
-        who = Person(context, page, base, database_url)
+        who = Person(context, page, server.url, server)
         page.on("pageerror", lambda exc: who.errors.append(str(exc)))
         page.on("dialog", who.note_dialog)
         who.watch()
@@ -257,7 +214,7 @@ def people(browser: Browser, base: str, database_url: str = "") -> Iterator[Call
         if name is not None:
             # Signed in as the lobby's form does it, through the API, which sets the context's cookie: a page load
             # and a form less (the form itself has tests of its own: `sign_in_as_guest`).
-            answer = context.request.post(base + "/api/auth/guest", data={"name": name})
+            answer = context.request.post(server.url + "/api/auth/guest", data={"name": name})
             assert answer.ok, answer.text()
         who.goto("/")
         if name is not None:
@@ -278,7 +235,7 @@ def people(browser: Browser, base: str, database_url: str = "") -> Iterator[Call
 @pytest.fixture
 def person(browser: Browser, app_server: AppServer) -> Iterator[Callable[..., Person]]:
     """Factory: a new person (browser context) at the lobby, optionally signed in as a guest."""
-    with people(browser, app_server.url, app_server.env["DATABASE_URL"]) as make:
+    with people(browser, app_server) as make:
         yield make
 
 

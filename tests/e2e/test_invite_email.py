@@ -26,10 +26,8 @@ pytestmark = pytest.mark.e2e
 def mailing(tmp_path: Path) -> Iterator[tuple[AppServer, Inbox]]:
     inbox = Inbox()
     with smtp_server(inbox) as port:
-        server = AppServer(tmp_path)
-        server.env.update(SMTP_HOST="127.0.0.1", SMTP_PORT=str(port), SMTP_STARTTLS="false",
-                          EMAIL_SWEEP_SECONDS="0.05")
-        server.start()
+        server = AppServer(tmp_path, SMTP_HOST="127.0.0.1", SMTP_PORT=str(port), SMTP_STARTTLS="false",
+                           EMAIL_SWEEP_SECONDS="0.05").start()
         try:
             yield server, inbox
         finally:
@@ -68,7 +66,7 @@ def confirmed_account(server: AppServer, inbox: Inbox, name: str, address: str) 
 def test_the_host_invites_a_registered_person_by_email(browser: Browser, mailing: tuple[AppServer, Inbox]) -> None:
     server, inbox = mailing
     bo = confirmed_account(server, inbox, "Bo", "bo@example.test")
-    with people(browser, server.url) as person:
+    with people(browser, server) as person:
         ana = person("Ana")
         table_id = create_table(ana, "food-truck", seats=2, private=True)
         page = ana.page
@@ -98,7 +96,7 @@ def test_the_host_invites_a_registered_person_by_email(browser: Browser, mailing
 
 def test_refusals_show_under_the_field_and_the_page_carries_on(browser: Browser, mailing: tuple[AppServer, Inbox]) -> None:
     server, _inbox = mailing
-    with people(browser, server.url) as person:
+    with people(browser, server) as person:
         ana = person("Ana")
         create_table(ana, "food-truck", seats=2)
         page = ana.page
@@ -143,7 +141,7 @@ def test_refusals_show_under_the_field_and_the_page_carries_on(browser: Browser,
 
 def test_only_the_host_is_offered_the_invitation(browser: Browser, mailing: tuple[AppServer, Inbox]) -> None:
     server, _inbox = mailing
-    with people(browser, server.url) as person:
+    with people(browser, server) as person:
         ana = person("Ana")
         create_table(ana, "food-truck", seats=3)
         bo = person("Bo")

@@ -26,7 +26,7 @@ TOP = 9000  # above any rating another test's games could reach, so these people
 
 
 def _db(app_server: AppServer) -> sqlite3.Connection:
-    return sqlite3.connect(app_server.env["DATABASE_URL"].split("///", 1)[1], timeout=10)
+    return sqlite3.connect(app_server.db.name, timeout=10)
 
 
 def store(app_server: AppServer, people: list[tuple[str, str, str | None, int, int]], game: str = GAME) -> None:

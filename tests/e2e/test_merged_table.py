@@ -47,12 +47,9 @@ def test_on_a_phone_the_sticky_bar_stays_one_line_when_a_stand_in_is_due(browser
     """Bo, on a phone, waits on Ana who left: the explanation of the "Let a bot play" button is under the bar, not
     in it, so the bar (turn line and "new in chat") stays one line high over the board as he scrolls; the open
     proposal to abandon is under it too, and neither covers the other."""
-    server = AppServer(tmp_path)
-    server.env["STAND_IN_AFTER"] = "1"
-    server.env["STAND_IN_AFTER_ONLINE"] = "600"
-    server.start()
+    server = AppServer(tmp_path, STAND_IN_AFTER="1", STAND_IN_AFTER_ONLINE="600").start()
     try:
-        with people(browser, server.url) as person:
+        with people(browser, server) as person:
             ana = person("Ana")
             table_id = create_table(ana, "food-chain-magnate", seats=2)
             bo = person("Bo", width=390, height=844)

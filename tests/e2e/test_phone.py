@@ -40,7 +40,7 @@ MINE_BEFORE = {
 @pytest.fixture
 def phone(browser: Browser, app_server: AppServer) -> Iterator[Person]:
     """Ana on a touch phone, signed in as a guest at the lobby."""
-    with people(browser, app_server.url) as make:
+    with people(browser, app_server) as make:
         yield make("Ana", PHONE["width"], PHONE["height"], touch=True)
 
 

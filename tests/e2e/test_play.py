@@ -239,12 +239,9 @@ def test_a_player_may_call_a_bot_for_one_the_game_has_waited_on_too_long(browser
     """Bo, not the host, gets a "Let a bot play" button on Ana's seat once the game has waited on her alone
     for STAND_IN_AFTER seconds and she is not connected (connected, she gets STAND_IN_AFTER_ONLINE); it appears by
     itself, with nothing else happening at the table, and the turn bar says why. A spectator gets neither."""
-    server = AppServer(tmp_path)
-    server.env["STAND_IN_AFTER"] = "4"
-    server.env["STAND_IN_AFTER_ONLINE"] = "600"
-    server.start()
+    server = AppServer(tmp_path, STAND_IN_AFTER="4", STAND_IN_AFTER_ONLINE="600").start()
     try:
-        with people(browser, server.url) as person:
+        with people(browser, server) as person:
             ana, bo = ana_and_bo_start_food_truck(person)
             ana.page.wait_for_function("() => window.foodGames.state().view?.phase === 'trucks'")
             while "0" not in bo.page.evaluate("window.foodGames.state().awaiting"):

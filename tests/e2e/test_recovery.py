@@ -38,10 +38,8 @@ class Inbox(Mailbox):
 def mailing(tmp_path: Path) -> Iterator[tuple[AppServer, Inbox]]:
     inbox = Inbox()
     with smtp_server(inbox) as port:
-        server = AppServer(tmp_path)
-        server.env.update(SMTP_HOST="127.0.0.1", SMTP_PORT=str(port), SMTP_STARTTLS="false",
-                          EMAIL_SWEEP_SECONDS="0.05")
-        server.start()
+        server = AppServer(tmp_path, SMTP_HOST="127.0.0.1", SMTP_PORT=str(port), SMTP_STARTTLS="false",
+                           EMAIL_SWEEP_SECONDS="0.05").start()
         try:
             yield server, inbox
         finally:
@@ -58,7 +56,7 @@ def test_a_forgotten_password_is_reset_by_the_mailed_link(browser: Browser, mail
                    headers={"Authorization": f"Bearer {token}"}).raise_for_status()
         assert "Address confirmed" in client.get(inbox.link("Confirm", "/api/email/verify?token=")).text
 
-    with people(browser, server.url) as person:
+    with people(browser, server) as person:
         ana = person()
         page = ana.page
         page.get_by_role("tab", name="Log in").click()
