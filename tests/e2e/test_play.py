@@ -255,10 +255,14 @@ def test_a_player_may_call_a_bot_for_one_the_game_has_waited_on_too_long(browser
             expect(seat_row(bo.page, "1").get_by_test_id("stand-in")).to_be_visible()  # his own seat, as before
             table_url = ana.page.url.replace(server.url, "")
             expect(seat_row(bo.page, "0").locator(".seat-dot.online")).to_have_count(1)
-            bo.page.wait_for_timeout(4_500)  # past STAND_IN_AFTER, but Ana is still here: she may be thinking
+            # Past STAND_IN_AFTER, but Ana is still here: she may be thinking. The server's clock and Bo's page's
+            # jump there rather than the test waiting (Playwright's fake timers from here on in Bo's browser).
+            bo.context.clock.install()
+            server.jump(4.5)
+            bo.page.clock.fast_forward(4_500)
             expect(call).to_have_count(0)
             ana.goto("/")  # she leaves the table
-            expect(call).to_be_visible(timeout=15_000)
+            expect(call).to_be_visible()
             expect(bo.page.get_by_test_id("turn")).to_have_text("Waiting for Ana")
             expect(why).to_have_text(
                 "Ana has not moved for 4 s: any player may now let a bot play for them"
