@@ -257,10 +257,9 @@ def structure_choice(view: JSON, acts: list[JSON], seat: str, plan: JSON) -> JSO
     chosen = view["secret"][seat]["work"]
     if chosen and not plan.get("took_back"):
         return {"type": "take_back", "card": chosen[0]}
-    if not plan.get("passive"):
-        for a in sorted((a for a in acts if a["type"] == "work"), key=lambda a: a["card"]):
-            if structure_capacity([*chosen, a["card"]], view["ceo_slots"])[0]:
-                return a
+    for a in sorted((a for a in acts if a["type"] == "work"), key=lambda a: a["card"]):
+        if structure_capacity([*chosen, a["card"]], view["ceo_slots"])[0]:
+            return a
     return {"type": "submit"}
 
 
@@ -293,8 +292,7 @@ def work_choice(view: JSON, acts: list[JSON], seat: str, plan: JSON) -> JSON:
 
 
 def decide(view: JSON, acts: list[JSON], seat: str, plan: JSON) -> JSON:
-    """The person's next move, one of `acts`. `plan` holds what the test noted: took_back, passive (play on with
-    the CEO alone)."""
+    """The person's next move, one of `acts`. `plan` holds what the test noted: took_back."""
     phase = view["phase"]
     if phase == "first_restaurants":
         return restaurant_choice(view, acts, seat)
@@ -309,5 +307,5 @@ def decide(view: JSON, acts: list[JSON], seat: str, plan: JSON) -> JSON:
     if phase in ("payday_forced", "cleanup"):
         return acts[0]  # short of cash for a free cook's salary, or a freezer too full: the first card or good
     if phase == "working":
-        return {"type": "done"} if plan.get("passive") else work_choice(view, acts, seat, plan)
+        return work_choice(view, acts, seat, plan)
     raise AssertionError(f"unexpected phase {phase} with actions {acts[:3]}")

@@ -296,18 +296,19 @@ def test_my_tables_are_grouped_by_what_they_ask_and_finished_ones_paged(person: 
         return tid
 
     waiting = table(start=False)
-    finished = [table(start=True) for _ in range(6)]
-    for tid in finished:  # bots play both seats to the end
-        assert post(f"{base}/api/tables/{tid}/stand_in", data={"seat": "0"}).ok
-    mine = table(start=True)  # her truck, then her prep: the game waits on her
-    deadline = time.monotonic() + 90
-    while True:
-        tables = {x["id"]: x for x in page.request.get(base + "/api/me/tables").json()["tables"]}
-        done = all(tables[tid]["status"] == "finished" for tid in finished)
-        if done and "0" in tables[mine]["awaiting"]:
-            break
-        assert time.monotonic() < deadline, "the bots did not finish their games"
-        time.sleep(0.25)
+    with ana.server.quick_bots():
+        finished = [table(start=True) for _ in range(6)]
+        for tid in finished:  # bots play both seats to the end
+            assert post(f"{base}/api/tables/{tid}/stand_in", data={"seat": "0"}).ok
+        mine = table(start=True)  # her truck, then her prep: the game waits on her
+        deadline = time.monotonic() + 90
+        while True:
+            tables = {x["id"]: x for x in page.request.get(base + "/api/me/tables").json()["tables"]}
+            done = all(tables[tid]["status"] == "finished" for tid in finished)
+            if done and "0" in tables[mine]["awaiting"]:
+                break
+            assert time.monotonic() < deadline, "the bots did not finish their games"
+            time.sleep(0.1)
     ana.goto("/")
     groups = page.get_by_test_id("my-tables")
     expect(groups.get_by_test_id("my-tables-turn").locator(f"[data-table-id='{mine}']")).to_be_visible()
