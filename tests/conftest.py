@@ -126,6 +126,7 @@ class Server:
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._failure: BaseException | None = None
+        self._stuck = ""  # the tasks the last run left that did not end when cancelled (`_end_loop`)
 
     @property
     def url(self) -> str:
@@ -164,17 +165,15 @@ class Server:
 
     def _serve(self) -> None:
         server_logs.threads[threading.get_ident()] = self
+        self._loop = loop = asyncio.new_event_loop()
         try:
-            asyncio.run(self._run())
+            assert self._uvicorn is not None
+            loop.run_until_complete(self._uvicorn.serve())
         except BaseException as exc:  # noqa: BLE001 - reported by start() or in the log
             self._failure = exc
         finally:
+            self._stuck = _end_loop(loop)
             server_logs.threads.pop(threading.get_ident(), None)
-
-    async def _run(self) -> None:
-        self._loop = asyncio.get_running_loop()
-        assert self._uvicorn is not None
-        await self._uvicorn.serve()
 
     def read_log(self) -> str:
         return self.log.read_text() if self.log.exists() else ""
@@ -212,15 +211,33 @@ class Server:
                 self._thread.join(10)
             frame = sys._current_frames().get(self._thread.ident or 0)
             if frame is not None:
-                # A thread cannot be killed: its listening socket is closed, and where it hangs is told, with the
-                # tasks its loop still waits for.
-                waits = "".join(traceback.format_stack(frame)) + "".join(
-                    f"\ntask {task.get_name()}:\n" + "".join(traceback.format_list(_task_frames(task)))
-                    for task in (asyncio.all_tasks(self._loop) if self._loop else ()) if not task.done()
-                )
-                warnings.warn("a server's thread did not stop:\n" + waits, stacklevel=2)
+                # A thread cannot be killed: its listening socket is closed, and where it hangs is told.
+                warnings.warn("a server's thread did not stop:\n" + "".join(traceback.format_stack(frame)), stacklevel=2)
+            if self._stuck:
+                warnings.warn("a server left tasks that did not end when cancelled:\n" + self._stuck, stacklevel=2)
         self._uvicorn = self._thread = self._web = None
         server_logs.forget(self)
+
+
+def _end_loop(loop: asyncio.AbstractEventLoop, timeout: float = 2) -> str:
+    """What `asyncio.run` does once its coroutine returned (cancel the tasks left, let them end, close the loop), but
+    waiting `timeout` seconds at most: a task that never ends its cancellation is left behind, as a process's exit
+    leaves it, and told (where each such task waits; "" when none). Seen: SQLAlchemy's graceful close of an aiosqlite
+    connection whose thread never answered."""
+    tasks = [task for task in asyncio.all_tasks(loop) if not task.done()]
+    for task in tasks:
+        task.cancel()
+    if tasks:
+        loop.run_until_complete(asyncio.wait(tasks, timeout=timeout))
+    stuck = "".join(
+        f"task {task.get_name()}:\n" + "".join(traceback.format_list(_task_frames(task)))
+        for task in tasks if not task.done()
+    )
+    loop.run_until_complete(loop.shutdown_asyncgens())
+    if not stuck:  # else an executor's thread may be what the task waits for
+        loop.run_until_complete(loop.shutdown_default_executor())
+        loop.close()
+    return stuck
 
 
 def _task_frames(task: asyncio.Task[Any]) -> traceback.StackSummary:

@@ -11,10 +11,12 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Self
 
 import pytest
 
 from tests.conftest import Database, Server
+from tests.platform.tiny_game import withdraw
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -63,6 +65,12 @@ class AppServer(Server):
 
     def __init__(self, tmp: Path, **env: str) -> None:
         super().__init__(Database(tmp, sqlite=True), tmp, ping=20, BOT_DELAY=str(BOT_DELAY), **env)
+
+    def start(self) -> Self:
+        # The registry is this process's: the tiny game the API tests' servers registered in it earlier would be
+        # offered in the lobby. The browser tests run after every other test of the process (tests/conftest.py).
+        withdraw()
+        return super().start()
 
     @contextmanager
     def quick_bots(self) -> Iterator[None]:

@@ -124,3 +124,10 @@ def install() -> None:
     from app.games import GAMES
 
     GAMES["tiny"] = TinyGame()
+
+
+def withdraw() -> None:
+    """No tiny game in this process's registry (the browser tests' server lists every registered game)."""
+    from app.games import GAMES
+
+    GAMES.pop("tiny", None)
