@@ -149,7 +149,8 @@ class Server:
         self._web = create_app(settings, clock=self.clock)
         server_logs.follow(self)
         config = uvicorn.Config(
-            served(self._web, settings), host="127.0.0.1", port=self.port, log_level=settings.log_level, log_config=None, lifespan="on",
+            served(self._web, settings), host="127.0.0.1", port=self.port, log_level=settings.log_level,
+            log_config=None, lifespan="on",
             **{**uvicorn_options(settings), "ws_ping_interval": self.ping, "ws_ping_timeout": self.ping},
         )
         self._uvicorn = uvicorn.Server(config)
