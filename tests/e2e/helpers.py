@@ -7,6 +7,7 @@ import json
 import random
 import re
 import time
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
@@ -218,6 +219,20 @@ new MutationObserver((records) => {
   }
 }).observe(document, {childList: true, subtree: true});
 """
+
+
+def my_turns(page: Page, seconds: float, stuck: Callable[[], str] = str) -> Iterator[dict[str, Any]]:
+    """Each of the person's turns, as the page holds it (`snapshot`), until the game is over; fails after `seconds`,
+    saying what `stuck` tells of where it stands."""
+    deadline = time.monotonic() + seconds
+    while not finished(page):
+        assert time.monotonic() < deadline, "the game did not end" + stuck()
+        if not progress(page)["mine"]:
+            page.wait_for_timeout(20)
+            continue
+        snap = snapshot(page)
+        if snap["seat"] in snap["awaiting"] and snap["actions"]:
+            yield snap
 
 
 def snapshot(page: Page) -> dict[str, Any]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import time
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -18,8 +17,7 @@ from tests.e2e.helpers import (
     area,
     assert_quiet,
     create_table,
-    finished,
-    progress,
+    my_turns,
     seat_row,
     snapshot,
     unnamed_pieces,
@@ -302,19 +300,12 @@ def test_a_person_plays_food_truck_champion_against_a_bot_to_the_end(person: Cal
     done: Counter[str] = Counter()
     # A whole game: ~1 minute on a calm machine, nearly 2 on a loaded one; pytest's own limit is 5. The bot answers at
     # once: what is tested is Ana's play.
-    deadline = time.monotonic() + 240
+    def stuck() -> str:
+        held = {k: v for k, v in snapshot(page).items() if k != "view"}
+        return f" ({sum(done.values())} moves: {done}); the page holds {held}"
+
     with ana.server.quick_bots():
-        while not finished(page):
-            assert time.monotonic() < deadline, (
-                f"the game did not end ({sum(done.values())} moves: {done}); the page holds "
-                + str({k: v for k, v in snapshot(page).items() if k != "view"})
-            )
-            if not progress(page)["mine"]:
-                page.wait_for_timeout(20)
-                continue
-            snap = snapshot(page)
-            if snap["seat"] not in snap["awaiting"] or not snap["actions"]:
-                continue
+        for snap in my_turns(page, 240, stuck):
             take_turn(page, snap, done)
     assert done["lead"] and done["follow_hand"] + done["follow_staff"] + done["market_research"], done
     assert done["prep_cook"] + done["exec_chef"], done

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import time
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -17,8 +16,7 @@ from tests.e2e.helpers import (
     area,
     assert_quiet,
     create_table,
-    finished,
-    progress,
+    my_turns,
     seat_row,
     snapshot,
     unnamed_pieces,
@@ -182,16 +180,8 @@ def test_a_person_plays_foodies_against_two_bots_to_the_end(person: Callable[...
 
     done: Counter[str] = Counter()
     kinds: set[str] = set()
-    deadline = time.monotonic() + 90
     with ana.server.quick_bots():  # the bots answer at once: what is tested is Ana's play
-        while not finished(page):
-            assert time.monotonic() < deadline, "the game did not end"
-            if not progress(page)["mine"]:
-                page.wait_for_timeout(20)
-                continue
-            snap = snapshot(page)
-            if snap["seat"] not in snap["awaiting"] or not snap["actions"]:
-                continue
+        for snap in my_turns(page, 90):
             kinds |= {a["type"] for a in snap["actions"]}
             take_turn(page, snap, done)
     assert {"roll", "buy", "skip_buy", "end_turn"} <= kinds
