@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Set up and run the whole test suite (lint, types, tests) against the database in DATABASE_URL
-# (unset = SQLite). Browser tests use Debian's Chromium and the proxy test (deploy/nginx.conf) nginx,
+# (unset = SQLite). Browser tests use Debian's Chromium (and its headless shell) and the proxy test nginx,
 # installed here with apt when missing and when we are root; otherwise they are skipped (and fail under
 # CI=true).
 set -euo pipefail
@@ -10,6 +10,7 @@ export VENV
 ./scripts/setup.sh dev
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
+[ -x /usr/bin/chromium-headless-shell ] || missing+=(chromium-headless-shell)
 command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
 if [ ${#missing[@]} -gt 0 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   # A policy-rc.d that says 101 keeps apt from starting the system's own nginx on port 80 (one made

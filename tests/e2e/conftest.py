@@ -1,5 +1,5 @@
 """End-to-end fixtures: the application served in a thread of the test process (on a SQLite file of its own) and
-Debian's Chromium via Playwright."""
+Debian's Chromium via Playwright: its headless shell for pages, the whole browser for what only it has."""
 
 from __future__ import annotations
 
@@ -19,7 +19,14 @@ from tests.conftest import Database, Server
 from tests.platform.tiny_game import withdraw
 
 ROOT = Path(__file__).resolve().parents[2]
+# Debian's two builds of Chromium: the whole browser, and its headless shell (package chromium-headless-shell) with
+# the same Blink and V8 but none of the browser around them, which Playwright itself runs headless pages in. The
+# shell draws the same pages on ~40 % less CPU; the tests that need the whole browser (its notification permission:
+# the shell grants a request but reports "denied" after) ask for `full_browser`. E2E_CHROMIUM runs every browser
+# test in the executable it names.
 CHROMIUM = "/usr/bin/chromium"
+HEADLESS_SHELL = "/usr/bin/chromium-headless-shell"
+PAGES_CHROMIUM = os.environ.get("E2E_CHROMIUM") or (HEADLESS_SHELL if Path(HEADLESS_SHELL).exists() else CHROMIUM)
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -38,6 +45,7 @@ try:
         ConsoleMessage,
         Dialog,
         Page,
+        Playwright,
         Request,
         sync_playwright,
     )
@@ -47,9 +55,9 @@ except ImportError:  # pragma: no cover - the dev extra installs it
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Skip the browser tests where no browser is available (they never download one)."""
-    if sync_playwright is not None and Path(CHROMIUM).exists():
+    if sync_playwright is not None and Path(CHROMIUM).exists() and Path(PAGES_CHROMIUM).exists():
         return
-    skip = pytest.mark.skip(reason=f"needs playwright and {CHROMIUM}")
+    skip = pytest.mark.skip(reason=f"needs playwright, {CHROMIUM} and {PAGES_CHROMIUM}")
     for item in items:
         if "e2e" in item.keywords:
             item.add_marker(skip)
@@ -102,12 +110,30 @@ def app_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    assert shutil.which(CHROMIUM) or Path(CHROMIUM).exists()
+def playwright() -> Iterator[Playwright]:
     with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+        yield p
+
+
+def launch(playwright: Playwright, executable: str) -> Browser:
+    assert shutil.which(executable) or Path(executable).exists()
+    return playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    """The Chromium pages are tested in (the headless shell where it is installed)."""
+    chromium = launch(playwright, PAGES_CHROMIUM)
+    yield chromium
+    chromium.close()
+
+
+@pytest.fixture(scope="session")
+def full_browser(playwright: Playwright) -> Iterator[Browser]:
+    """The whole Chromium browser, started for the first test that asks for it."""
+    chromium = launch(playwright, os.environ.get("E2E_CHROMIUM") or CHROMIUM)
+    yield chromium
+    chromium.close()
 
 
 @dataclass
@@ -244,6 +270,13 @@ def people(browser: Browser, server: AppServer) -> Iterator[Callable[..., Person
 def person(browser: Browser, app_server: AppServer) -> Iterator[Callable[..., Person]]:
     """Factory: a new person (browser context) at the lobby, optionally signed in as a guest."""
     with people(browser, app_server) as make:
+        yield make
+
+
+@pytest.fixture
+def person_in_full_browser(full_browser: Browser, app_server: AppServer) -> Iterator[Callable[..., Person]]:
+    """`person` in the whole Chromium browser, for what its headless shell lacks."""
+    with people(full_browser, app_server) as make:
         yield make
 
 

@@ -35,8 +35,9 @@ RECORD = """
 """
 
 
-def test_a_hidden_tab_is_notified_of_its_turn_once_opted_in(person: Callable[..., Person]) -> None:
-    ana, bo = ana_and_bo_start_food_truck(person)
+def test_a_hidden_tab_is_notified_of_its_turn_once_opted_in(person_in_full_browser: Callable[..., Person]) -> None:
+    # The whole browser: Chromium's headless shell reports the permission it granted as "denied".
+    ana, bo = ana_and_bo_start_food_truck(person_in_full_browser)
     bo.context.grant_permissions(["notifications"], origin=bo.base)
     bo.context.add_init_script(RECORD)
     bo.page.reload()
