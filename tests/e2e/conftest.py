@@ -16,6 +16,7 @@ from typing import Self
 import pytest
 
 from tests.conftest import Database, Server
+from tests.mail import Inbox, smtp_server
 from tests.platform.tiny_game import withdraw
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -90,6 +91,18 @@ class AppServer(Server):
             yield
         finally:
             bots.delay = BOT_DELAY
+
+
+@contextmanager
+def mailing_server(tmp: Path, inbox: Inbox) -> Iterator[AppServer]:
+    """A browser tests' server of its own that sends its mail at once to `inbox`, at a local SMTP server."""
+    with smtp_server(inbox) as port:
+        server = AppServer(tmp, SMTP_HOST="127.0.0.1", SMTP_PORT=str(port), SMTP_STARTTLS="false",
+                           EMAIL_SWEEP_SECONDS="0.05").start()
+        try:
+            yield server
+        finally:
+            server.stop()
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -15,9 +15,9 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Route, expect
 
-from tests.e2e.conftest import AppServer, people
+from tests.e2e.conftest import AppServer, mailing_server, people
 from tests.e2e.helpers import create_table
-from tests.mail import Inbox, smtp_server
+from tests.mail import Inbox
 
 pytestmark = pytest.mark.e2e
 
@@ -25,13 +25,8 @@ pytestmark = pytest.mark.e2e
 @pytest.fixture
 def mailing(tmp_path: Path) -> Iterator[tuple[AppServer, Inbox]]:
     inbox = Inbox()
-    with smtp_server(inbox) as port:
-        server = AppServer(tmp_path, SMTP_HOST="127.0.0.1", SMTP_PORT=str(port), SMTP_STARTTLS="false",
-                           EMAIL_SWEEP_SECONDS="0.05").start()
-        try:
-            yield server, inbox
-        finally:
-            server.stop()
+    with mailing_server(tmp_path, inbox) as server:
+        yield server, inbox
 
 
 def mail_to(inbox: Inbox, address: str, subject: str, timeout: float = 10) -> EmailMessage:

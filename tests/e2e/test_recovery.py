@@ -14,9 +14,8 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.e2e.conftest import AppServer, people
+from tests.e2e.conftest import AppServer, mailing_server, people
 from tests.mail import Inbox as Mailbox
-from tests.mail import smtp_server
 
 pytestmark = pytest.mark.e2e
 
@@ -37,13 +36,8 @@ class Inbox(Mailbox):
 @pytest.fixture
 def mailing(tmp_path: Path) -> Iterator[tuple[AppServer, Inbox]]:
     inbox = Inbox()
-    with smtp_server(inbox) as port:
-        server = AppServer(tmp_path, SMTP_HOST="127.0.0.1", SMTP_PORT=str(port), SMTP_STARTTLS="false",
-                           EMAIL_SWEEP_SECONDS="0.05").start()
-        try:
-            yield server, inbox
-        finally:
-            server.stop()
+    with mailing_server(tmp_path, inbox) as server:
+        yield server, inbox
 
 
 def test_a_forgotten_password_is_reset_by_the_mailed_link(browser: Browser, mailing: tuple[AppServer, Inbox]) -> None:
