@@ -56,9 +56,10 @@ class RemoteChanges:
         last = self.watched.watched_at(table_id)
         if last is None:
             known = self.cache.known_version(table_id)
-            if known is not None and known < version:
-                # Nobody watches it here: reload lazily, and never keep an older write of ours after it
-                # (a table this process writes is cached; the others' notices cost nothing here).
+            if known is None or known < version:
+                # Nobody watches it here: reload lazily, and never keep an older record after it. That holds
+                # for a table not cached too: a read of it may be under way (a socket joining), begun before
+                # this change committed, and its record must not be kept as the newest.
                 self.cache.drop(table_id, newer=version)
             return
         if last < version:

@@ -17,6 +17,7 @@ from app.realtime.connections import Connection, Message
 from app.realtime.hub import Hub
 from app.services.presentation import TablePresenter
 from app.services.record import SeatInfo, TableRecord
+from app.services.remote_changes import RemoteChanges
 from app.services.table_cache import TableCache
 
 
@@ -164,6 +165,24 @@ def test_a_snapshot_of_a_table_dropped_for_a_newer_change_elsewhere_brings_the_r
     old, _new = two_versions()
     cache.put(old)
     cache.drop("t1", newer=2)  # the notice came while the socket's read of `old` was under way
+    hub.snapshot(old, conn)
+    assert sock.sent[-1]["version"] == 1 and later == [("t1", 2)]
+
+
+def test_a_change_elsewhere_to_a_table_neither_cached_nor_watched_still_reaches_a_socket_reading_it() -> None:
+    """The socket's read of the table began before the change committed elsewhere, and its notice came before the
+    read ended: the record read is not kept as the newest, and the socket's room is brought up to the change."""
+    later: list[tuple[str, int]] = []
+    cache = TableCache()
+    hub = make_hub(cache, later=later)
+    remote = RemoteChanges(cache=cache, writing={}, watched=hub, moves_after=None,
+                           publish_later=lambda t, v: None, spawn=asyncio.ensure_future)
+    old, _new = two_versions()
+    remote.on_change("t1", 2)
+    assert cache.put(old) is old and cache.get("t1") is None and cache.known_version("t1") == 2
+    sock = FakeSocket()
+    conn = Connection(ws=None, table_id="t1", user_id="u0", write_frame=sock.write)  # type: ignore[arg-type]
+    hub.attach(conn)
     hub.snapshot(old, conn)
     assert sock.sent[-1]["version"] == 1 and later == [("t1", 2)]
 
