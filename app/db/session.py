@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.util.concurrency import await_only
 
 from app.config import Settings
+from app.db import sqlite_connection
 
 
 def make_engine(settings: Settings) -> AsyncEngine:
@@ -25,7 +26,7 @@ def make_engine(settings: Settings) -> AsyncEngine:
         synchronous = settings.sqlite_synchronous.upper()
         if synchronous not in ("OFF", "NORMAL", "FULL", "EXTRA"):
             raise ValueError(f"SQLITE_SYNCHRONOUS must be OFF, NORMAL, FULL or EXTRA, not {synchronous!r}")
-        engine = create_async_engine(url, connect_args={"timeout": 30})
+        engine = create_async_engine(url, connect_args={"timeout": 30, "async_creator_fn": sqlite_connection.connect})
 
         @event.listens_for(engine.sync_engine, "connect")
         def _pragmas(dbapi_conn: Any, _record: Any) -> None:
