@@ -204,8 +204,12 @@ class Runtime:
         await self.bots.resume_all()
 
     async def stop(self) -> None:
-        for task in list(self._tasks):
+        tasks = list(self._tasks)
+        for task in tasks:
             task.cancel()
+        if tasks:
+            # Their connections go back to the pool before it is disposed, rather than to the garbage collector.
+            await asyncio.wait(tasks, timeout=5)
         await self.bots.stop()
         self.hub.close_all()
         await self.presence.stop()
