@@ -8,13 +8,25 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import orjson
+
 from app.games.base import Game, IllegalAction
 from app.games.toolkit import JSON
 
+# orjson writes dataclasses and datetimes by itself: passed through to no `default`, they fail as JSON lacks them.
+_CANONICAL = orjson.OPT_SORT_KEYS | orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
+
 
 def canonical(doc: Any) -> str:
-    """Byte-stable JSON text; fails if the document is not pure JSON."""
-    return json.dumps(doc, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    """Byte-stable JSON of `doc` (keys sorted), to compare documents by; fails on a type JSON lacks or a key that is
+    not a string. orjson, ~10x faster than the standard library here: the engine tests make millions of these."""
+    return orjson.dumps(doc, option=_CANONICAL).decode()
+
+
+def assert_json(doc: Any) -> None:
+    """Fails if `doc` is not pure JSON: also a float that is not finite, which `canonical` writes as null."""
+    json.dumps(doc, allow_nan=False)
+    canonical(doc)
 
 
 def containers(doc: Any) -> set[int]:
@@ -71,7 +83,7 @@ def play_random(
         applied = game.apply(state, player, action)
         if checking:
             assert canonical(state) == before, "apply mutated its input"
-            canonical(applied.state)
+            assert_json(applied.state)
             for event in applied.events:
                 assert "type" in event and "visible_to" in event, event
             if invariant:
@@ -125,7 +137,7 @@ def check_outcome(game: Game, state: JSON, n_players: int) -> None:
     assert sorted(ranked) == seats(n_players)
     assert set(out["winners"]) == set(out["ranking"][0])
     assert set(out["scores"]) == set(seats(n_players))
-    canonical(out)
+    assert_json(out)
 
 
 def mutate_actions(legal: list[JSON], rnd: random.Random) -> list[JSON]:

@@ -11,6 +11,7 @@ import pytest
 from app.games.food_truck_champion import ENGINE
 from app.games.food_truck_champion.staff import STAFF_TYPE, can_perform, staff_options
 from tests.games.contract import (
+    assert_json,
     assert_unlisted_refused,
     canonical,
     check_outcome,
@@ -52,7 +53,7 @@ def test_actions_agree_with_apply(n: int) -> None:
             before = canonical(state)
             for action in legal:
                 applied = ENGINE.apply(state, seat, action)
-                canonical(applied.state)
+                assert_json(applied.state)
                 for event in applied.events:
                     assert isinstance(event["type"], str) and "visible_to" in event
                     assert (event["type"] in SECRET_EVENTS) == (event["visible_to"] is not None), event

@@ -11,6 +11,7 @@ from app.games.base import IllegalAction
 from app.games.foodies.data import CULTURE_CARDS, SLOT_PRICES
 from app.games.toolkit import JSON
 from tests.games.contract import (
+    assert_json,
     assert_unlisted_refused,
     canonical,
     check_outcome,
@@ -92,7 +93,7 @@ def test_random_play_ends_and_keeps_invariants(n: int) -> None:
             before = canonical(state)
             applied = G.apply(state, seat, rnd.choice(legal))
             assert canonical(state) == before, "apply mutated its input"
-            canonical(applied.state)
+            assert_json(applied.state)
             for event in applied.events:
                 assert "type" in event and "visible_to" in event
             books = ledger(state, applied.events)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import random
 
-from tests.games.contract import canonical, play_random, seats
+from tests.games.contract import assert_json, canonical, play_random, seats
 from tests.games.foodies.helpers import G, blank_state, roll, set_player, step
 
 VIEWERS = [None, "0", "1", "2"]
@@ -78,4 +78,4 @@ def test_public_facts_are_in_the_view() -> None:
         for card in player["court"]:
             assert card is None or card in view["cards"]
         assert len(player["star_edges"]) == 9
-    canonical(view)
+    assert_json(view)
