@@ -12,6 +12,7 @@ from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.e2e.conftest import Person
 
@@ -63,10 +64,6 @@ STEP_JS = "document.querySelector('main').dataset.version + ':' + document.query
 def step(page: Page) -> str:
     """Changes with every move the page sees and with each of its own drafts."""
     return str(page.evaluate(f"() => {STEP_JS}"))
-
-
-def finished(page: Page) -> bool:
-    return page.locator("main").get_attribute("data-status") == "finished"
 
 
 # A step back (a card taken back to the hand): chosen now and then, where anything else is open. A person mostly
@@ -181,13 +178,29 @@ def stuck_at(page: Page) -> str:
     return f"{page.url}: {json.dumps(shown)[:3000]}\n  highlighted: {legal}\n  toasts: {toasts}\n  click: {click}"
 
 
-def progress(page: Page) -> dict[str, Any]:
-    """Just the version and the person's legal actions (cheap to poll)."""
-    return page.evaluate(
-        "(() => { const s = window.foodGames.state();"
-        " return {version: s.version, actions: s.actions || [],"
-        " mine: s.seat !== null && (s.awaiting || []).includes(s.seat) && (s.actions || []).length > 0}; })()"
-    )
+# The waits for the page run in it, on a timer: polling it from here (a round trip through Playwright's driver and the
+# browser every few milliseconds) took a quarter of a core away from the other tests while a test waited.
+POLL_MS = 20
+# JSON equality, as Python compares the decoded documents: key order does not count.
+SAME_JSON_JS = """const same = (a, b) => {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && same(a[k], b[k]));
+};"""
+# The game over, or a new version (`alone` on the move) or other legal actions (deciding beside others).
+MOVED_JS = f"""([alone, version, actions]) => {{ {SAME_JSON_JS}
+  if (document.querySelector("main")?.dataset.status === "finished") return true;
+  const s = window.foodGames?.state();
+  return s !== undefined && (alone ? s.version !== version : !same(s.actions || [], actions));
+}}"""
+# "over" once the game is, "mine" while the person has legal actions to choose from, else false (waiting).
+MINE_OR_OVER_JS = """() => {
+  if (document.querySelector("main")?.dataset.status === "finished") return "over";
+  const s = window.foodGames?.state();
+  return s !== undefined && s.seat !== null && (s.awaiting || []).includes(s.seat) && (s.actions || []).length > 0 ? "mine" : false;
+}"""
 
 
 def wait_for_move(page: Page, snap: dict[str, Any]) -> None:
@@ -197,15 +210,10 @@ def wait_for_move(page: Page, snap: dict[str, Any]) -> None:
     Food Truck Champion's critiques), ours has landed when the person's own legal actions change.
     """
     alone = snap["awaiting"] == [snap["seat"]]
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        now = progress(page)
-        if finished(page) or (
-            now["version"] != snap["version"] if alone else now["actions"] != snap["actions"]
-        ):
-            return
-        page.wait_for_timeout(20)
-    raise AssertionError("the click did not make a move")
+    try:
+        page.wait_for_function(MOVED_JS, arg=[alone, snap["version"], snap["actions"]], polling=POLL_MS, timeout=10_000)
+    except PlaywrightTimeoutError:
+        raise AssertionError("the click did not make a move") from None
 
 
 # Every error toast the page shows (a refused move) is remembered, so the test can say none was shown.
@@ -225,11 +233,14 @@ def my_turns(page: Page, seconds: float, stuck: Callable[[], str] = str) -> Iter
     """Each of the person's turns, as the page holds it (`snapshot`), until the game is over; fails after `seconds`,
     saying what `stuck` tells of where it stands."""
     deadline = time.monotonic() + seconds
-    while not finished(page):
-        assert time.monotonic() < deadline, "the game did not end" + stuck()
-        if not progress(page)["mine"]:
-            page.wait_for_timeout(20)
-            continue
+    while True:
+        left = deadline - time.monotonic()
+        try:
+            assert left > 0
+            if page.wait_for_function(MINE_OR_OVER_JS, polling=POLL_MS, timeout=left * 1000).json_value() == "over":
+                return
+        except (AssertionError, PlaywrightTimeoutError):
+            raise AssertionError("the game did not end" + stuck()) from None
         snap = snapshot(page)
         if snap["seat"] in snap["awaiting"] and snap["actions"]:
             yield snap
