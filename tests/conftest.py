@@ -9,15 +9,20 @@ created from it and dropped afterwards.
 from __future__ import annotations
 
 import asyncio
+import atexit
+import contextlib
 import functools
 import logging
 import os
 import secrets
+import shutil
 import signal
 import socket
+import sqlite3
 import ssl
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import traceback
@@ -36,6 +41,7 @@ from app.clock import FakeClock
 from app.config import Settings
 from app.logs import JsonFormatter
 from app.main import create_app, served, uvicorn_options
+from app.paths import run_migrations
 from app.runtime import Runtime
 
 T = TypeVar("T")
@@ -92,9 +98,10 @@ async def _pg_exec(sql: str) -> None:
 
 
 class Database:
-    """A fresh database for one or more servers: the run's kind, or a SQLite file whatever the run's kind is."""
+    """A fresh database for one or more servers: the run's kind, or a SQLite file whatever the run's kind is. With
+    `migrated`, a SQLite file starts at the newest migration (`_sqlite_at_head`); a server migrates it either way."""
 
-    def __init__(self, tmp: Path, *, sqlite: bool = False) -> None:
+    def __init__(self, tmp: Path, *, sqlite: bool = False, migrated: bool = False) -> None:
         self.postgres = IS_POSTGRES and not sqlite
         if self.postgres:
             self.name = "foodgames_test_" + secrets.token_hex(4)
@@ -104,10 +111,25 @@ class Database:
         else:
             self.name = str(tmp / "db.sqlite3")
             self.url = f"sqlite+aiosqlite:///{self.name}"
+            if migrated:
+                shutil.copyfile(_sqlite_at_head(), self.name)
 
     def drop(self) -> None:
         if self.postgres:
             asyncio.run(_pg_exec(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)'))
+
+
+@functools.cache
+def _sqlite_at_head() -> Path:
+    """A SQLite database at the newest migration, made once per test process (and removed at its exit): a fresh
+    database is a copy of it, where running every migration took ~0.25 s of CPU for each of ~150 in a run."""
+    folder = Path(tempfile.mkdtemp(prefix="foodgames-schema-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    built, template = folder / "built.sqlite3", folder / "head.sqlite3"
+    run_migrations(f"sqlite+aiosqlite:///{built}")
+    with contextlib.closing(sqlite3.connect(built)) as conn:
+        conn.execute("VACUUM INTO ?", (str(template),))  # one file, whatever the write-ahead log still held
+    return template
 
 
 def free_port() -> int:
@@ -373,7 +395,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.fixture(scope="session")
 def database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Database]:
-    db = Database(tmp_path_factory.mktemp("db"))
+    db = Database(tmp_path_factory.mktemp("db"), migrated=True)
     yield db
     db.drop()
 
@@ -387,6 +409,14 @@ def server(database: Database, tmp_path_factory: pytest.TempPathFactory) -> Iter
 
 @pytest.fixture
 def fresh_db(tmp_path: Path) -> Iterator[Database]:
+    db = Database(tmp_path, migrated=True)
+    yield db
+    db.drop()
+
+
+@pytest.fixture
+def empty_db(tmp_path: Path) -> Iterator[Database]:
+    """A fresh database without a table yet: for a test of the migrations themselves."""
     db = Database(tmp_path)
     yield db
     db.drop()

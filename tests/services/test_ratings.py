@@ -230,9 +230,9 @@ async def test_a_runtime_rates_the_finished_table_it_hears_of_once_its_change_is
     assert cached is not None and cached.version == 8 and cached.ratings is not None
 
 
-async def test_the_migration_marks_the_seats_of_people_who_are_guests(fresh_db: Database) -> None:
+async def test_the_migration_marks_the_seats_of_people_who_are_guests(empty_db: Database) -> None:
     """0013_guest_seats fills `seats.guest` from what each seat's person is (no username: a guest)."""
-    url = Settings(database_url=fresh_db.url, secret_key=SECRET).effective_database_url
+    url = Settings(database_url=empty_db.url, secret_key=SECRET).effective_database_url
     cfg = Config(str(ROOT / "alembic.ini"))
     cfg.set_main_option("script_location", str(ROOT / "migrations"))
     cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
