@@ -266,7 +266,7 @@ class Server:
 def _end_loop(loop: asyncio.AbstractEventLoop, timeout: float = 2) -> str:
     """What `asyncio.run` does once its coroutine returned (cancel the tasks left, let them end, close the loop), but
     waiting `timeout` seconds at most: a task that never ends its cancellation is left behind, as a process's exit
-    leaves it, and told (where each such task waits; "" when none), so one such task fails its test, not the run."""
+    leaves it, and told (where each such task waits; "" when none): such a task costs a warning, not the whole run."""
     tasks = [task for task in asyncio.all_tasks(loop) if not task.done()]
     for task in tasks:
         task.cancel()
