@@ -199,7 +199,8 @@ MOVED_JS = f"""([alone, version, actions]) => {{ {SAME_JSON_JS}
 MINE_OR_OVER_JS = """() => {
   if (document.querySelector("main")?.dataset.status === "finished") return "over";
   const s = window.foodGames?.state();
-  return s !== undefined && s.seat !== null && (s.awaiting || []).includes(s.seat) && (s.actions || []).length > 0 ? "mine" : false;
+  const mine = s !== undefined && s.seat !== null && (s.awaiting || []).includes(s.seat) && (s.actions || []).length > 0;
+  return mine ? "mine" : false;
 }"""
 
 
@@ -235,12 +236,14 @@ def my_turns(page: Page, seconds: float, stuck: Callable[[], str] = str) -> Iter
     deadline = time.monotonic() + seconds
     while True:
         left = deadline - time.monotonic()
+        if left <= 0:
+            raise AssertionError("the game did not end" + stuck())
         try:
-            assert left > 0
-            if page.wait_for_function(MINE_OR_OVER_JS, polling=POLL_MS, timeout=left * 1000).json_value() == "over":
-                return
-        except (AssertionError, PlaywrightTimeoutError):
+            now = page.wait_for_function(MINE_OR_OVER_JS, polling=POLL_MS, timeout=left * 1000).json_value()
+        except PlaywrightTimeoutError:
             raise AssertionError("the game did not end" + stuck()) from None
+        if now == "over":
+            return
         snap = snapshot(page)
         if snap["seat"] in snap["awaiting"] and snap["actions"]:
             yield snap
