@@ -104,7 +104,7 @@ def click_a_legal_thing(page: Page, rng: random.Random) -> bool:
         if choice.count():  # not drawn again already (the click would wait for it in vain)
             choice.click(timeout=1500)
         # A decision may take several clicks (pick, then place): wait briefly for a move (or a draft) to land.
-        page.wait_for_function(f"v => ({STEP_JS}) !== v", arg=before, timeout=600)
+        page.wait_for_function(f"v => ({STEP_JS}) !== v", arg=before, polling=POLL_MS, timeout=600)
     except PlaywrightError:  # the area was redrawn under us, or the click only selected something
         pass
     return True
