@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from typing import Any
 
 import asyncpg
@@ -23,12 +24,14 @@ from tests.conftest import SECRET, Database, _pg_admin_url, requires_postgres
 
 @pytest.fixture
 def pinged(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Each ping the pool sends (its `SELECT 1`, app/db/session.py), as the test goes."""
+    """Each ping the pool sends on the test's own thread (its `SELECT 1`, app/db/session.py), as the test goes. The
+    session's server, in its thread of this process, pings its own connections meanwhile (its bot sweep, every 20 s)."""
     sent: list[str] = []
     execute = asyncpg.Connection.execute
+    tests_thread = threading.get_ident()
 
     async def counted(conn: asyncpg.Connection, query: str, *args: Any, **kwargs: Any) -> str:
-        if query == "SELECT 1":
+        if query == "SELECT 1" and threading.get_ident() == tests_thread:
             sent.append(query)
         return await execute(conn, query, *args, **kwargs)
 
