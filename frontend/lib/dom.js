@@ -70,12 +70,14 @@ function listen(el, type, handler) {
   el.addEventListener(type, dispatch);
 }
 
-// Make what is inside `container` equal to `nodes`, keeping the elements already there that are drawn again (same tag,
-// and the same card, focus id or id where they have one) and changing only what differs: their attributes, inline
-// style, handlers, words and children. A game area redrawn after every move thus changes in the page only what the
-// move changed (the browser lays out a quarter as often), and what it keeps keeps its focus, its hover, its scroll and
-// any animation under way. Form fields are drawn anew (their typed value is the person's, not an attribute). Keyboard
-// focus is kept as `mount` keeps it.
+// Make what is inside `container` equal to `nodes`, keeping the elements already there that are drawn again and
+// changing only what differs: their attributes, inline style, handlers, words and children. An element drawn again is
+// the one with the same tag and the same card, focus id or id; without those, the next one of the same tag and first
+// class (a piece's class names its kind, its state follows), so a line that comes or goes before its siblings does
+// not turn each of them into the one before it, rebuilding all they hold. A game area redrawn after every move thus
+// changes in the page only what the move changed (the browser lays out a quarter as often), and what it keeps keeps
+// its focus, its hover, its scroll and any animation under way. Form fields are drawn anew (their typed value is the
+// person's, not an attribute). Keyboard focus is kept as `mount` keeps it.
 export function morph(container, ...nodes) {
   const focused = focusWithin(container);
   /** @type {Node[]} */
@@ -87,10 +89,19 @@ export function morph(container, ...nodes) {
 
 const FIELDS = new Set(["INPUT", "SELECT", "TEXTAREA"]);
 
+// Read as attributes, not through `dataset` and `classList`: a redraw asks this of every element on the board twice.
 function keyOf(node) {
   if (node.nodeType !== 1) return null;
-  const key = node.dataset?.card ?? node.dataset?.focusId ?? (node.id || null);
+  const key = node.getAttribute("data-card") ?? node.getAttribute("data-focus-id") ?? (node.id || null);
   return key === null ? null : `${node.tagName}#${key}`;
+}
+
+/** The kind an element without a key is matched by: its tag and first class (text and comments by their type). */
+function looseKind(node) {
+  if (node.nodeType !== 1) return `#${node.nodeType}`;
+  const classes = node.getAttribute("class") ?? "";
+  const space = classes.indexOf(" ");
+  return `${node.tagName}.${space < 0 ? classes : classes.slice(0, space)}`;
 }
 
 function sameKind(a, b) {
@@ -100,25 +111,22 @@ function sameKind(a, b) {
 }
 
 function morphChildren(parent, wanted) {
-  const keyed = new Map();
-  const loose = [];
+  /** @type {Map<string, {nodes: Node[], next: number}>} the old children by key, or by kind when they have none */
+  const old = new Map();
   for (const node of parent.childNodes) {
-    const key = keyOf(node);
-    if (key === null) loose.push(node);
-    else if (keyed.has(key)) keyed.get(key).push(node);
-    else keyed.set(key, [node]);
+    const key = keyOf(node) ?? looseKind(node);
+    const same = old.get(key);
+    if (same) same.nodes.push(node);
+    else old.set(key, { nodes: [node], next: 0 });
   }
-  let next = 0;
   const kept = new Set();
   const placed = wanted.map((node) => {
-    const key = keyOf(node);
-    let old = null;
-    if (key !== null) old = keyed.get(key)?.shift() ?? null;
-    else if (next < loose.length && sameKind(loose[next], node)) old = loose[next++];
-    if (!old || !sameKind(old, node)) return node;
-    kept.add(old);
-    morphNode(old, node);
-    return old;
+    const same = old.get(keyOf(node) ?? looseKind(node));
+    const was = same && same.next < same.nodes.length ? same.nodes[same.next++] : null;
+    if (!was || !sameKind(was, node)) return node;
+    kept.add(was);
+    morphNode(was, node);
+    return was;
   });
   for (const node of [...parent.childNodes]) if (!kept.has(node)) parent.removeChild(node);
   let at = parent.firstChild;
@@ -133,22 +141,30 @@ function morphNode(old, node) {
     if (old.nodeValue !== node.nodeValue) old.nodeValue = node.nodeValue;
     return;
   }
-  for (const { name } of [...old.attributes]) {
+  // By name, as h() and icon() set every attribute (none in a namespace), never through `attributes`, whose entries
+  // are objects made on each read: this runs for every element on the board.
+  for (const name of old.getAttributeNames()) {
     if (name !== "style" && !node.hasAttribute(name)) old.removeAttribute(name);
   }
-  for (const { name, value, namespaceURI } of node.attributes) {
-    if (name === "style" || old.getAttribute(name) === value) continue;
-    if (namespaceURI) old.setAttributeNS(namespaceURI, name, value);
-    else old.setAttribute(name, value);
+  for (const name of node.getAttributeNames()) {
+    if (name === "style") continue;
+    const value = node.getAttribute(name);
+    if (old.getAttribute(name) !== value) old.setAttribute(name, value);
   }
-  // Through the CSSOM: the Content-Security-Policy refuses a style attribute written as one.
-  if (old.style && old.style.cssText !== node.style.cssText) old.style.cssText = node.style.cssText;
-  const was = handlers.get(old) ?? {};
-  const own = handlers.get(node) ?? {};
-  for (const type of Object.keys(was)) if (!(type in own)) old.removeEventListener(type, dispatch);
-  for (const type of Object.keys(own)) if (!(type in was)) old.addEventListener(type, dispatch);
-  handlers.set(old, own);
-  morphChildren(old, [...node.childNodes]);
+  // Through the CSSOM: the Content-Security-Policy refuses a style attribute written as one. Styles set through the
+  // CSSOM show as a style attribute, so an element with none on either side has nothing to compare.
+  if ((old.hasAttribute("style") || node.hasAttribute("style")) && old.style.cssText !== node.style.cssText) {
+    old.style.cssText = node.style.cssText;
+  }
+  const was = handlers.get(old);
+  const own = handlers.get(node);
+  if (was || own) {
+    for (const type in was) if (!own || !(type in own)) old.removeEventListener(type, dispatch);
+    for (const type in own) if (!was || !(type in was)) old.addEventListener(type, dispatch);
+    if (own) handlers.set(old, own);
+    else handlers.delete(old);
+  }
+  if (old.firstChild || node.firstChild) morphChildren(old, [...node.childNodes]);
 }
 
 // Replace everything inside `container` with `nodes`. Keyboard focus inside it stays on the same control

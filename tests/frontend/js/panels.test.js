@@ -284,6 +284,25 @@ test("morph keeps the elements drawn again and changes only what differs", () =>
   box.remove();
 });
 
+test("morph keeps each element by its tag and first class when a line comes or goes before it", () => {
+  const box = h("div");
+  document.body.appendChild(box);
+  const board = (...lines) => h("div", { class: "game" }, ...lines,
+    h("div", { class: "table" }, h("div", { class: "middle" }, "market"), h("section", { class: "board" }, "mine")),
+    h("div", { class: "others" }, h("section", { class: "board" }, "theirs")));
+  morph(box, board(h("div", { class: "prompt" }, "Your turn")));
+  const [prompt, table, others] = box.firstChild.childNodes;
+  const [middle, mine] = table.childNodes;
+  morph(box, board()); // the instruction went: the table is not turned into it, nor the rivals' area into the table
+  assert.deepEqual(box.firstChild.childNodes, [table, others]);
+  assert.deepEqual(table.childNodes, [middle, mine]);
+  assert.equal(prompt.parentNode, null);
+  morph(box, board(h("div", { class: "prompt" }, "Your turn again"), h("p", { class: "note legal" }, "Choose")));
+  assert.deepEqual(box.firstChild.childNodes.slice(2), [table, others]);
+  assert.equal(box.firstChild.childNodes[0].textContent, "Your turn again");
+  box.remove();
+});
+
 test("morph draws form fields and elements of another tag anew, and keeps focus on a kept control", () => {
   const box = h("div");
   document.body.appendChild(box);

@@ -221,6 +221,10 @@ class FakeElement extends FakeNode {
     return [...this.attrs].map(([name, value]) => ({ name, value, namespaceURI: null }));
   }
 
+  getAttributeNames() {
+    return [...this.attrs.keys()];
+  }
+
   setAttribute(name, value) {
     this.attrs.set(name, String(value));
   }
@@ -229,12 +233,14 @@ class FakeElement extends FakeNode {
     this.setAttribute(name, value);
   }
 
+  // As in a browser, styles set through the CSSOM show as the style attribute.
   getAttribute(name) {
+    if (name === "style" && !this.attrs.has(name)) return this.style.cssText || null;
     return this.attrs.has(name) ? this.attrs.get(name) : null;
   }
 
   hasAttribute(name) {
-    return this.attrs.has(name);
+    return this.getAttribute(name) !== null;
   }
 
   removeAttribute(name) {
