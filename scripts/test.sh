@@ -21,6 +21,16 @@ if [ ${#missing[@]} -gt 0 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/nu
     || echo "could not install ${missing[*]}; their tests will be skipped" >&2
   [ -z "$made_policy" ] || rm -f $policy
 fi
+# The project's bytecode, compiled once, while the checks below run (they leave a core idle). Where
+# PYTHONDONTWRITEBYTECODE is set (this CI's machine, the Dockerfile), every server and command the tests start would
+# otherwise compile the app's modules from source again, ~0.3 s a start, and every pytest process (each worker)
+# rewrite the asserts of every test module again, ~10 s of CPU: one collection allowed to write leaves pytest's
+# rewritten modules for all of them to read. The files go in __pycache__ folders git ignores.
+(
+  "$VENV/bin/python" -m compileall -q app tests >/dev/null
+  PYTHONDONTWRITEBYTECODE='' "$VENV/bin/pytest" -q -p no:cacheprovider --collect-only >/dev/null 2>&1 || true
+) &
+compiled=$!
 "$VENV/bin/ruff" check app tests bench scripts
 "$VENV/bin/mypy" app
 "$VENV/bin/lint-imports" --no-cache  # the layer contracts in pyproject.toml
@@ -43,10 +53,7 @@ elif [ "${CI:-}" = true ]; then
 else
   echo "node or npm missing: the frontend checks (eslint, tsc, node --test) are skipped" >&2
 fi
-# The project's bytecode, compiled once: where PYTHONDONTWRITEBYTECODE is set (this CI's machine, the Dockerfile),
-# every server and command the tests start would compile the app's modules from source again, ~0.3 s a start. The
-# files go in __pycache__ folders git ignores.
-"$VENV/bin/python" -m compileall -q app tests >/dev/null
+wait "$compiled"
 # One worker more than there are cores, at most 4: a test spends a fifth of its time waiting on a page, a server or
 # a socket, which the extra worker fills (on two cores the SQLite pass takes 286 s on three workers against 310 s on
 # two); `-n 0` after this runs everything in this process. Not `loadgroup` or `loadfile`: they key tests by node id,
