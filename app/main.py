@@ -12,15 +12,14 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
-from fastapi.staticfiles import StaticFiles
+from fastapi.responses import JSONResponse
 from prometheus_client import start_http_server
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 from starlette.routing import Match
-from starlette.types import ASGIApp, Scope
+from starlette.types import ASGIApp
 
 from app.api import auth, chat, notify, ops, players, tables, ws
 from app.api.openapi import describe
@@ -33,22 +32,11 @@ from app.metrics import GC_PAUSE_SECONDS
 from app.paths import FRONTEND, SOURCE_ROOT, run_migrations
 from app.runtime import Runtime
 from app.services.errors import ServiceError
+from app.site_files import PREFIX, Revalidated, SiteFiles, Versioned
 
 ROOT = SOURCE_ROOT
 __all__ = ["FRONTEND", "ROOT", "asgi_app", "create_app", "main", "run_migrations", "uvicorn_options"]
 log = logging.getLogger("app")
-
-
-class Revalidated(StaticFiles):
-    """The frontend's files, which browsers must check (by ETag) before reuse.
-
-    Without a Cache-Control header a browser guesses how long to keep each file, so after a deploy it could pair
-    a new script with an old stylesheet; the files are small and have no build step to give them hashed names."""
-
-    async def get_response(self, path: str, scope: Scope) -> Response:
-        response = await super().get_response(path, scope)
-        response.headers.setdefault("Cache-Control", "no-cache")
-        return response
 
 
 async def _migrate_when_ready(url: str, wait: float = 30.0) -> None:
@@ -183,21 +171,24 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         log.exception("request failed", extra={"path": req.url.path})
         return _error(500, "server_error", "Something went wrong on our side.")
 
+    site = SiteFiles(FRONTEND)
+
+    def page(name: str, request: Request) -> Response:
+        path = FRONTEND / name
+        return site.page(path if path.exists() else FRONTEND / "index.html", request.headers, request.method)
+
     @app.api_route("/t/{table_id}", methods=["GET", "HEAD"], include_in_schema=False)
-    async def table_page(table_id: str) -> FileResponse:
-        page = FRONTEND / "table.html"
-        return FileResponse(page if page.exists() else FRONTEND / "index.html", headers={"Cache-Control": "no-cache"})
+    async def table_page(table_id: str, request: Request) -> Response:
+        return page("table.html", request)
 
     @app.api_route("/p/{user_id}", methods=["GET", "HEAD"], include_in_schema=False)
-    async def player_page(user_id: str) -> FileResponse:
-        page = FRONTEND / "player.html"
-        return FileResponse(page if page.exists() else FRONTEND / "index.html", headers={"Cache-Control": "no-cache"})
+    async def player_page(user_id: str, request: Request) -> Response:
+        return page("player.html", request)
 
     @app.api_route("/leaders", methods=["GET", "HEAD"], include_in_schema=False)
     @app.api_route("/leaders/{game_id}", methods=["GET", "HEAD"], include_in_schema=False)
-    async def leaders_page(game_id: str | None = None) -> FileResponse:
-        page = FRONTEND / "leaders.html"
-        return FileResponse(page if page.exists() else FRONTEND / "index.html", headers={"Cache-Control": "no-cache"})
+    async def leaders_page(request: Request, game_id: str | None = None) -> Response:
+        return page("leaders.html", request)
 
     @app.api_route("/api/{rest:path}", methods=list(_METHODS), include_in_schema=False)
     async def no_such_operation(request: Request, rest: str) -> JSONResponse:
@@ -209,7 +200,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         return _error(404, "not_found", "Not Found")
 
     if FRONTEND.exists():
-        app.mount("/", Revalidated(directory=FRONTEND, html=True), name="frontend")
+        app.mount(PREFIX, Versioned(site=site), name="versioned")
+        app.mount("/", Revalidated(site=site), name="frontend")
     return app
 
 

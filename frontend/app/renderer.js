@@ -1,4 +1,5 @@
-// Loading a game's renderer module from /games/<id>.js, and the stylesheet the module names (its `stylesheet`).
+// Loading a game's renderer module from games/<id>.js, and the stylesheet the module names (its `stylesheet`).
+// Relative to this module, so a page loaded from a version's addresses (/v/<version>/…) loads the same version.
 // Nothing is probed first: the module knows its own files, and an import that fails says the renderer is missing.
 
 const cache = new Map();
@@ -24,7 +25,7 @@ function loadCss(id, href) {
 async function load(id) {
   let module;
   try {
-    module = await import(`/games/${id}.js`);
+    module = await import(`../games/${id}.js`);
   } catch (error) {
     console.error(`renderer ${id} failed to load`, error);
     return { module: null, missing: true, error };

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import httpx
 
 from tests.conftest import METRICS_HEADERS, Server
@@ -209,14 +211,35 @@ async def test_metrics_are_exposed(server: Server) -> None:
         assert name in text
 
 
-async def test_frontend_files_are_revalidated_before_reuse(server: Server) -> None:
-    """After a deploy no browser may pair a new script with a stylesheet it kept by guesswork."""
+async def test_pages_are_revalidated_and_the_files_they_load_kept_under_their_version(server: Server) -> None:
+    """A repeat visit asks only for the page (a 304); the page names its files at this version's addresses, which
+    browsers keep. No browser pairs a new script with a stylesheet it kept from before a deploy: the pages of a new
+    version name other addresses, and an address of another version is revalidated."""
     async with httpx.AsyncClient(base_url=server.url) as c:
-        for path in ("/", "/style.css", "/app/table.js", "/games/foodies.js", "/favicon.svg", "/t/some-table",
-                     "/p/some-player", "/app/player.js"):
+        named: set[str] = set()
+        for path in ("/", "/t/some-table", "/p/some-player", "/leaders", "/leaders/foodies", "/reset.html",
+                     "/rules/foodies.html"):
             r = await c.get(path)
-            assert r.status_code == 200, path
-            assert r.headers["cache-control"] == "no-cache", path
+            assert r.status_code == 200 and r.headers["cache-control"] == "no-cache", path
+            assert (await c.get(path, headers={"If-None-Match": r.headers["etag"]})).status_code == 304, path
+            head = await c.head(path)
+            assert head.status_code == 200 and head.content == b"" and head.headers["etag"] == r.headers["etag"], path
+            files = re.findall(r'(?:src|href)="(/[^"]+\.(?:js|css|svg))"', r.text)
+            assert files and all(f.startswith("/v/") for f in files), (path, files)
+            named.update(files)
+        assert len({f.split("/")[2] for f in named}) == 1, named  # one version
+        version = next(iter(named)).split("/")[2]
+        for path in ("/style.css", "/app/table.js", "/lib/dom.js", "/games/foodies.js", "/games/foodies.css",
+                     "/favicon.svg"):
+            kept = await c.get(f"/v/{version}{path}")
+            assert kept.status_code == 200, path
+            assert kept.headers["cache-control"] == "public, max-age=31536000, immutable", path
+            plain = await c.get(path)
+            assert plain.headers["cache-control"] == "no-cache" and plain.content == kept.content, path
+            other = await c.get(f"/v/0123456789abcdef{path}")
+            assert other.headers["cache-control"] == "no-cache" and other.content == kept.content, path
+        assert (await c.get(f"/v/{version}/app/no-such-file.js")).status_code == 404
+        assert (await c.get(f"/v/{version}/../app/main.py")).status_code == 404
         etag = (await c.get("/style.css")).headers["etag"]
         assert (await c.get("/style.css", headers={"If-None-Match": etag})).status_code == 304
 

@@ -68,6 +68,22 @@ def test_private_table_joined_by_invite_link_and_hidden_from_the_lobby(person: C
     assert bo.page.evaluate("document.documentElement.scrollWidth") <= 390
 
 
+def test_a_page_opened_again_takes_its_scripts_and_styles_from_the_browser_without_asking(
+    person: Callable[..., Person],
+) -> None:
+    """The second visit asks the server for the page alone: its modules, stylesheets and pictures are kept under the
+    version's addresses (app/site_files.py), not checked one import level after another."""
+    ana = person("Ana")
+    ana.goto("/leaders")  # the lobby's files and some of the same
+    ana.goto("/")
+    expect(ana.page.get_by_test_id("user-name")).to_have_text("Ana")
+    files = ana.page.evaluate("""() => performance.getEntriesByType("resource")
+        .map((e) => ({path: new URL(e.name).pathname, transferSize: e.transferSize}))
+        .filter((e) => /\\.(js|css|svg)$/.test(e.path))""")
+    assert len(files) >= 5 and all(f["path"].startswith("/v/") for f in files), files
+    assert [f for f in files if f["transferSize"]] == [], "asked the server again for these"
+
+
 def test_lobby_lists_games_and_updates_public_tables_by_itself(person: Callable[..., Person]) -> None:
     cy = person("Cy")
     titles = cy.page.locator(".game-card h3")

@@ -1,0 +1,100 @@
+"""The site's files as the server hands them out: pages checked before every reuse, and the scripts, stylesheets and
+pictures they load under an address that names the files' version, kept by browsers for a year.
+
+The site has no build step to give its files hashed names, so the version is one digest of every file under the
+frontend folder, taken at start. A page's `src="/…"` and `href="/…"` to a script, stylesheet or picture are rewritten
+to `/v/<version>/…`; a module's relative imports (`../lib/dom.js`, a game's renderer, its stylesheet) resolve under
+the same prefix, so a whole page loads from one version. A repeat visit then asks only for the page itself (a 304 by
+ETag) instead of checking each of some twenty modules, one import level after another. After a deploy the pages name
+the new version, and no browser can pair a new script with a stylesheet it kept from before.
+
+An address with another version (a page open since before a deploy loading a game's renderer late) gets today's
+file, revalidated like a page rather than kept: the file that version named is no longer there.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+from typing import Final
+
+from starlette.datastructures import Headers
+from starlette.responses import FileResponse, Response
+from starlette.staticfiles import StaticFiles
+from starlette.types import Scope
+
+KEPT: Final = "public, max-age=31536000, immutable"
+REVALIDATED: Final = "no-cache"
+PREFIX: Final = "/v"
+# A page's own reference to a file of the site (not a page, not another site's): "/style.css", "/app/table.js".
+_FILE_REFERENCE = re.compile(r'(\s(?:src|href)=")/(?!/)([^"?#]+\.(?:js|css|svg))"')
+
+
+def frontend_version(root: Path) -> str:
+    """The digest of every file under `root`, names and contents: any change to any of them changes it."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+class SiteFiles:
+    """The frontend folder's pages (rewritten once, then held) and its version."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.version = frontend_version(root) if root.exists() else "none"
+        self._pages: dict[Path, tuple[bytes, str]] = {}
+
+    def versioned(self, path: str) -> str:
+        """The address of the site's file `path` ("/app/table.js") in this version."""
+        return f"{PREFIX}/{self.version}{path}"
+
+    def _page(self, path: Path) -> tuple[bytes, str]:
+        if path not in self._pages:
+            text = _FILE_REFERENCE.sub(lambda m: f'{m[1]}{self.versioned("/" + m[2])}"', path.read_text("utf-8"))
+            body = text.encode()
+            self._pages[path] = (body, '"' + hashlib.sha256(body).hexdigest()[:32] + '"')
+        return self._pages[path]
+
+    def page(self, path: Path, request_headers: Headers, method: str = "GET") -> Response:
+        """The page at `path` with its files' versioned addresses: a 304 to a browser holding it already."""
+        body, etag = self._page(path)
+        headers = {"Cache-Control": REVALIDATED, "ETag": etag}
+        if etag in (request_headers.get("if-none-match") or ""):
+            return Response(status_code=304, headers=headers)
+        return Response(b"" if method == "HEAD" else body, media_type="text/html", headers={
+            **headers, "Content-Length": str(len(body))})
+
+
+class Revalidated(StaticFiles):
+    """The frontend's files at their plain addresses, checked by ETag before every reuse; pages through `SiteFiles`."""
+
+    def __init__(self, *, site: SiteFiles) -> None:
+        super().__init__(directory=site.root, html=True)
+        self.site = site
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        response = await super().get_response(path, scope)
+        if isinstance(response, FileResponse) and response.status_code == 200 and str(response.path).endswith(".html"):
+            return self.site.page(Path(response.path), Headers(scope=scope), scope["method"])
+        response.headers.setdefault("Cache-Control", REVALIDATED)
+        return response
+
+
+class Versioned(StaticFiles):
+    """The frontend's files at `/v/<version>/…`: kept for a year under this version's address, revalidated under
+    another's."""
+
+    def __init__(self, *, site: SiteFiles) -> None:
+        super().__init__(directory=site.root)
+        self.site = site
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        version, _, rest = path.partition("/")
+        response = await super().get_response(rest or ".", scope)
+        if response.status_code in (200, 304):
+            response.headers["Cache-Control"] = KEPT if version == self.site.version else REVALIDATED
+        return response

@@ -1,0 +1,56 @@
+"""The site's version and its pages' rewritten addresses (app/site_files.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from starlette.datastructures import Headers
+
+from app.site_files import SiteFiles
+
+PAGE = """<!doctype html>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/style.css">
+<script type="module" src="/app/table.js"></script>
+<a href="/leaders">Leaders</a> <a href="/rules/foodies.html">Rules</a> <a href="rules.css">here</a>
+<link rel="stylesheet" href="//elsewhere.example/x.css"> <a href="https://elsewhere.example/y.js">y</a>
+"""
+
+
+def site(tmp_path: Path) -> SiteFiles:
+    (tmp_path / "app").mkdir(exist_ok=True)
+    (tmp_path / "index.html").write_text(PAGE)
+    (tmp_path / "style.css").write_text("body { color: black; }")
+    (tmp_path / "app" / "table.js").write_text("export const a = 1;")
+    return SiteFiles(tmp_path)
+
+
+def test_a_page_names_the_sites_own_files_at_the_versions_addresses_and_nothing_else(tmp_path: Path) -> None:
+    files = site(tmp_path)
+    body = files.page(tmp_path / "index.html", Headers()).body.decode()
+    v = f"/v/{files.version}"
+    assert f'href="{v}/favicon.svg"' in body and f'href="{v}/style.css"' in body and f'src="{v}/app/table.js"' in body
+    # Pages, relative addresses and other sites' files are left as they are.
+    for kept in ('href="/leaders"', 'href="/rules/foodies.html"', 'href="rules.css"',
+                 'href="//elsewhere.example/x.css"', 'href="https://elsewhere.example/y.js"'):
+        assert kept in body
+
+
+def test_any_change_to_any_file_makes_another_version(tmp_path: Path) -> None:
+    first = site(tmp_path).version
+    assert SiteFiles(tmp_path).version == first
+    (tmp_path / "app" / "table.js").write_text("export const a = 2;")
+    second = SiteFiles(tmp_path).version
+    (tmp_path / "app" / "new.js").write_text("")
+    third = SiteFiles(tmp_path).version
+    (tmp_path / "app" / "new.js").rename(tmp_path / "app" / "renamed.js")
+    assert len({first, second, third, SiteFiles(tmp_path).version}) == 4
+
+
+def test_a_browser_holding_the_page_gets_a_304_and_a_changed_page_a_new_etag(tmp_path: Path) -> None:
+    files = site(tmp_path)
+    page = files.page(tmp_path / "index.html", Headers())
+    etag = page.headers["etag"]
+    assert files.page(tmp_path / "index.html", Headers({"if-none-match": etag})).status_code == 304
+    (tmp_path / "app" / "table.js").write_text("export const a = 3;")
+    assert SiteFiles(tmp_path).page(tmp_path / "index.html", Headers()).headers["etag"] != etag
