@@ -9,13 +9,17 @@ ETag) instead of checking each of some twenty modules, one import level after an
 the new version, and no browser can pair a new script with a stylesheet it kept from before.
 
 An address with another version (a page open since before a deploy loading a game's renderer late) gets today's
-file, revalidated like a page rather than kept: the file that version named is no longer there.
+file, revalidated like a page rather than kept: the file that version named is no longer there. A file edited while
+the server runs (in development) makes a new version within a second, so a reload shows the edit.
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
+import os
 import re
+import time
 from pathlib import Path
 from typing import Final
 
@@ -40,13 +44,36 @@ def frontend_version(root: Path) -> str:
     return digest.hexdigest()[:16]
 
 
-class SiteFiles:
-    """The frontend folder's pages (rewritten once, then held) and its version."""
+def _stamp(root: Path) -> list[tuple[str, int, int]]:
+    """Every file's name, modification time and size: what a look for an edit compares."""
+    return sorted((os.path.join(folder, name), (st := os.stat(os.path.join(folder, name))).st_mtime_ns, st.st_size)
+                  for folder, _, names in os.walk(root) for name in names)
 
-    def __init__(self, root: Path) -> None:
+
+class SiteFiles:
+    """The frontend folder's pages (rewritten once per version, then held) and its version, looked at again at most
+    every `recheck` seconds (a look stats every file: under a millisecond)."""
+
+    def __init__(self, root: Path, recheck: float = 1.0) -> None:
         self.root = root
-        self.version = frontend_version(root) if root.exists() else "none"
+        self.recheck = recheck
+        self.version = "none"
+        self._looked = -math.inf
+        self._stamp: list[tuple[str, int, int]] | None = None
         self._pages: dict[Path, tuple[bytes, str]] = {}
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Take the version again if a file was added, removed or changed since the last look."""
+        now = time.monotonic()
+        if now - self._looked < self.recheck or not self.root.exists():
+            return
+        self._looked = now
+        stamp = _stamp(self.root)
+        if stamp != self._stamp:
+            self._stamp = stamp
+            self.version = frontend_version(self.root)
+            self._pages.clear()
 
     def versioned(self, path: str) -> str:
         """The address of the site's file `path` ("/app/table.js") in this version."""
@@ -61,6 +88,7 @@ class SiteFiles:
 
     def page(self, path: Path, request_headers: Headers, method: str = "GET") -> Response:
         """The page at `path` with its files' versioned addresses: a 304 to a browser holding it already."""
+        self.refresh()
         body, etag = self._page(path)
         headers = {"Cache-Control": REVALIDATED, "ETag": etag}
         if etag in (request_headers.get("if-none-match") or ""):
@@ -94,6 +122,7 @@ class Versioned(StaticFiles):
 
     async def get_response(self, path: str, scope: Scope) -> Response:
         version, _, rest = path.partition("/")
+        self.site.refresh()
         response = await super().get_response(rest or ".", scope)
         if response.status_code in (200, 304):
             response.headers["Cache-Control"] = KEPT if version == self.site.version else REVALIDATED

@@ -54,3 +54,18 @@ def test_a_browser_holding_the_page_gets_a_304_and_a_changed_page_a_new_etag(tmp
     assert files.page(tmp_path / "index.html", Headers({"if-none-match": etag})).status_code == 304
     (tmp_path / "app" / "table.js").write_text("export const a = 3;")
     assert SiteFiles(tmp_path).page(tmp_path / "index.html", Headers()).headers["etag"] != etag
+
+
+def test_a_file_edited_while_the_server_runs_makes_a_new_version_the_next_page_names(tmp_path: Path) -> None:
+    files = site(tmp_path)
+    files.recheck = 0  # look at every page (the server looks at most once a second)
+    before = files.version
+    assert f"/v/{before}/app/table.js" in files.page(tmp_path / "index.html", Headers()).body.decode()
+    (tmp_path / "app" / "table.js").write_text("export const a = 4; // edited")
+    body = files.page(tmp_path / "index.html", Headers()).body.decode()
+    assert files.version != before and f"/v/{files.version}/app/table.js" in body
+    held = SiteFiles(tmp_path, recheck=3600)  # until its next look, a server keeps the version it has
+    (tmp_path / "style.css").write_text("body { color: red; }")
+    version = held.version
+    held.page(tmp_path / "index.html", Headers())
+    assert held.version == version
