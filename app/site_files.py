@@ -2,11 +2,12 @@
 pictures they load under an address that names the files' version, kept by browsers for a year.
 
 The site has no build step to give its files hashed names, so the version is one digest of every file under the
-frontend folder, taken at start. A page's `src="/…"` and `href="/…"` to a script, stylesheet or picture are rewritten
-to `/v/<version>/…`; a module's relative imports (`../lib/dom.js`, a game's renderer, its stylesheet) resolve under
-the same prefix, so a whole page loads from one version. A repeat visit then asks only for the page itself (a 304 by
-ETag) instead of checking each of some twenty modules, one import level after another. After a deploy the pages name
-the new version, and no browser can pair a new script with a stylesheet it kept from before.
+frontend folder, taken at start and after an edit. A page's `src="/…"` and `href="/…"` to a script, stylesheet or
+picture are rewritten to `/v/<version>/…`; a module's relative imports (`../lib/dom.js`, a game's renderer, its
+stylesheet) resolve under the same prefix, so a whole page loads from one version. A repeat visit then asks only for
+the page itself (a 304 by ETag) instead of checking each of some twenty modules, one import level after another.
+After a deploy the pages name the new version, and no browser can pair a new script with a stylesheet it kept from
+before.
 
 An address with another version (a page open since before a deploy loading a game's renderer late) gets today's
 file, revalidated like a page rather than kept: the file that version named is no longer there. A file edited while
