@@ -4,7 +4,9 @@ and lets the event loop end: aiosqlite's connection thread is stopped once (app/
 from __future__ import annotations
 
 import asyncio
+import sys
 import threading
+import traceback
 from pathlib import Path
 
 from sqlalchemy import text
@@ -34,6 +36,12 @@ async def _cancelled_twice(url: str, turns: int) -> None:
     await asyncio.gather(task, return_exceptions=True)
 
 
+def stacks() -> str:
+    """Where every thread of the process stands: what a loop that did not end waits for."""
+    return "\n".join(f"thread {ident}:\n{''.join(traceback.format_stack(frame))}"
+                     for ident, frame in sys._current_frames().items())
+
+
 def test_a_statement_cancelled_twice_lets_the_event_loop_end(tmp_path: Path) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}"
     for turns in range(4):
@@ -41,7 +49,7 @@ def test_a_statement_cancelled_twice_lets_the_event_loop_end(tmp_path: Path) -> 
         run = threading.Thread(target=asyncio.run, args=(_cancelled_twice(url, turns),), daemon=True)
         run.start()
         run.join(20)
-        assert not run.is_alive(), f"the event loop did not end (second cancel {turns} turns after the first)"
+        assert not run.is_alive(), f"the event loop did not end (second cancel {turns} turns after the first)\n{stacks()}"
 
 
 async def test_a_second_stop_answers_the_first_and_the_thread_ends(tmp_path: Path) -> None:
