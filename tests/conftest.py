@@ -35,6 +35,7 @@ import certifi
 import httpx
 import pytest
 import uvicorn
+from argon2 import PasswordHasher, profiles
 from fastapi import FastAPI
 
 from app.clock import FakeClock
@@ -43,6 +44,7 @@ from app.logs import JsonFormatter
 from app.main import create_app, served, uvicorn_options
 from app.paths import run_migrations
 from app.runtime import Runtime
+from app.services import auth
 
 T = TypeVar("T")
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,6 +64,13 @@ GENEROUS_LIMITS = {
     # Every new account's games count, and a pair's repeats count in full (the rating tests play few, fresh people).
     "RATED_MIN_GAMES": "0", "RATED_REPEAT_HOURS": "0",
 }
+
+
+# A password hashed at the deployment's cost takes ~50-250 ms of CPU here, and the suite signs up and signs in hundreds
+# of people: the servers in this process hash at argon2's cheapest setting instead. Servers in processes of their own
+# hash at the deployment's, and tests/services/test_passwords.py checks that setting.
+REAL_HASHER = auth._hasher
+auth._hasher = PasswordHasher.from_parameters(profiles.CHEAPEST)
 
 
 # httpx builds a TLS context for every client it makes, loading certifi's certificate bundle each time (~18 ms of CPU:
