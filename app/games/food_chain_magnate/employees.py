@@ -9,6 +9,8 @@ from app.games.food_chain_magnate.data import EMPLOYEES, ONE_X_IN_PLAY
 
 ENTRY_CARDS: list[str] = [i for i, e in EMPLOYEES.items() if e["entry"]]
 MARKETEERS: list[str] = [i for i, e in EMPLOYEES.items() if e["ability"]["kind"] == "marketing"]
+# The managers with the slots each offers: the structure rules ask of every card at work, many times a bot's move.
+MANAGER_SLOTS: dict[str, int] = {i: int(e["slots"] or 0) for i, e in EMPLOYEES.items() if e["manager"]}
 
 
 def card(card_id: str) -> dict[str, Any]:
@@ -18,12 +20,12 @@ def card(card_id: str) -> dict[str, Any]:
 
 def is_manager(card_id: str) -> bool:
     """Black cards with slots for non-managers."""
-    return bool(EMPLOYEES[card_id]["manager"])
+    return card_id in MANAGER_SLOTS
 
 
 def slots(card_id: str) -> int:
     """Slots a manager offers (0 for everyone else)."""
-    return int(EMPLOYEES[card_id]["slots"] or 0) if is_manager(card_id) else 0
+    return MANAGER_SLOTS.get(card_id, 0)
 
 
 def salaried(card_id: str) -> bool:
@@ -78,14 +80,17 @@ def initial_supply(n_players: int) -> dict[str, int]:
 
 def structure_capacity(cards: Iterable[str], ceo_slots: int) -> tuple[bool, int]:
     """(feasible, open slots) of a set of cards put to work under a CEO with `ceo_slots` slots (§2.4)."""
-    managers = [c for c in cards if is_manager(c)]
-    others = [c for c in cards if not is_manager(c)]
-    if len(managers) > ceo_slots:
+    managers = others = 0
+    capacity = ceo_slots  # each manager takes one of the CEO's slots and offers its own
+    for c in cards:
+        if c in MANAGER_SLOTS:
+            managers += 1
+            capacity += MANAGER_SLOTS[c] - 1
+        else:
+            others += 1
+    if managers > ceo_slots or others > capacity:
         return False, 0
-    capacity = ceo_slots - len(managers) + sum(slots(m) for m in managers)
-    if len(others) > capacity:
-        return False, 0
-    return True, capacity - len(others)
+    return True, capacity - others
 
 
 def cards_of_kind(*kinds: str) -> list[str]:

@@ -14,22 +14,23 @@ from app.games.food_truck_champion.data import CARD_IDS, TOKEN_VALUES, TRUCKS, s
 from app.games.rng import Rng
 from app.games.toolkit import JSON
 
-CARDS = frozenset(CARD_IDS)
 # What a view adds to a board for drawing it; the state does not hold it.
 DRAWN_ONLY = ("hand_count", "completed_count", "token_count", "capacity")
 
 
-def cards_in(doc: Any, found: set[str]) -> None:
-    """Every game card named anywhere in a JSON document."""
-    if isinstance(doc, str):
-        if doc in CARDS:
-            found.add(doc)
-    elif isinstance(doc, dict):
-        for value in doc.values():
-            cards_in(value, found)
-    elif isinstance(doc, list):
-        for value in doc:
-            cards_in(value, found)
+def strings_in(doc: Any) -> set[str]:
+    """Every string value anywhere in a JSON document (not its keys): the cards and tickets it names among them."""
+    found: set[str] = set()
+    stack = [doc]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            found.add(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found
 
 
 def tokens_gone(view: JSON) -> Counter[int]:
@@ -50,8 +51,7 @@ def state_board(board: JSON) -> JSON:
 
 def sample_state(view: JSON, seat: str, rng: Rng) -> JSON:
     """The view made a state again, the unseen cards and tokens dealt at random."""
-    seen: set[str] = set()
-    cards_in(view, seen)
+    seen = strings_in(view)
     pool = [c for c in CARD_IDS if c not in seen]
     rng.shuffle(pool)
     tokens = tokens_gone(view)
@@ -76,7 +76,7 @@ def sample_state(view: JSON, seat: str, rng: Rng) -> JSON:
         # A Starting Order seen nowhere else was completed: it is not a game card, so it is not in the pool.
         start = (
             [starting_order(board["truck"])]
-            if board["completed_count"] and not named(view, starting_order(board["truck"]))
+            if board["completed_count"] and starting_order(board["truck"]) not in seen
             else []
         )
         out["completed"] = start + [pool.pop() for _ in range(board["completed_count"] - len(start))]
@@ -101,17 +101,6 @@ def sample_state(view: JSON, seat: str, rng: Rng) -> JSON:
 def starting_order(truck: str) -> str:
     """The Starting Order ticket of a truck."""
     return str(TRUCKS[truck]["starting_order"])
-
-
-def named(doc: Any, card: str) -> bool:
-    """Whether a JSON document names `card` anywhere."""
-    if isinstance(doc, str):
-        return doc == card
-    if isinstance(doc, dict):
-        return any(named(v, card) for v in doc.values())
-    if isinstance(doc, list):
-        return any(named(v, card) for v in doc)
-    return False
 
 
 def owner_card(truck: str) -> str:
