@@ -136,11 +136,16 @@ function morphChildren(parent, wanted) {
   }
 }
 
+const SVG = "http://www.w3.org/2000/svg";
+
 function morphNode(old, node) {
   if (old.nodeType !== 1) {
     if (old.nodeValue !== node.nodeValue) old.nodeValue = node.nodeValue;
     return;
   }
+  // An icon (lib/icons.js: the only pictures drawn, never given handlers) drawn again as it was is left as it is, the
+  // browser comparing it whole: a board draws hundreds.
+  if (old.namespaceURI === SVG && old.isEqualNode(node) && !handlers.has(old) && !handlers.has(node)) return;
   // By name, as h() and icon() set every attribute (none in a namespace), never through `attributes`, whose entries
   // are objects made on each read: this runs for every element on the board.
   for (const name of old.getAttributeNames()) {

@@ -355,21 +355,31 @@ export const ICON_FOR = {
   },
 };
 
+/** The icons built so far, for the document they were built in. */
+const built = { document: /** @type {Document|null} */ (null), icons: /** @type {Map<string, Element>} */ (new Map()) };
+
 /** The icon `name` as an `<svg>` element (hidden from assistive technology: the words beside it name the thing), with
- * the class `icon` and any in `extra`; null for a name there is no icon of. */
+ * the class `icon` and any in `extra`; null for a name there is no icon of. Each icon is built once per document and
+ * copied after: a board draws hundreds on every move, and a copy costs a fraction of building one. */
 export function icon(name, extra = "") {
   const shapes = SHAPES[name];
   if (!shapes) return null;
-  const svg = document.createElementNS(SVG, "svg");
-  svg.setAttribute("viewBox", "0 0 24 24");
-  svg.setAttribute("class", `icon icon-${name}${extra ? ` ${extra}` : ""}`);
-  svg.setAttribute("aria-hidden", "true");
-  svg.setAttribute("focusable", "false");
-  for (const [tag, attrs] of shapes) {
-    const el = document.createElementNS(SVG, tag);
-    for (const [key, value] of Object.entries(attrs)) el.setAttribute(key, String(value));
-    svg.appendChild(el);
+  if (built.document !== document) Object.assign(built, { document, icons: new Map() });
+  let model = built.icons.get(name);
+  if (!model) {
+    model = document.createElementNS(SVG, "svg");
+    model.setAttribute("viewBox", "0 0 24 24");
+    model.setAttribute("aria-hidden", "true");
+    model.setAttribute("focusable", "false");
+    for (const [tag, attrs] of shapes) {
+      const el = document.createElementNS(SVG, tag);
+      for (const [key, value] of Object.entries(attrs)) el.setAttribute(key, String(value));
+      model.appendChild(el);
+    }
+    built.icons.set(name, model);
   }
+  const svg = /** @type {Element} */ (model.cloneNode(true));
+  svg.setAttribute("class", `icon icon-${name}${extra ? ` ${extra}` : ""}`);
   return svg;
 }
 

@@ -53,7 +53,13 @@ test("an icon is an svg hidden from assistive technology; an unknown name or cod
   const made = [];
   const element = (namespace, tag) => {
     const el = { namespace, tag, attrs: {}, children: [], setAttribute(k, v) { this.attrs[k] = v; },
-      appendChild(child) { this.children.push(child); } };
+      appendChild(child) { this.children.push(child); },
+      cloneNode() {
+        const copy = element(namespace, tag);
+        Object.assign(copy.attrs, this.attrs);
+        copy.children = this.children.map((child) => child.cloneNode());
+        return copy;
+      } };
     made.push(el);
     return el;
   };
@@ -67,6 +73,13 @@ test("an icon is an svg hidden from assistive technology; an unknown name or cod
     assert.equal(svg.attrs.focusable, "false");
     assert.equal(svg.attrs.class, "icon icon-burger ft-icon");
     assert.equal(svg.children.length, SHAPES.burger.length);
+    // Each call gives an element of its own (a copy of one built once), which the next call's class does not touch.
+    const again = /** @type {any} */ (iconFor("meal", "burger"));
+    assert.notEqual(again, svg);
+    assert.notEqual(again.children[0], svg.children[0]);
+    assert.equal(again.attrs.class, "icon icon-burger");
+    assert.equal(svg.attrs.class, "icon icon-burger ft-icon");
+    assert.deepEqual(again.children.map((c) => c.attrs), svg.children.map((c) => c.attrs));
     assert.ok(made.every((el) => !("style" in el.attrs)));
     assert.equal(icon("no-such-icon"), null);
     assert.equal(iconFor("meal", "toString"), null);

@@ -5,6 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 
 import { h, morph, mount } from "../../../frontend/lib/dom.js";
+import { SHAPES, icon } from "../../../frontend/lib/icons.js";
 import { keepSame, tableStore } from "../../../frontend/app/table-state.js";
 import { seatsPanel } from "../../../frontend/app/panels/seats.js";
 import { turnPanel } from "../../../frontend/app/panels/turn.js";
@@ -300,6 +301,23 @@ test("morph keeps each element by its tag and first class when a line comes or g
   morph(box, board(h("div", { class: "prompt" }, "Your turn again"), h("p", { class: "note legal" }, "Choose")));
   assert.deepEqual(box.firstChild.childNodes.slice(2), [table, others]);
   assert.equal(box.firstChild.childNodes[0].textContent, "Your turn again");
+  box.remove();
+});
+
+test("morph leaves an icon drawn again as it was alone, and changes one drawn otherwise", () => {
+  const box = h("div");
+  document.body.appendChild(box);
+  morph(box, h("span", null, icon("burger", "big")));
+  const svg = box.firstChild.firstChild;
+  const shapes = [...svg.childNodes];
+  morph(box, h("span", null, icon("burger", "big")));
+  assert.equal(box.firstChild.firstChild, svg);
+  assert.deepEqual(svg.childNodes, shapes);
+  morph(box, h("span", null, icon("pizza")));
+  assert.equal(box.firstChild.firstChild, svg);
+  assert.equal(svg.getAttribute("class"), "icon icon-pizza");
+  assert.ok(svg.isEqualNode(icon("pizza")));
+  assert.equal(svg.childNodes.length, SHAPES.pizza.length);
   box.remove();
 });
 

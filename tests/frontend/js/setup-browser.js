@@ -80,6 +80,16 @@ class FakeNode {
     this.replaceChildren(...(text === "" ? [] : [new FakeText(String(text))]));
   }
 
+  /** A copy of the node (with its children when `deep`): text and attributes, not handlers, as the DOM's own does. */
+  cloneNode(deep = false) {
+    if (this instanceof FakeText) return new FakeText(this.data);
+    const a = /** @type {any} */ (this);
+    const copy = new FakeElement(a.tagName.toLowerCase(), a.namespaceURI);
+    for (const [name, value] of a.attrs) copy.setAttribute(name, value);
+    if (deep) for (const child of this.childNodes) copy.appendChild(child.cloneNode(true));
+    return copy;
+  }
+
   isEqualNode(other) {
     if (!other || other.constructor !== this.constructor) return false;
     if (this instanceof FakeText) return this.data === other.data;
