@@ -10,7 +10,7 @@ After a deploy the pages name the new version, and no browser can pair a new scr
 before.
 
 The current version's files are read once and held in memory, each text file with a gzipped copy made once, sent to
-a browser that accepts it: a first visit downloads about a quarter of the bytes, and no request waits on the disk.
+a browser that accepts it: a first visit downloads under a third of the bytes, and no request waits on the disk.
 
 An address with another version (a page open since before a deploy loading a game's renderer late) gets today's
 file from the disk, revalidated like a page rather than kept: the file that version named is no longer there. A file
