@@ -21,7 +21,7 @@ if [ ${#missing[@]} -gt 0 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/nu
     || echo "could not install ${missing[*]}; their tests will be skipped" >&2
   [ -z "$made_policy" ] || rm -f $policy
 fi
-# The project's bytecode, compiled once, while the checks below run (they leave a core idle). Where
+# The project's bytecode, compiled once, while the checks below run. Where
 # PYTHONDONTWRITEBYTECODE is set (this CI's machine, the Dockerfile), every server and command the tests start would
 # otherwise compile the app's modules from source again, ~0.3 s a start, and every pytest process (each worker)
 # rewrite the asserts of every test module again, ~10 s of CPU: one collection allowed to write leaves pytest's
@@ -31,28 +31,52 @@ fi
   PYTHONDONTWRITEBYTECODE='' "$VENV/bin/pytest" -q -p no:cacheprovider --collect-only >/dev/null 2>&1 || true
 ) &
 compiled=$!
-"$VENV/bin/ruff" check app tests bench scripts
-"$VENV/bin/mypy" app
-"$VENV/bin/lint-imports" --no-cache  # the layer contracts in pyproject.toml
+# The checks below do not depend on each other, and each leaves much of a core idle (a resolver waiting on PyPI, pip
+# unpacking, node starting up): the slower ones run side by side in the background, each into a log of its own
+# printed whole when all are done, so the output reads as if they had run one after another.
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+side_jobs=()
+side() {  # side NAME COMMAND...: run COMMAND in the background, its output kept in $logs/NAME
+  local name=$1
+  shift
+  ("$@") >"$logs/$name" 2>&1 &
+  side_jobs+=("$name:$!")
+}
+side_results() {  # wait for every side job and print its output; fails if one failed
+  local job failed=0
+  for job in "${side_jobs[@]}"; do
+    wait "${job#*:}" || { failed=1; echo "failed: ${job%%:*}" >>"$logs/${job%%:*}"; }
+    cat "$logs/${job%%:*}"
+  done
+  return "$failed"
+}
+# The site's JavaScript: eslint, tsc over its JSDoc types and node's unit tests, with the tools pinned in
+# package-lock.json (the site itself is served as written, with no build step).
+frontend_checks() {
+  if command -v node >/dev/null && command -v npm >/dev/null; then
+    npm ci --no-audit --no-fund --loglevel=error >/dev/null
+    npm run --silent check
+  elif [ "${CI:-}" = true ]; then
+    echo "node and npm are needed for the frontend checks" >&2
+    return 1
+  else
+    echo "node or npm missing: the frontend checks (eslint, tsc, node --test) are skipped" >&2
+  fi
+}
+side frontend frontend_checks
 # The whole run (no arguments) also checks pyproject.toml's lower bounds: the lowest allowed versions resolve and
 # serve (scripts/check-floors.sh; seconds once uv's cache holds them), and that the serve command's venv stays
 # within 150 MB (scripts/venv-size.sh). On the oldest supported Python only: the oldest releases of some
 # dependencies have no wheels for newer ones, and one venv size is enough.
 if [ $# = 0 ] && "$VENV/bin/python" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))'; then
-  PYTHON="$VENV/bin/python" ./scripts/check-floors.sh
-  PYTHON="$VENV/bin/python" ./scripts/venv-size.sh
+  side floors env PYTHON="$VENV/bin/python" ./scripts/check-floors.sh
+  side venv-size env PYTHON="$VENV/bin/python" ./scripts/venv-size.sh
 fi
-# The site's JavaScript: eslint, tsc over its JSDoc types and node's unit tests, with the tools pinned in
-# package-lock.json (the site itself is served as written, with no build step).
-if command -v node >/dev/null && command -v npm >/dev/null; then
-  npm ci --no-audit --no-fund --loglevel=error >/dev/null
-  npm run --silent check
-elif [ "${CI:-}" = true ]; then
-  echo "node and npm are needed for the frontend checks" >&2
-  exit 1
-else
-  echo "node or npm missing: the frontend checks (eslint, tsc, node --test) are skipped" >&2
-fi
+"$VENV/bin/ruff" check app tests bench scripts
+"$VENV/bin/mypy" app
+"$VENV/bin/lint-imports" --no-cache  # the layer contracts in pyproject.toml
+side_results
 wait "$compiled"
 # One worker more than there are cores, at most 4: a test spends a fifth of its time waiting on a page, a server or
 # a socket, which the extra worker fills (on two cores the SQLite pass takes 286 s on three workers against 310 s on
