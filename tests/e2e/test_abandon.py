@@ -17,8 +17,7 @@ pytestmark = pytest.mark.e2e
 def test_two_players_agree_to_abandon_and_the_table_ends_with_no_winner(person: Callable[..., Person]) -> None:
     ana = person("Ana")
     table_id = create_table(ana, "food-truck", seats=2, name="Enough for today")
-    ben = person("Ben", width=390, height=844)  # on a phone
-    ben.goto(f"/t/{table_id}")
+    ben = person("Ben", width=390, height=844, at=f"/t/{table_id}")  # on a phone
     seat_row(ben.page, "1").get_by_role("button", name="Join here").click()
     ana.page.get_by_test_id("start").click()
     expect(ben.page.get_by_test_id("table-status")).to_have_text("In progress")
@@ -53,8 +52,7 @@ def test_two_players_agree_to_abandon_and_the_table_ends_with_no_winner(person: 
         expect(link).to_have_attribute("href", f"/p/{whose}")
         expect(link).to_have_attribute("target", "_blank")
         expect(link).to_have_attribute("rel", "noopener")
-    cy = person("Cy")
-    cy.goto(f"/t/{table_id}")
+    cy = person("Cy", at=f"/t/{table_id}")
     watched = cy.page.get_by_test_id("abandon")
     expect(watched).to_contain_text("Ana proposes to abandon the game.")
     for part, whose in ((watched.locator(".abandon-title"), ana_id), (watched.get_by_test_id("abandon-agreed"), ana_id),
@@ -91,8 +89,7 @@ def test_a_no_is_heard_at_once_and_the_abandoned_game_asks_nothing(
 ) -> None:
     ana = person("Ana")
     table_id = create_table(ana, game, seats=2)
-    ben = person("Ben")
-    ben.goto(f"/t/{table_id}")
+    ben = person("Ben", at=f"/t/{table_id}")
     seat_row(ben.page, "1").get_by_role("button", name="Join here").click()
     ana.page.get_by_test_id("start").click()
     for page in (ana.page, ben.page):

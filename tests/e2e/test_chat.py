@@ -21,8 +21,7 @@ def test_a_player_and_a_spectator_chat_at_a_running_table(person: Callable[..., 
     ana.page.get_by_test_id("start").click()
     expect(ana.page.get_by_test_id("table-status")).to_have_text("In progress")
 
-    cy = person("Cy", width=390, height=844)  # watching on a phone
-    cy.goto(f"/t/{table_id}")
+    cy = person("Cy", width=390, height=844, at=f"/t/{table_id}")  # watching on a phone
     expect(cy.page.get_by_test_id("spectator-banner")).to_be_visible()
 
     # Ana writes; markup is shown as the characters she typed, never run or rendered.
@@ -122,8 +121,7 @@ def test_lines_arriving_while_scrolled_up_count_as_unread(person: Callable[..., 
     table_id = create_table(ana, "food-truck", seats=2)
     seat_row(ana.page, "1").get_by_role("button", name="Add bot").click()
     ana.page.get_by_test_id("start").click()
-    cy = person("Cy")
-    cy.goto(f"/t/{table_id}")
+    cy = person("Cy", at=f"/t/{table_id}")
     cy_box = cy.page.get_by_test_id("chat-input")
     # More lines than the chat shows at once: Ana's list scrolls.
     cy_box.fill("\n".join(f"line {n}" for n in range(1, 21)))
@@ -172,8 +170,7 @@ def test_a_visitor_signs_in_from_the_chat_of_a_running_game_and_chats(person: Ca
     ana.page.get_by_test_id("start").click()
     expect(ana.page.get_by_test_id("table-status")).to_have_text("In progress")
 
-    dee = person(width=390, height=844)  # not signed in, on a phone
-    dee.goto(f"/t/{table_id}")
+    dee = person(width=390, height=844, at=f"/t/{table_id}")  # not signed in, on a phone
     expect(dee.page.get_by_test_id("chat-signed-out")).to_contain_text("Sign in to chat.")
     dee.page.get_by_test_id("chat-sign-in").click()
     expect(dee.page.get_by_test_id("signin-inline").locator("summary")).to_have_text("Sign in to chat")
@@ -196,8 +193,7 @@ def test_the_host_removes_a_line_and_mutes_a_spectator(person: Callable[..., Per
     seat_row(ana.page, "1").get_by_role("button", name="Add bot").click()
     ana.page.get_by_test_id("start").click()
     expect(ana.page.get_by_test_id("table-status")).to_have_text("In progress")
-    cy = person("Cy", width=390, height=844)  # watching on a phone
-    cy.goto(f"/t/{table_id}")
+    cy = person("Cy", width=390, height=844, at=f"/t/{table_id}")  # watching on a phone
     # Lines go over the table's socket: before it is open, a line is refused as offline and stays in the box.
     expect(cy.page.get_by_test_id("conn")).to_have_attribute("data-state", "online")
     cy_box = cy.page.get_by_test_id("chat-input")
@@ -240,8 +236,7 @@ def test_the_new_in_chat_button_covers_nothing_of_the_board_on_a_phone(person: C
     seat_row(ana.page, "1").get_by_role("button", name="Add bot").click()
     ana.page.get_by_test_id("start").click()
     expect(ana.page.get_by_test_id("table-status")).to_have_text("In progress")
-    cy = person("Cy", width=390, height=844)
-    cy.goto(f"/t/{table_id}")
+    cy = person("Cy", width=390, height=844, at=f"/t/{table_id}")
     cy.page.get_by_test_id("game-area").wait_for()
     # Only a line that comes over an open socket after the history was read is news: before that, it would
     # arrive as history.

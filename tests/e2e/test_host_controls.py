@@ -33,9 +33,7 @@ def test_the_host_replaces_a_leaked_invite_link(person: Callable[..., Person]) -
 def test_the_host_keeps_the_chat_to_the_players(person: Callable[..., Person]) -> None:
     ana = person("Ana")
     create_table(ana, "food-truck", seats=2)
-    url = ana.page.url
-    cy = person("Cy")
-    cy.page.goto(url)
+    cy = person("Cy", at=ana.page.url.removeprefix(ana.base))
     expect(cy.page.get_by_test_id("chat-input")).to_be_visible()
     expect(cy.page.get_by_test_id("chat-mode")).to_be_hidden()  # not the host's
 

@@ -39,8 +39,7 @@ def test_private_table_joined_by_invite_link_and_hidden_from_the_lobby(person: C
     ana.goto(f"/t/{private_id}")
 
     # Someone who has never been here opens the link at phone width: sign in, then the table, seated only on Join.
-    bo = person(width=390, height=800)
-    bo.page.goto(link)
+    bo = person(width=390, height=800, at=link.removeprefix(ana.base))
     bo.sign_in_as_guest(EVIL)
     expect(bo.page.get_by_test_id("spectator-banner")).to_be_visible()
     expect(seat_row(bo.page, "0")).to_contain_text("Ana")
@@ -177,8 +176,7 @@ def test_a_visitor_watches_without_signing_in_then_takes_and_leaves_a_seat(
 ) -> None:
     ana = person("Ana")
     table_id = create_table(ana, "food-truck", seats=3)
-    eve = person()
-    eve.goto(f"/t/{table_id}")
+    eve = person(at=f"/t/{table_id}")
     expect(eve.page.get_by_test_id("spectator-banner")).to_be_visible()
     expect(seat_row(eve.page, "0")).to_contain_text("Ana")
     expect(eve.page.get_by_role("button", name="Join here")).to_have_count(0)
@@ -200,8 +198,7 @@ def test_a_visitor_watches_without_signing_in_then_takes_and_leaves_a_seat(
 def test_a_visitors_sign_in_form_follows_the_language_and_the_start(person: Callable[..., Person]) -> None:
     ana = person("Ana")
     table_id = create_table(ana, "food-truck", seats=2)
-    eve = person()
-    eve.goto(f"/t/{table_id}")
+    eve = person(at=f"/t/{table_id}")
     fold = eve.page.get_by_test_id("signin-inline")
     expect(fold.locator("summary")).to_have_text("Sign in to play")
     eve.page.get_by_role("button", name="Español").click()

@@ -24,8 +24,7 @@ def test_the_host_keeps_the_log_lines_of_a_kick_and_of_a_stand_in_she_asked_for(
     ana = person("Ana")
     # Private, so unrated: there the host may hand another's seat to a bot at once.
     create_table(ana, "food-truck", seats=2, private=True)
-    bo = person("Bo")
-    bo.goto(ana.page.locator(".invite-url").input_value().split(ana.base, 1)[1])
+    bo = person("Bo", at=ana.page.locator(".invite-url").input_value().split(ana.base, 1)[1])
     bo.page.get_by_test_id("join").click()
     expect(seat_row(ana.page, "1")).to_contain_text("Bo")
     seat_row(ana.page, "1").get_by_role("button", name="Remove").click()
@@ -52,8 +51,7 @@ def test_on_a_phone_the_sticky_bar_stays_one_line_when_a_stand_in_is_due(browser
         with people(browser, server) as person:
             ana = person("Ana")
             table_id = create_table(ana, "food-chain-magnate", seats=2)
-            bo = person("Bo", width=390, height=844)
-            bo.goto(f"/t/{table_id}")
+            bo = person("Bo", width=390, height=844, at=f"/t/{table_id}")
             seat_row(bo.page, "1").get_by_role("button", name="Join here").click()
             expect(seat_row(ana.page, "1")).to_contain_text("Bo")
             ana.page.get_by_test_id("start").click()
@@ -64,8 +62,7 @@ def test_on_a_phone_the_sticky_bar_stays_one_line_when_a_stand_in_is_due(browser
             bo.page.get_by_test_id("abandon-propose").click()
             bo.page.get_by_test_id("confirm").click()
             expect(bo.page.get_by_test_id("abandon")).to_be_visible()
-            cy = person("Cy")
-            cy.goto(f"/t/{table_id}")
+            cy = person("Cy", at=f"/t/{table_id}")
             ana.goto("/")  # she leaves: the wait for an absent player is the short one
 
             why = bo.page.get_by_test_id("stand-in-due")
@@ -100,8 +97,7 @@ def test_on_a_phone_the_sticky_bar_stays_one_line_when_a_stand_in_is_due(browser
 def test_an_abandoned_game_is_listed_on_a_profile_and_said_to_be_uncounted(person: Callable[..., Person]) -> None:
     ana = person("Ana")
     table_id = create_table(ana, "food-truck", seats=2)
-    bo = person("Bo", width=390, height=844)
-    bo.goto(f"/t/{table_id}")
+    bo = person("Bo", width=390, height=844, at=f"/t/{table_id}")
     seat_row(bo.page, "1").get_by_role("button", name="Join here").click()
     ana.page.get_by_test_id("start").click()
     bo.page.get_by_test_id("abandon-propose").click()

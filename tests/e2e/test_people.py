@@ -47,11 +47,9 @@ def test_the_host_mutes_a_watcher_who_never_wrote_from_the_list_of_watchers(pers
     ana.page.get_by_test_id("start").click()
     expect(ana.page.get_by_test_id("table-status")).to_have_text("In progress")
 
-    cy = person("Cy")  # watches, and writes nothing
-    cy.goto(f"/t/{table_id}")
+    cy = person("Cy", at=f"/t/{table_id}")  # watches, and writes nothing
     expect(cy.page.get_by_test_id("conn")).to_have_attribute("data-state", "online")
-    chef = person(LONG_NAME, width=390, height=844)  # watches too, on a phone, with a name that cannot wrap at a space
-    chef.goto(f"/t/{table_id}")
+    chef = person(LONG_NAME, width=390, height=844, at=f"/t/{table_id}")  # watches too, on a phone, with a name that cannot wrap at a space
     expect(chef.page.get_by_test_id("conn")).to_have_attribute("data-state", "online")
 
     watchers = ana.page.get_by_test_id("watchers")
@@ -100,8 +98,7 @@ def test_the_host_mutes_a_watcher_who_never_wrote_from_the_list_of_watchers(pers
 def test_names_lead_to_profiles_in_the_lobby_the_seats_and_the_chat(person: Callable[..., Person]) -> None:
     ana = person("Ana")
     table_id = create_table(ana, "food-truck", seats=3, name="Open kitchen")
-    bo = person("Bo")
-    bo.goto(f"/t/{table_id}")
+    bo = person("Bo", at=f"/t/{table_id}")
     seat_row(bo.page, "1").get_by_role("button", name="Join here").click()
     expect(seat_row(ana.page, "1")).to_contain_text("Bo")
 
@@ -162,8 +159,7 @@ def _in_place(link: Locator) -> None:
 def test_names_in_the_log_the_turn_bar_and_the_lobby_lead_to_profiles(person: Callable[..., Person]) -> None:
     ana = person("Ana")
     table_id = create_table(ana, "food-truck", seats=3, name="Linked lunch")
-    bo = person(LONG_NAME, width=390, height=844)  # on a phone, with a name that cannot wrap at a space
-    bo.goto(f"/t/{table_id}")
+    bo = person(LONG_NAME, width=390, height=844, at=f"/t/{table_id}")  # on a phone, with a name that cannot wrap at a space
     seat_row(bo.page, "1").get_by_role("button", name="Join here").click()
     seat_row(ana.page, "2").get_by_role("button", name="Add bot").click()
 
@@ -192,8 +188,7 @@ def test_names_in_the_log_the_turn_bar_and_the_lobby_lead_to_profiles(person: Ca
     expect(turn).to_contain_text(f"Waiting for {name}")
     _beside(turn.get_by_test_id("person-link"))
     expect(turn.get_by_test_id("person-link")).to_have_attribute("href", f"/p/{mover_id}")
-    cy = person("Cy")
-    cy.goto(f"/t/{table_id}")
+    cy = person("Cy", at=f"/t/{table_id}")
     cy_turn = cy.page.get_by_test_id("turn").get_by_test_id("person-link")
     expect(cy_turn).to_have_attribute("href", f"/p/{mover_id}")
     _in_place(cy_turn)

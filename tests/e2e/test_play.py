@@ -247,8 +247,7 @@ def test_a_player_may_call_a_bot_for_one_the_game_has_waited_on_too_long(browser
             while "0" not in bo.page.evaluate("window.foodGames.state().awaiting"):
                 click_a_legal_thing(bo.page, random.Random(2))
                 bo.page.wait_for_timeout(50)
-            cy = person("Cy")
-            cy.goto(bo.page.url.replace(server.url, ""))
+            cy = person("Cy", at=bo.page.url.replace(server.url, ""))
             call, why = seat_row(bo.page, "0").get_by_test_id("stand-in"), bo.page.get_by_test_id("stand-in-due")
             expect(call).to_have_count(0)
             expect(why).to_have_count(0)

@@ -19,15 +19,13 @@ def test_a_seat_shows_away_when_its_persons_page_closes(person: Callable[..., Pe
     table_id = create_table(ana, "food-truck", seats=2, name="Who is here")
     dot = seat_row(ana.page, "1").locator(".seat-dot")
 
-    ben = person("Ben")
-    ben.goto(f"/t/{table_id}")
+    ben = person("Ben", at=f"/t/{table_id}")
     seat_row(ben.page, "1").get_by_role("button", name="Join here").click()
     expect(dot).to_have_attribute("aria-label", "online")
     expect(dot).to_have_class(re.compile(r"\bonline\b"))
     expect(seat_row(ana.page, "0").locator(".seat-dot")).to_have_attribute("aria-label", "online")
 
-    watcher = person()  # signed out, watching
-    watcher.goto(f"/t/{table_id}")
+    watcher = person(at=f"/t/{table_id}")  # signed out, watching
     expect(ana.page.get_by_test_id("watching")).to_have_text("1 watching")
     expect(seat_row(watcher.page, "1").get_by_role("img", name="online")).to_be_visible()
 

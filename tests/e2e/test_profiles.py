@@ -43,9 +43,8 @@ def test_a_finished_game_on_the_players_pages_and_back_to_its_table(person: Call
     expect(page.get_by_test_id("seats").get_by_test_id("person-link")).to_have_text(["Ana", "Bo"])
 
     # Someone else looks at Ana's page on a phone, in Spanish: it fits the screen.
-    phone = person("Bo2", width=390, height=844)
     ana_id = ana.page.request.get(f"{ana.base}/api/me").json()["id"]
-    phone.goto(f"/p/{ana_id}")
+    phone = person("Bo2", width=390, height=844, at=f"/p/{ana_id}")
     expect(phone.page.get_by_test_id("profile-name")).to_contain_text("Ana")
     phone.page.get_by_role("button", name=re.compile("Cambiar a español")).click()
     expect(phone.page.get_by_role("heading", name="Partidas terminadas")).to_be_visible()
