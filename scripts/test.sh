@@ -89,16 +89,15 @@ workers=${TEST_WORKERS:-$(( $(nproc 2>/dev/null || echo 1) + 1 ))}
 # tests (marked e2e), whose server always runs on its own SQLite file whatever DATABASE_URL says.
 marks="not alone"
 [ "${BROWSER_TESTS:-yes}" != no ] || marks="$marks and not e2e"
+# The whole run on the oldest supported Python, like the checks above, runs the API and socket tests twice, under
+# the default websocket implementation (app/realtime/protocol.py) and under uvicorn's own, which it builds on and
+# which WS_IMPL can choose: both must keep working (tests/socket_implementations.py).
+if [ $# = 0 ] && "$VENV/bin/python" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))'; then
+  export TEST_WS_IMPLS=framed,websockets-sansio
+fi
 status=0
 "$VENV/bin/pytest" -q -p no:cacheprovider -n "$workers" --dist load -m "$marks" "$@" || status=$?
 [ "$status" = 5 ] && status=0
-# The API and socket tests once more on uvicorn's own websocket implementation, which the default one
-# (app/realtime/protocol.py) builds on and which WS_IMPL can choose: both must keep working. In the whole run on
-# the oldest supported Python only, like the checks above.
-if [ $# = 0 ] && [ "$status" = 0 ] && "$VENV/bin/python" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))'; then
-  WS_IMPL=websockets-sansio "$VENV/bin/pytest" -q -p no:cacheprovider -n "$workers" --dist load -m "not alone" \
-    tests/api tests/realtime || status=$?
-fi
 alone=0
 "$VENV/bin/pytest" -q -p no:cacheprovider -n 0 -m alone "$@" || alone=$?
 [ "$alone" = 5 ] && alone=0

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 import pytest
 
 from tests.mail import Inbox, smtp_server
+from tests.socket_implementations import _servers_started_in_the_test_use_it, server, ws_impl  # noqa: F401 - fixtures
 
 
 @pytest.fixture

@@ -22,10 +22,10 @@ from tests.platform.client import Player
 
 
 @pytest.fixture(scope="module")
-def board_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def board_server(ws_impl: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """A server of its own: no other test's ratings in its lists."""
     db = Database(tmp_path_factory.mktemp("board-db"))
-    srv = Server(db, tmp_path_factory.mktemp("board-server")).start()
+    srv = Server(db, tmp_path_factory.mktemp("board-server"), WS_IMPL=ws_impl).start()
     yield srv
     srv.stop()
     db.drop()
