@@ -3,8 +3,8 @@ with: the configured one (WS_IMPL, default `framed`, app/realtime/protocol.py), 
 (comma-separated; the whole test command names `framed` and uvicorn's own `websockets-sansio`, so both keep working).
 Each test of those folders runs once per implementation, its id ending in the implementation's name.
 
-Their conftests import these fixtures. The tests run in the same pass as every other test rather than in a pass of
-their own: many wait on a server or a socket, and beside the browser tests they fill a core the others leave idle."""
+Their conftests import these fixtures. Both run in the same pass as every other test rather than in a pass of their
+own: many wait on a server or a socket, and alone they left a third of the machine idle that the other tests fill."""
 
 from __future__ import annotations
 
