@@ -283,7 +283,7 @@ def people(browser: Browser, server: AppServer) -> Iterator[Callable[..., Person
 
 @pytest.fixture
 def person(browser: Browser, app_server: AppServer) -> Iterator[Callable[..., Person]]:
-    """Factory: a new person (browser context) at the lobby, optionally signed in as a guest."""
+    """Factory: a new person (browser context) at the lobby or the page `at` names, optionally signed in as a guest."""
     with people(browser, app_server) as make:
         yield make
 
