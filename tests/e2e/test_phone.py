@@ -307,7 +307,8 @@ def test_food_chain_magnate_map_squares_are_readable_and_tappable_and_names_brea
     for lang in ("en", "es"):
         if lang == "es":
             page.locator("#header").get_by_role("button", name=re.compile("español", re.I)).click()
-            expect(page.locator("html")).to_have_attribute("lang", "es")
+            # The page's language changes at the click; the area is redrawn once the press ends, a task later.
+            expect(page.get_by_test_id("game-area")).to_contain_text("Aprendiz de gestión")
         # The supply is opened and read in one go: the bots' moves redraw the area.
         names = page.evaluate(
             "() => { document.querySelector('[data-testid=game-area] .fcm-supply').open = true;"
