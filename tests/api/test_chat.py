@@ -172,28 +172,33 @@ async def _history_table(server: Server, tid: str) -> dict[str, Any]:
         return dict((await c.get(f"/api/tables/{tid}")).json())
 
 
-async def test_chat_is_rate_limited_per_person_and_table(server: Server) -> None:
-    ana, ben, tid = await _started(server)
-    path = f"/api/tables/{tid}/chat"
-    for i in range(5):  # the burst
-        await ana.post(path, {"text": f"spam {i}"})
-    await _error(await ana.post(path, {"text": "one more"}, ok=False), 429, "rate_limited")
-    sa = await Socket.open(server.ws_url, tid, ana.token)
-    await sa.expect("snapshot")
-    reply = await sa.chat("and by socket")
-    assert reply["type"] == "error" and reply["code"] == "rate_limited"
-    # Others at the table, and Ana at another table, are not held back.
-    await ben.post(path, {"text": "I can talk"})
-    other = await ana.table(seats=2)
-    await ana.post(f"/api/tables/{other['id']}/chat", {"text": "elsewhere"})
-    # One more line every two seconds; the socket stayed open throughout.
-    await server.advance(2.1)
-    assert (await sa.chat("patiently"))["type"] == "ack"
-    texts = [m["text"] for m in (await _history(server, tid)).json()["messages"]]
-    assert texts == [*(f"spam {i}" for i in range(5)), "I can talk", "patiently"]
-    await sa.close()
-    await ana.close()
-    await ben.close()
+async def test_chat_is_rate_limited_per_person_and_table(fresh_db: Database, tmp_path: Path) -> None:
+    # One line a minute after the burst: no machine is slow enough to earn one before the test jumps the clock.
+    server = Server(fresh_db, tmp_path, CHAT_RATE_PER_SECOND=str(1 / 60)).start()
+    try:
+        ana, ben, tid = await _started(server)
+        path = f"/api/tables/{tid}/chat"
+        for i in range(5):  # the burst
+            await ana.post(path, {"text": f"spam {i}"})
+        await _error(await ana.post(path, {"text": "one more"}, ok=False), 429, "rate_limited")
+        sa = await Socket.open(server.ws_url, tid, ana.token)
+        await sa.expect("snapshot")
+        reply = await sa.chat("and by socket")
+        assert reply["type"] == "error" and reply["code"] == "rate_limited"
+        # Others at the table, and Ana at another table, are not held back.
+        await ben.post(path, {"text": "I can talk"})
+        other = await ana.table(seats=2)
+        await ana.post(f"/api/tables/{other['id']}/chat", {"text": "elsewhere"})
+        # One more line when the minute is over; the socket stayed open throughout.
+        await server.advance(61)
+        assert (await sa.chat("patiently"))["type"] == "ack"
+        texts = [m["text"] for m in (await _history(server, tid)).json()["messages"]]
+        assert texts == [*(f"spam {i}" for i in range(5)), "I can talk", "patiently"]
+        await sa.close()
+        await ana.close()
+        await ben.close()
+    finally:
+        server.stop()
 
 
 async def test_chat_leaves_the_game_version_alone(server: Server) -> None:
