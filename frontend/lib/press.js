@@ -59,6 +59,11 @@ function listen() {
   addEventListener("blur", end);
 }
 
+// From the page's start, not from its first redraw: a press begun before the first `afterPress` (a tab clicked while
+// the page's first list is on its way) would otherwise be unknown when that list arrives, and its redraw would swap
+// the pressed element out from under the click.
+listen();
+
 /** Whether a pointer is down now. */
 export function pressed() {
   return down;

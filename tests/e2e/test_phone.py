@@ -341,8 +341,7 @@ def test_the_leaderboard_fits_a_phone_in_both_languages(phone: Person, app_serve
                   + [(secrets.token_hex(8), f"Chef {i} {tag}", f"chef{i}{tag}", 9400 - i, 5) for i in range(55)],
                   game=RATED_GAME)
     page = phone.page
-    # Straight to the game's board by its address: going there by the tabs is test_leaders.py's, and twice in the
-    # whole suite's runs the tab's click here left the first game's board shown (not seen in any run of this file).
+    # Straight to the game's board by its address: going there by the tabs is test_leaders.py's.
     phone.goto(f"/leaders/{RATED_GAME}")
     expect(page.get_by_test_id("leaders-row").first).to_contain_text(f"Grandmaster{tag}")
     for lang, size in (("en", PHONE), ("es", NARROW)):
