@@ -65,11 +65,16 @@ frontend_checks() {
   fi
 }
 side frontend frontend_checks
-# The whole run (no arguments) also checks pyproject.toml's lower bounds: the lowest allowed versions resolve and
-# serve (scripts/check-floors.sh; seconds once uv's cache holds them), and that the serve command's venv stays
-# within 150 MB (scripts/venv-size.sh). On the oldest supported Python only: the oldest releases of some
-# dependencies have no wheels for newer ones, and one venv size is enough.
+# The whole run (no arguments) on the oldest supported Python does more than the tests asked for.
+whole_on_oldest=no
 if [ $# = 0 ] && "$VENV/bin/python" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))'; then
+  whole_on_oldest=yes
+fi
+# It checks pyproject.toml's lower bounds: the lowest allowed versions resolve and serve (scripts/check-floors.sh;
+# seconds once uv's cache holds them), and that the serve command's venv stays within 150 MB (scripts/venv-size.sh).
+# On the oldest supported Python only: the oldest releases of some dependencies have no wheels for newer ones, and
+# one venv size is enough.
+if [ "$whole_on_oldest" = yes ]; then
   side floors env PYTHON="$VENV/bin/python" ./scripts/check-floors.sh
   side venv-size env PYTHON="$VENV/bin/python" ./scripts/venv-size.sh
 fi
@@ -89,10 +94,10 @@ workers=${TEST_WORKERS:-$(( $(nproc 2>/dev/null || echo 1) + 1 ))}
 # tests (marked e2e), whose server always runs on its own SQLite file whatever DATABASE_URL says.
 marks="not alone"
 [ "${BROWSER_TESTS:-yes}" != no ] || marks="$marks and not e2e"
-# The whole run on the oldest supported Python, like the checks above, runs the API and socket tests twice, under
-# the default websocket implementation (app/realtime/protocol.py) and under uvicorn's own, which it builds on and
-# which WS_IMPL can choose: both must keep working (tests/socket_implementations.py).
-if [ $# = 0 ] && "$VENV/bin/python" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))'; then
+# It also runs the API and socket tests twice, under the default websocket implementation
+# (app/realtime/protocol.py) and under uvicorn's own, which it builds on and which WS_IMPL can choose: both must keep
+# working (tests/socket_implementations.py).
+if [ "$whole_on_oldest" = yes ]; then
   export TEST_WS_IMPLS=framed,websockets-sansio
 fi
 status=0

@@ -7,7 +7,7 @@ from typing import Any
 
 import httpx
 
-from tests.conftest import Database, Server
+from tests.conftest import CHAT_LINE_A_MINUTE, Database, Server
 from tests.platform.client import Player, Socket
 
 
@@ -173,8 +173,7 @@ async def _history_table(server: Server, tid: str) -> dict[str, Any]:
 
 
 async def test_chat_is_rate_limited_per_person_and_table(fresh_db: Database, tmp_path: Path) -> None:
-    # One line a minute after the burst: no machine is slow enough to earn one before the test jumps the clock.
-    server = Server(fresh_db, tmp_path, CHAT_RATE_PER_SECOND=str(1 / 60)).start()
+    server = Server(fresh_db, tmp_path, **CHAT_LINE_A_MINUTE).start()
     try:
         ana, ben, tid = await _started(server)
         path = f"/api/tables/{tid}/chat"

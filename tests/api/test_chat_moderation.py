@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx
 
-from tests.conftest import Database, Server
+from tests.conftest import CHAT_LINE_A_MINUTE, Database, Server
 from tests.platform.client import Player, Socket
 
 
@@ -179,8 +179,7 @@ async def test_the_host_removes_a_line_for_everyone(server: Server) -> None:
 
 
 async def test_a_removed_line_still_counts_for_the_rate_limit(fresh_db: Database, tmp_path: Path) -> None:
-    # One line a minute after the burst: no machine is slow enough to earn one during the test.
-    server = Server(fresh_db, tmp_path, CHAT_RATE_PER_SECOND=str(1 / 60)).start()
+    server = Server(fresh_db, tmp_path, **CHAT_LINE_A_MINUTE).start()
     try:
         ana, ben, tid = await _started(server)
         chat = f"/api/tables/{tid}/chat"

@@ -5,16 +5,14 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from tests.conftest import Database, Server, ServerProcess, requires_postgres
+from tests.conftest import CHAT_LINE_A_MINUTE, Database, Server, ServerProcess, requires_postgres
 from tests.platform.client import Player, Socket
 
 
 def _two(db: Database, tmp_path: Path) -> tuple[Server, Server]:
     requires_postgres()
-    # One chat line a minute after the burst: no machine is slow enough to earn one during a test.
-    rate = str(1 / 60)
-    one = ServerProcess(db, tmp_path, CHAT_RATE_PER_SECOND=rate).start()
-    return one, ServerProcess(db, tmp_path, RUN_MIGRATIONS="false", CHAT_RATE_PER_SECOND=rate).start()
+    one = ServerProcess(db, tmp_path, **CHAT_LINE_A_MINUTE).start()
+    return one, ServerProcess(db, tmp_path, RUN_MIGRATIONS="false", **CHAT_LINE_A_MINUTE).start()
 
 
 async def _started(one: Server) -> tuple[Player, Player, str]:
